@@ -1,0 +1,45 @@
+"""kvguard.runtime: the ordered KV copy path, its guard and sampled verification.
+
+Needs torch and cuda-bindings (`pip install kvguard[runtime]`); never imports vLLM.
+"""
+
+from kvguard.runtime.backend import OrderedCopyBackend, RefusedCopy
+from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, plan_block_copies
+from kvguard.runtime.driver import BatchMemcpyAbi, resolve_batch_memcpy
+from kvguard.runtime.errors import (
+    BatchCopyError,
+    CudaDriverError,
+    GuardViolation,
+    KvguardRuntimeError,
+    UnsafeSourceOrderError,
+)
+from kvguard.runtime.evidence import StreamEventLog, process_event_log
+from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy, Verdict, ViolationKind
+from kvguard.runtime.order import MemoryKind, SourceOrder, check_source_order
+from kvguard.runtime.verify import BlockSampler
+
+__all__ = [
+    "BatchCopier",
+    "BatchCopyError",
+    "BatchMemcpyAbi",
+    "BlockSampler",
+    "CacheLayout",
+    "CopyGuard",
+    "CopyRequest",
+    "CudaDriverError",
+    "GuardPolicy",
+    "GuardViolation",
+    "KvguardRuntimeError",
+    "MemoryKind",
+    "OrderedCopyBackend",
+    "RefusedCopy",
+    "SourceOrder",
+    "StreamEventLog",
+    "UnsafeSourceOrderError",
+    "Verdict",
+    "ViolationKind",
+    "check_source_order",
+    "plan_block_copies",
+    "process_event_log",
+    "resolve_batch_memcpy",
+]

@@ -1,0 +1,163 @@
+"""The CUDA driver calls kvguard needs, through cuda-bindings, with every result checked.
+
+`cuMemcpyBatchAsync` is called through the pointer `cuGetProcAddress` returns, so the ABI is
+the one asked for rather than whatever the installed cuda-bindings wraps: CUDA 12.8 introduced
+it with a `failIdx` out-parameter, CUDA 13.0 made the plain name the `_v2` entry point without
+it. Asking for the 12.8 ABI works on every driver from 12.8 on and keeps `failIdx`, which is
+how errors name the failing copy; the 13.0 ABI is the fallback where the old one is gone.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+# Importing cuda.bindings.driver needs no GPU; libcuda is loaded at the first call.
+from cuda.bindings import driver as cuda_driver
+
+from kvguard.runtime.errors import CudaDriverError
+
+
+def result_name(code: int) -> tuple[str, str]:
+    try:
+        result = cuda_driver.CUresult(code)
+    except ValueError:
+        return f"CUresult {code}", "unknown driver result"
+    name = result.name
+    err, text = cuda_driver.cuGetErrorString(result)
+    detail = text.decode() if err == cuda_driver.CUresult.CUDA_SUCCESS and text else name
+    return name, detail
+
+
+def check(result: Any, call: str) -> None:
+    """Raise CudaDriverError unless `result` is CUDA_SUCCESS."""
+    code = int(result)
+    if code != 0:
+        name, detail = result_name(code)
+        raise CudaDriverError(call, code, name, detail)
+
+
+def _call(call: str, fn: Any, *args: Any) -> Any:
+    """Run a cuda-bindings function returning (CUresult, *values); check it, return the values."""
+    try:
+        result, *values = fn(*args)
+    except RuntimeError as exc:  # cuda-pathfinder raises this when libcuda cannot be found
+        raise CudaDriverError(
+            call, -1, "DRIVER_NOT_LOADED",
+            f"{str(exc).rstrip('.')}; kvguard.runtime copies need an NVIDIA driver "
+            "with CUDA 12.8 or newer",
+        ) from exc
+    check(result, call)
+    return values[0] if len(values) == 1 else tuple(values)
+
+
+def init_driver() -> int:
+    """cuInit(0) and return the driver's CUDA version (1000 * major + 10 * minor)."""
+    _call("cuInit", lambda: (cuda_driver.cuInit(0),))
+    return int(_call("cuDriverGetVersion", cuda_driver.cuDriverGetVersion))
+
+
+class CUmemLocation(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("id", ctypes.c_int)]
+
+
+class CUmemcpyAttributes(ctypes.Structure):
+    """CUmemcpyAttributes_v1 from cuda.h (CUDA 12.8 and 13.x share the layout)."""
+
+    _fields_ = [
+        ("srcAccessOrder", ctypes.c_int),
+        ("srcLocHint", CUmemLocation),
+        ("dstLocHint", CUmemLocation),
+        ("flags", ctypes.c_uint),
+    ]
+
+
+class BatchMemcpyAbi(enum.IntEnum):
+    """The cudaVersion passed to cuGetProcAddress, which selects the entry point's signature."""
+
+    CUDA_12_8 = 12080  # (dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream)
+    CUDA_13_0 = 13000  # the same without failIdx
+
+
+_BATCH_ARGS_13_0 = [
+    ctypes.c_void_p,  # dsts
+    ctypes.c_void_p,  # srcs
+    ctypes.c_void_p,  # sizes
+    ctypes.c_size_t,  # count
+    ctypes.c_void_p,  # attrs
+    ctypes.c_void_p,  # attrsIdxs
+    ctypes.c_size_t,  # numAttrs
+]
+_SIGNATURES = {
+    BatchMemcpyAbi.CUDA_12_8: ctypes.CFUNCTYPE(
+        ctypes.c_int, *_BATCH_ARGS_13_0, ctypes.c_void_p, ctypes.c_void_p
+    ),
+    BatchMemcpyAbi.CUDA_13_0: ctypes.CFUNCTYPE(ctypes.c_int, *_BATCH_ARGS_13_0, ctypes.c_void_p),
+}
+_NO_FAILING_COPY = (1 << 64) - 1  # SIZE_MAX: the error does not pertain to one copy
+
+
+@dataclass(frozen=True)
+class BatchMemcpy:
+    """A resolved cuMemcpyBatchAsync entry point of a known ABI."""
+
+    abi: BatchMemcpyAbi
+    driver_version: int
+    _fn: Any
+
+    def __call__(
+        self, dsts: int, srcs: int, sizes: int, count: int,
+        attrs: CUmemcpyAttributes, stream: int,
+    ) -> tuple[int, int | None]:
+        """Issue `count` copies with one attributes entry for all; return (CUresult, failIdx)."""
+        attrs_index = ctypes.c_size_t(0)
+        if self.abi is BatchMemcpyAbi.CUDA_13_0:
+            code = self._fn(
+                dsts, srcs, sizes, count, ctypes.byref(attrs), ctypes.byref(attrs_index), 1,
+                stream,
+            )
+            return int(code), None
+        fail_index = ctypes.c_size_t(_NO_FAILING_COPY)
+        code = self._fn(
+            dsts, srcs, sizes, count, ctypes.byref(attrs), ctypes.byref(attrs_index), 1,
+            ctypes.byref(fail_index), stream,
+        )
+        failed = None if fail_index.value == _NO_FAILING_COPY else int(fail_index.value)
+        return int(code), failed
+
+
+_resolved: dict[BatchMemcpyAbi | None, BatchMemcpy] = {}
+_resolve_lock = threading.Lock()
+
+
+def _proc_address(abi: BatchMemcpyAbi) -> int:
+    pfn, status = _call(
+        "cuGetProcAddress(cuMemcpyBatchAsync)",
+        cuda_driver.cuGetProcAddress, b"cuMemcpyBatchAsync", int(abi), 0,
+    )
+    found = status == cuda_driver.CUdriverProcAddressQueryResult.CU_GET_PROC_ADDRESS_SUCCESS
+    return int(pfn) if found and pfn else 0
+
+
+def resolve_batch_memcpy(abi: BatchMemcpyAbi | None = None) -> BatchMemcpy:
+    """Resolve cuMemcpyBatchAsync once per process: `abi`, or 12.8's if available, else 13.0's."""
+    with _resolve_lock:
+        if abi in _resolved:
+            return _resolved[abi]
+        version = init_driver()
+        candidates = [abi] if abi is not None else list(BatchMemcpyAbi)
+        for candidate in candidates:
+            if version >= candidate and (address := _proc_address(candidate)):
+                entry = BatchMemcpy(candidate, version, _SIGNATURES[candidate](address))
+                _resolved[abi] = entry
+                return entry
+        wanted = ", ".join(str(int(c)) for c in candidates)
+        raise CudaDriverError(
+            "cuGetProcAddress(cuMemcpyBatchAsync)", 500, "CUDA_ERROR_NOT_FOUND",
+            f"the driver (CUDA {version // 1000}.{version % 1000 // 10}) has no "
+            f"cuMemcpyBatchAsync for cudaVersion {wanted}; batch copies need a driver for "
+            "CUDA 12.8 or newer (R570+)",
+        )

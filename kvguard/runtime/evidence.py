@@ -1,0 +1,102 @@
+"""Evidence of CUDA event records and waits, gathered from PyTorch's GPU trace callbacks.
+
+The guard must not trust the code it checks, so it learns about barriers the way PyTorch's
+stream sanitizer does: `torch.cuda._gpu_trace` reports every event record and stream wait made
+through PyTorch (Event.record/wait, Stream.wait_event, Stream.wait_stream), from any thread,
+with the raw event and stream handles. Raw driver calls (ctypes, cuda-bindings) are invisible
+to it, so a barrier made that way is reported as missing. These are private PyTorch APIs;
+tests/gpu pins the behaviour kvguard relies on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections import deque
+from dataclasses import dataclass
+
+import torch
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    """An event was recorded on `stream`; `seq` orders it against every other fact."""
+
+    seq: int
+    stream: int
+    thread: int
+
+
+@dataclass(frozen=True)
+class StreamWait:
+    """`stream` waited on an event; `record` is that event's latest record at the time, if any."""
+
+    seq: int
+    stream: int
+    event_id: int
+    record: EventRecord | None
+
+
+class StreamEventLog:
+    """Thread-safe log of event records and stream waits, numbered in one global order."""
+
+    def __init__(self, waits_kept_per_stream: int = 1024, records_kept: int = 65536) -> None:
+        self._lock = threading.Lock()
+        self._counter = itertools.count(1)
+        self._records: dict[int, EventRecord] = {}
+        self._waits: dict[int, deque[StreamWait]] = {}
+        self._waits_kept = waits_kept_per_stream
+        self._records_kept = records_kept
+
+    def next_seq(self) -> int:
+        """A number later than every fact logged so far (requests take one to mark their time)."""
+        return next(self._counter)
+
+    def on_record(self, event_id: int, stream: int) -> None:
+        with self._lock:
+            self._records.pop(event_id, None)  # re-insert so the oldest entry is first
+            self._records[event_id] = EventRecord(
+                next(self._counter), stream, threading.get_ident()
+            )
+            if len(self._records) > self._records_kept:
+                del self._records[next(iter(self._records))]
+
+    def on_wait(self, event_id: int, stream: int) -> None:
+        with self._lock:
+            wait = StreamWait(next(self._counter), stream, event_id, self._records.get(event_id))
+            waits = self._waits.get(stream)
+            if waits is None:
+                waits = self._waits[stream] = deque(maxlen=self._waits_kept)
+            waits.append(wait)
+
+    def on_delete(self, event_id: int) -> None:
+        with self._lock:
+            self._records.pop(event_id, None)
+
+    def waits_after(self, stream: int, seq: int) -> list[StreamWait]:
+        """Waits made on `stream` later than `seq`, newest first."""
+        with self._lock:
+            waits = self._waits.get(stream, ())
+            return [wait for wait in reversed(waits) if wait.seq > seq]
+
+
+_process_log: StreamEventLog | None = None
+_process_log_lock = threading.Lock()
+
+
+def process_event_log() -> StreamEventLog:
+    """The log fed by PyTorch's GPU trace; installed once per process, on first use.
+
+    PyTorch offers no way to remove a trace callback, hence one shared log.
+    """
+    global _process_log
+    with _process_log_lock:
+        if _process_log is None:
+            log = StreamEventLog()
+            trace = torch.cuda._gpu_trace
+            trace.register_callback_for_event_record(log.on_record)
+            trace.register_callback_for_event_wait(log.on_wait)
+            trace.register_callback_for_event_deletion(log.on_delete)
+            torch._C._activate_gpu_trace()
+            _process_log = log
+        return _process_log

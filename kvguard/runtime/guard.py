@@ -1,0 +1,171 @@
+"""The guard: before a copy reaches the driver, prove it is ordered behind the compute stream.
+
+A request is opened on the thread that asks for the copy, which notes that thread's compute
+stream and the time. Before the copy is issued, the guard looks in the event log (fed by
+PyTorch's trace callbacks, not by the code under check) for a wait on the transfer stream made
+after the request, on an event recorded on that compute stream since the thread's previous
+request. It also checks that the source access order the driver will be given fits the source.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import threading
+from dataclasses import dataclass
+
+from kvguard.runtime.counters import RuntimeCounters
+from kvguard.runtime.errors import GuardViolation
+from kvguard.runtime.evidence import StreamEventLog, process_event_log
+from kvguard.runtime.order import MemoryKind, SourceOrder
+
+logger = logging.getLogger("kvguard.runtime")
+
+
+class GuardPolicy(str, enum.Enum):
+    RAISE = "raise"  # raise GuardViolation before the copy
+    REFUSE = "refuse"  # skip the copy and never report its blocks
+    WARN = "warn"  # log and copy anyway
+
+
+class ViolationKind(str, enum.Enum):
+    NO_WAIT = "no_wait"
+    WAIT_NOT_ON_COMPUTE = "wait_not_on_compute"
+    STALE_RECORD = "stale_record"
+    UNSAFE_SOURCE_ORDER = "unsafe_source_order"
+
+
+_EXPLANATIONS = {
+    ViolationKind.NO_WAIT: "the transfer stream made no wait after the request",
+    ViolationKind.WAIT_NOT_ON_COMPUTE: (
+        "the transfer stream waited only on events not recorded on the requesting thread's "
+        "compute stream (a wait_stream(current_stream()) on the copy thread looks like this)"
+    ),
+    ViolationKind.STALE_RECORD: (
+        "the event waited on was recorded on the compute stream before the thread's previous "
+        "request, so it does not cover the writes since"
+    ),
+    ViolationKind.UNSAFE_SOURCE_ORDER: (
+        "the copy reads GPU memory with a source access order other than STREAM"
+    ),
+}
+_FIX = (
+    "record an event on the compute stream when the copy is requested, on the requesting "
+    "thread, and wait on it on the transfer stream before the copy, with srcAccessOrder STREAM "
+    "for a GPU source"
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether to hand the copy to the driver, and what was wrong with it, if anything."""
+
+    copy: bool
+    violation: ViolationKind | None = None
+
+
+@dataclass(frozen=True)
+class CopyRequest:
+    """A copy as requested: when, by which thread, behind which compute stream."""
+
+    seq: int
+    thread: int
+    compute_stream: int
+    fresh_after: int  # seq of the same thread's previous request (0 if none)
+    is_store: bool
+    event_idx: int
+    src_blocks: tuple[int, ...]
+    dst_blocks: tuple[int, ...]
+
+    def describe(self) -> str:
+        direction = "store" if self.is_store else "load"
+        shown = list(self.src_blocks[:8])
+        more = f" and {len(self.src_blocks) - 8} more" if len(self.src_blocks) > 8 else ""
+        return f"{direction} event {self.event_idx} (source blocks {shown}{more})"
+
+
+def counter_names() -> list[str]:
+    names = ["stores_checked", "loads_checked", "refused", "verified", "mismatches", "recopied"]
+    return names + [f"violations_{kind.value}" for kind in ViolationKind]
+
+
+class CopyGuard:
+    """Checks each copy before it is handed to the driver and applies the policy."""
+
+    def __init__(
+        self,
+        policy: GuardPolicy = GuardPolicy.RAISE,
+        event_log: StreamEventLog | None = None,
+        counters: RuntimeCounters | None = None,
+    ) -> None:
+        self.policy = GuardPolicy(policy)
+        self.event_log = process_event_log() if event_log is None else event_log
+        self.counters = RuntimeCounters(counter_names()) if counters is None else counters
+        self._last_request: dict[int, int] = {}
+        self._lock = threading.Lock()
+        self._logged_kinds: set[ViolationKind] = set()
+
+    def open_request(
+        self, compute_stream: int, is_store: bool, event_idx: int,
+        src_blocks: tuple[int, ...], dst_blocks: tuple[int, ...],
+    ) -> CopyRequest:
+        """Call on the requesting thread, before recording its compute-done event."""
+        thread = threading.get_ident()
+        seq = self.event_log.next_seq()
+        with self._lock:
+            fresh_after = self._last_request.get(thread, 0)
+            self._last_request[thread] = seq
+        return CopyRequest(
+            seq, thread, compute_stream, fresh_after, is_store, event_idx, src_blocks, dst_blocks
+        )
+
+    def find_violation(
+        self, request: CopyRequest, transfer_stream: int,
+        source_kind: MemoryKind, source_order: SourceOrder,
+    ) -> ViolationKind | None:
+        if source_kind is MemoryKind.DEVICE and source_order is not SourceOrder.STREAM:
+            return ViolationKind.UNSAFE_SOURCE_ORDER
+        waits = self.event_log.waits_after(transfer_stream, request.seq)
+        if not waits:
+            return ViolationKind.NO_WAIT
+        stale = False
+        for wait in waits:
+            record = wait.record
+            if record is None or record.stream != request.compute_stream:
+                continue
+            if record.seq > request.fresh_after:
+                return None
+            stale = True
+        return ViolationKind.STALE_RECORD if stale else ViolationKind.WAIT_NOT_ON_COMPUTE
+
+    def check(
+        self, request: CopyRequest, transfer_stream: int,
+        source_kind: MemoryKind, source_order: SourceOrder,
+    ) -> Verdict:
+        """Copy if ordered (or under WARN); skip under REFUSE; raise GuardViolation under RAISE."""
+        self.counters.add("stores_checked" if request.is_store else "loads_checked")
+        kind = self.find_violation(request, transfer_stream, source_kind, source_order)
+        if kind is None:
+            return Verdict(copy=True)
+        self.counters.add(f"violations_{kind.value}")
+        message = (
+            f"kvguard: {request.describe()} on transfer stream {transfer_stream:#x} is not "
+            f"ordered behind compute stream {request.compute_stream:#x}: {_EXPLANATIONS[kind]}. "
+            f"Fix: {_FIX}."
+        )
+        if self.policy is GuardPolicy.RAISE:
+            raise GuardViolation(kind.value, message)
+        if self.policy is GuardPolicy.REFUSE:
+            self.counters.add("refused")
+        self._log_once(kind, message)
+        return Verdict(copy=self.policy is GuardPolicy.WARN, violation=kind)
+
+    def _log_once(self, kind: ViolationKind, message: str) -> None:
+        with self._lock:
+            if kind in self._logged_kinds:
+                return
+            self._logged_kinds.add(kind)
+        action = "refused" if self.policy is GuardPolicy.REFUSE else "copied anyway"
+        logger.warning(
+            "%s (%s; further %s violations are only counted)", message, action, kind.value
+        )
