@@ -1,0 +1,213 @@
+"""The ``kvguard`` command line.
+
+Exit status of ``kvguard check``: 0 no findings, 1 findings (unreadable files count), 2 a
+usage or configuration error. ``--exit-zero`` reports findings with status 0.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import click
+
+from kvguard import __version__
+
+EXIT_CLEAN = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+
+
+class _UsageError(click.UsageError):
+    exit_code = EXIT_ERROR
+
+
+def _fail(message: str) -> None:
+    raise _UsageError(message)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="kvguard")
+def main() -> None:
+    """Keep KV-cache offload copies ordered behind the compute stream."""
+
+
+def _split(values: Sequence[str]) -> tuple[str, ...]:
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--select", multiple=True, metavar="CODES", help="Only these rule codes or prefixes (replaces the configured selection).")
+@click.option("--extend-select", multiple=True, metavar="CODES", help="Rule codes or prefixes to add to the selection.")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Rule codes or prefixes to skip.")
+@click.option("--exclude", multiple=True, metavar="PATTERN", help="Extra exclude pattern (glob); adds to the configured ones.")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too (for pre-commit).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif", "github"]), default="text", show_default=True)
+@click.option("--output", "output_file", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to FILE instead of standard output.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, help="Worker processes (0: one per CPU).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the summary cache.")
+@click.option("--quiet", "-q", is_flag=True, help="Print findings only: no source context, no summary.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), help="Read settings from this file instead of the nearest pyproject.toml.")
+@click.option("--stdin-filename", metavar="PATH", help="The name of the file read from standard input (path '-').")
+def check(
+    paths: tuple[Path, ...],
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    exclude: tuple[str, ...],
+    force_exclude: bool,
+    output_format: str,
+    output_file: Path | None,
+    jobs: int,
+    no_cache: bool,
+    quiet: bool,
+    exit_zero: bool,
+    config_file: Path | None,
+    stdin_filename: str | None,
+) -> None:
+    """Check PATHS (files or directories; default '.') for unordered KV copies."""
+    from dataclasses import replace
+
+    from kvguard.lint.config import ConfigError, check_selector, enabled_codes, load_settings
+    from kvguard.lint.engine import StdinSource, run_check
+    from kvguard.lint.files import PathError, is_excluded
+    from kvguard.lint.reporters import Report, render
+    from lint_rules import RULES, default_states
+
+    known = tuple(rule.code for rule in RULES)
+    targets = list(paths) or [Path(".")]
+    reading_stdin = targets == [Path("-")]
+    if not reading_stdin and Path("-") in targets:
+        _fail("'-' (standard input) cannot be combined with other paths")
+    if config_file is not None and not config_file.is_file():
+        _fail(f"--config {config_file}: no such file")
+    start = Path(stdin_filename) if reading_stdin and stdin_filename else (Path.cwd() if reading_stdin else targets[0])
+    try:
+        settings = load_settings(config_file, start.absolute(), known)
+        for option, values in (("--select", select), ("--extend-select", extend_select), ("--ignore", ignore)):
+            for selector in _split(values):
+                check_selector(selector, known, option)
+    except ConfigError as error:
+        _fail(str(error))
+    settings = replace(
+        settings,
+        select=_split(select) or settings.select,
+        extend_select=settings.extend_select + _split(extend_select),
+        ignore=settings.ignore + _split(ignore),
+        extend_exclude=settings.extend_exclude + tuple(exclude),
+        force_exclude=settings.force_exclude or force_exclude,
+    )
+    codes = enabled_codes(settings, default_states())
+    rules = [rule() for rule in RULES if rule.code in codes]
+
+    stdin = None
+    if reading_stdin:
+        name = stdin_filename or "-"
+        if stdin_filename and settings.force_exclude and is_excluded(Path(name), settings.root, settings.all_excludes):
+            return
+        stdin = StdinSource(name, click.get_binary_stream("stdin").read())
+    progress = _progress_printer() if sys.stderr.isatty() and not quiet else None
+    try:
+        result = run_check(
+            targets, settings, rules, frozenset(known), jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress
+        )
+    except PathError as error:
+        _fail(str(error))
+    finally:
+        if progress is not None:
+            click.echo("\r\033[K", nl=False, err=True)
+
+    @lru_cache(maxsize=256)
+    def source_lines(path: str) -> list[str]:
+        if stdin is not None and path == stdin.display_path:
+            return stdin.data.decode("utf-8", "replace").splitlines()
+        try:
+            return Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return []
+
+    report = Report(result, [type(rule) for rule in rules], source_lines, quiet=quiet)
+    text = render(report, output_format)
+    if output_file is not None:
+        try:
+            output_file.write_text(text, encoding="utf-8")
+        except OSError as error:
+            _fail(f"--output {output_file}: {error.strerror}")
+    else:
+        click.echo(text, nl=False)
+    if result.findings and not exit_zero:
+        sys.exit(EXIT_FINDINGS)
+
+
+def _progress_printer() -> object:
+    def show(done: int, total: int) -> None:
+        if total >= 200 and (done == total or done % 50 == 0):
+            click.echo(f"\rkvguard: parsed {done}/{total} files", nl=False, err=True)
+
+    return show
+
+
+@main.command()
+def rules() -> None:
+    """List every rule: code, name, default state and summary."""
+    from lint_rules import RULES
+
+    width = max(len(rule.name) for rule in RULES)
+    for rule in RULES:
+        state = "on " if rule.default_enabled else "off"
+        click.echo(f"{rule.code}  {rule.name:<{width}}  {state}  {rule.summary}")
+
+
+@main.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """Show the page of rule CODE: what it flags, why, examples, the fix."""
+    from lint_rules import RULES, rule_for
+
+    rule = rule_for(code)
+    if rule is None:
+        known = ", ".join(r.code for r in RULES)
+        _fail(f"unknown rule code '{code}' (known: {known})")
+        return
+    page = rule.page
+    width = min(88, max(40, os.get_terminal_size(0).columns if sys.stdout.isatty() else 88))
+
+    def paragraph(text: str) -> str:
+        return textwrap.fill(text, width=width)
+
+    sections = [
+        f"{rule.code} ({rule.name})",
+        "",
+        paragraph(rule.summary + "."),
+        "",
+        "What it flags",
+        paragraph(page.flags),
+        "",
+        "Why it matters",
+        paragraph(page.why),
+        "",
+        "Example",
+        textwrap.indent(page.bad.rstrip("\n"), "    "),
+        "",
+        "Use instead",
+        textwrap.indent(page.good.rstrip("\n"), "    "),
+        "",
+        "How to fix",
+        paragraph(page.fix),
+        "",
+        f"Default: {'on' if rule.default_enabled else 'off'}. Suppress one line with "
+        f"`# kvguard: ignore[{rule.code}] <reason>`.",
+    ]
+    if page.references:
+        sections += ["", "References", *(f"  {ref}" for ref in page.references)]
+    click.echo("\n".join(sections))
+
+
+if __name__ == "__main__":
+    main()

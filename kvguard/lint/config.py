@@ -1,0 +1,170 @@
+"""``[tool.kvguard]`` in pyproject.toml, merged with command-line options."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+# Directories nobody wants linted (the list ruff users know).
+DEFAULT_EXCLUDE = (
+    ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".mypy_cache", ".nox",
+    ".pants.d", ".pytype", ".ruff_cache", ".kvguard_cache", ".svn", ".tox", ".venv",
+    "__pypackages__", "_build", "buck-out", "dist", "node_modules", "venv",
+)
+
+
+class ConfigError(Exception):
+    """A configuration problem the user must fix; the message names the file and key."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    root: Path
+    config_file: Path | None = None
+    select: tuple[str, ...] | None = None  # None: every rule that is on by default
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    force_exclude: bool = False
+    # Keys that change what a file summary holds; part of the cache key.
+    analysis: tuple[tuple[str, str], ...] = field(default=())
+
+    @property
+    def all_excludes(self) -> tuple[str, ...]:
+        return self.exclude + self.extend_exclude
+
+    def fingerprint(self) -> str:
+        return repr(self.analysis)
+
+
+_LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
+_KNOWN_KEYS = frozenset({*_LIST_KEYS, "per-file-ignores", "force-exclude"})
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest pyproject.toml above ``start`` that has a ``[tool.kvguard]`` table."""
+    directory = start if start.is_dir() else start.parent
+    for candidate in (directory, *directory.parents):
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file() and _has_kvguard_table(pyproject):
+            return pyproject
+    return None
+
+
+def _has_kvguard_table(pyproject: Path) -> bool:
+    try:
+        return "kvguard" in _read_toml(pyproject).get("tool", {})
+    except ConfigError:
+        # A broken pyproject.toml that does not configure kvguard is not our business...
+        # unless it mentions us, in which case the user must hear about it.
+        try:
+            return "[tool.kvguard" in pyproject.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
+
+
+def load_settings(config_file: Path | None, start: Path, known_codes: Iterable[str]) -> Settings:
+    """Settings from an explicit file, or the nearest pyproject.toml with ``[tool.kvguard]``."""
+    explicit = config_file is not None
+    path = config_file if explicit else find_config(start)
+    if path is None:
+        root = start if start.is_dir() else start.parent
+        return Settings(root=root.resolve())
+    document = _read_toml(path)
+    if path.name == "pyproject.toml" or "tool" in document:
+        table = document.get("tool", {}).get("kvguard")
+        if table is None:
+            if explicit:
+                raise ConfigError(f"{path}: no [tool.kvguard] table")
+            table = {}
+        prefix = "tool.kvguard."
+    else:
+        table, prefix = document, ""  # a standalone kvguard.toml
+    return parse_table(table, path, prefix, tuple(known_codes))
+
+
+def parse_table(table: Mapping[str, Any], path: Path, prefix: str, known_codes: tuple[str, ...]) -> Settings:
+    unknown = sorted(set(table) - _KNOWN_KEYS)
+    if unknown:
+        valid = ", ".join(sorted(_KNOWN_KEYS))
+        raise ConfigError(f"{path}: unknown key '{prefix}{unknown[0]}' (valid keys: {valid})")
+    values: dict[str, Any] = {}
+    for key in _LIST_KEYS:
+        if key in table:
+            values[key] = _string_list(table[key], f"{prefix}{key}", path)
+    for key in ("select", "extend-select", "ignore"):
+        for selector in values.get(key, ()):
+            check_selector(selector, known_codes, f"{path}: '{prefix}{key}'")
+    per_file: list[tuple[str, tuple[str, ...]]] = []
+    raw_per_file = table.get("per-file-ignores", {})
+    if not isinstance(raw_per_file, dict):
+        raise ConfigError(f"{path}: '{prefix}per-file-ignores' must be a table of pattern = [codes]")
+    for pattern, codes in raw_per_file.items():
+        selectors = _string_list(codes, f"{prefix}per-file-ignores.{pattern}", path)
+        for selector in selectors:
+            check_selector(selector, known_codes, f"{path}: '{prefix}per-file-ignores.{pattern}'")
+        per_file.append((pattern, selectors))
+    force = table.get("force-exclude", False)
+    if not isinstance(force, bool):
+        raise ConfigError(f"{path}: '{prefix}force-exclude' must be true or false, not {force!r}")
+    settings = Settings(root=path.parent.resolve(), config_file=path)
+    return replace(
+        settings,
+        select=values.get("select"),
+        extend_select=values.get("extend-select", ()),
+        ignore=values.get("ignore", ()),
+        per_file_ignores=tuple(per_file),
+        exclude=values.get("exclude", DEFAULT_EXCLUDE),
+        extend_exclude=values.get("extend-exclude", ()),
+        force_exclude=force,
+    )
+
+
+def _string_list(value: Any, key: str, path: Path) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{path}: '{key}' must be a list of strings, not {value!r}")
+    return tuple(value)
+
+
+def check_selector(selector: str, known_codes: tuple[str, ...], where: str) -> None:
+    """A selector is a code or a code prefix (``KVG0``) that matches at least one rule."""
+    if selector.upper() == "ALL":
+        return
+    if not any(code.startswith(selector.upper()) for code in known_codes):
+        raise ConfigError(f"{where}: unknown rule code or prefix '{selector}' (see `kvguard rules`)")
+
+
+def matches(code: str, selectors: Iterable[str]) -> bool:
+    return any(s.upper() == "ALL" or code.startswith(s.upper()) for s in selectors)
+
+
+def enabled_codes(settings: Settings, defaults: Mapping[str, bool]) -> frozenset[str]:
+    """Codes that run: the selection (or the defaults), plus extensions, minus ignores."""
+    if settings.select is None:
+        chosen = {code for code, on in defaults.items() if on}
+    else:
+        chosen = {code for code in defaults if matches(code, settings.select)}
+    chosen |= {code for code in defaults if matches(code, settings.extend_select)}
+    return frozenset(code for code in chosen if not matches(code, settings.ignore))

@@ -1,0 +1,174 @@
+"""One check run: find files, summarize each once (cached, in parallel), run the rules,
+apply suppressions, return findings in a deterministic order."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kvguard.lint.cache import SummaryCache
+from kvguard.lint.config import Settings
+from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
+from kvguard.lint.files import Candidate, discover, is_excluded
+from kvguard.lint.findings import Finding
+from kvguard.lint.model import ProjectModel
+from kvguard.lint.rule import Rule
+from kvguard.lint.source import GATE, summarize
+
+# Below this many files to parse, a process pool costs more than it saves.
+_PARALLEL_THRESHOLD = 16
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class CheckResult:
+    findings: list[Finding] = field(default_factory=list)
+    files_checked: int = 0
+    files_parsed: int = 0
+    suppressed: int = 0
+
+
+@dataclass(frozen=True)
+class StdinSource:
+    display_path: str
+    data: bytes
+
+
+def display_path(path: Path) -> str:
+    """Relative to the working directory when under it, as editors and CI annotations expect."""
+    absolute = path.absolute()
+    try:
+        return absolute.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
+
+def run_check(
+    paths: Sequence[Path],
+    settings: Settings,
+    rules: Sequence[Rule],
+    known_codes: frozenset[str],
+    *,
+    jobs: int = 0,
+    use_cache: bool = True,
+    stdin: StdinSource | None = None,
+    progress: Progress | None = None,
+) -> CheckResult:
+    cache = SummaryCache(settings.root, settings.fingerprint()) if use_cache and stdin is None else None
+    if stdin is not None:
+        summaries = [summarize(stdin.display_path, stdin.data)]
+    else:
+        summaries = _summaries(discover(list(paths), settings), cache, jobs or os.cpu_count() or 1, progress)
+    if cache is not None:
+        cache.save()
+    model = ProjectModel(summaries, known_codes)
+    findings = [finding for rule in rules for finding in rule.check(model)]
+    kept, suppressed = _apply_suppressions(findings, summaries, settings)
+    kept.sort(key=Finding.sort_key)
+    return CheckResult(
+        findings=kept,
+        files_checked=len(summaries),
+        files_parsed=sum(1 for s in summaries if s.parsed),
+        suppressed=suppressed,
+    )
+
+
+def _summaries(
+    candidates: list[Candidate], cache: SummaryCache | None, jobs: int, progress: Progress | None
+) -> list[FileSummary]:
+    results: list[FileSummary | None] = [None] * len(candidates)
+    to_parse: list[tuple[int, str, bytes, str]] = []
+    for index, candidate in enumerate(candidates):
+        shown = display_path(candidate.path)
+        if candidate.problem:
+            results[index] = FileSummary(shown, diagnostics=[Diagnostic(candidate.problem)])
+            continue
+        try:
+            data = candidate.path.read_bytes()
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            if not candidate.path.exists():
+                reason += " (a dangling symbolic link?)"
+            results[index] = FileSummary(shown, diagnostics=[Diagnostic(f"cannot read the file: {reason}")])
+            continue
+        key = cache.key(shown, data) if cache is not None else ""
+        cached = cache.get(key) if cache is not None else None
+        if cached is not None:
+            results[index] = cached
+        elif GATE.search(data):
+            to_parse.append((index, shown, data, key))
+        else:
+            results[index] = summarize(shown, data)  # cheap: no parse
+            if cache is not None:
+                cache.put(key, results[index])  # type: ignore[arg-type]
+    for (index, _, _, key), summary in zip(to_parse, _parse_all(to_parse, jobs, progress)):
+        results[index] = summary
+        if cache is not None:
+            cache.put(key, summary)
+    return [summary for summary in results if summary is not None]
+
+
+def _summarize_item(item: tuple[int, str, bytes, str]) -> FileSummary:
+    return summarize(item[1], item[2])
+
+
+def _parse_all(
+    items: list[tuple[int, str, bytes, str]], jobs: int, progress: Progress | None
+) -> list[FileSummary]:
+    total = len(items)
+    if jobs <= 1 or total < _PARALLEL_THRESHOLD:
+        done = []
+        for item in items:
+            done.append(_summarize_item(item))
+            if progress is not None:
+                progress(len(done), total)
+        return done
+    import libcst  # noqa: F401  # imported once here so forked workers inherit it
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    chunk = max(1, min(32, total // (jobs * 4)))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method)) as pool:
+        done = []
+        for summary in pool.map(_summarize_item, items, chunksize=chunk):
+            done.append(summary)
+            if progress is not None:
+                progress(len(done), total)
+    return done
+
+
+def _apply_suppressions(
+    findings: list[Finding], summaries: list[FileSummary], settings: Settings
+) -> tuple[list[Finding], int]:
+    by_path = {summary.path: summary.suppressions for summary in summaries}
+    ignored_by_pattern: dict[str, tuple[str, ...]] = {}
+    kept: list[Finding] = []
+    for finding in findings:
+        if finding.path not in ignored_by_pattern:
+            ignored_by_pattern[finding.path] = tuple(
+                code
+                for pattern, codes in settings.per_file_ignores
+                if is_excluded(Path(finding.path), settings.root, [pattern])
+                for code in codes
+            )
+        per_file = ignored_by_pattern[finding.path]
+        if any(finding.code.startswith(code.upper()) or code.upper() == "ALL" for code in per_file):
+            continue
+        if _suppressed(finding, by_path.get(finding.path, [])):
+            continue
+        kept.append(finding)
+    return kept, len(findings) - len(kept)
+
+
+def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
+    first, last = finding.statement_lines
+    for suppression in suppressions:
+        if not suppression.file_level and not first <= suppression.line <= last:
+            continue
+        if not suppression.codes or finding.code in suppression.codes:
+            return True
+    return False

@@ -1,0 +1,41 @@
+"""What a check produces: findings with locations and the path that proves them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A source range; lines are 1-based, columns 1-based (as editors count them)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class FlowStep:
+    """One step of the path that leads to a finding (a call, a hand-off, the copy)."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    code: str
+    message: str
+    span: Span
+    # The flagged statement's lines: a suppression on any of them applies.
+    statement_lines: tuple[int, int]
+    flow: tuple[FlowStep, ...] = ()
+    fix_hint: str = ""
+    severity: str = field(default="error")
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.span.line, self.span.column, self.code, self.message)

@@ -1,0 +1,154 @@
+"""From bytes to a FileSummary: decoding, suppression comments, the token gate, parsing.
+
+This is the unit of work a worker process runs for one file. libcst is imported only
+when a file passes the gate, so a run over files that cannot hold a finding never pays
+for it.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+
+from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
+
+# A file can only hold a finding if it mentions streams, raw copies or source orders;
+# suppression comments are read from every file that has one.
+GATE = re.compile(
+    rb"stream|Stream|[Mm]emcpy|swap_blocks|AccessOrder|access_order|asnumpy"
+)
+_SUPPRESSION_HINT = re.compile(rb"kvguard|noqa", re.IGNORECASE)
+_KVGUARD_COMMENT = re.compile(
+    r"#\s*kvguard:\s*(?P<kind>ignore-file|ignore)(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE
+)
+_NOQA_COMMENT = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*[,\s]\s*[A-Za-z]+[0-9]+)*)", re.IGNORECASE)
+CODE_PREFIX = "KVG"
+
+
+def decode(data: bytes) -> tuple[str | None, Diagnostic | None]:
+    """Text of a Python file by its declared encoding (PEP 263, BOM), or why not."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        return None, Diagnostic(f"cannot determine the encoding: {error.msg}", error.lineno or 1)
+    try:
+        return data.decode(encoding), None
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        return None, Diagnostic(
+            f"bytes not valid in the declared encoding {encoding}: {error.reason} "
+            f"(byte 0x{data[error.start]:02x})",
+            line,
+            column,
+        )
+    except LookupError:
+        return None, Diagnostic(f"unknown encoding '{encoding}' declared")
+
+
+def read_suppressions(text: str) -> list[Suppression]:
+    """``# kvguard: ignore[...]``, ``# kvguard: ignore-file[...]`` and ``# noqa: KVG...``."""
+    found: list[Suppression] = []
+    for line, column, comment in _comments(text):
+        for match in _KVGUARD_COMMENT.finditer(comment):
+            codes = _codes(match.group("codes") or "")
+            file_level = match.group("kind").lower() == "ignore-file"
+            found.append(Suppression(line, column + match.start(), codes, file_level))
+        for match in _NOQA_COMMENT.finditer(comment):
+            # Other tools' codes (E501, F401) share the comment; only ours count.
+            codes = tuple(c for c in _codes(match.group("codes")) if c.startswith(CODE_PREFIX))
+            if codes:
+                found.append(Suppression(line, column + match.start(), codes))
+    return found
+
+
+def _codes(raw: str) -> tuple[str, ...]:
+    return tuple(code.upper() for code in re.split(r"[,\s]+", raw.strip()) if code)
+
+
+def _comments(text: str) -> list[tuple[int, int, str]]:
+    try:
+        return [
+            (token.start[0], token.start[1] + 1, token.string)
+            for token in tokenize.generate_tokens(io.StringIO(text).readline)
+            if token.type == tokenize.COMMENT
+        ]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        # Untokenizable source: fall back to a line scan so suppressions still count.
+        comments = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            position = line.find("#")
+            if position >= 0:
+                comments.append((number, position + 1, line[position:]))
+        return comments
+
+
+def summarize(path: str, data: bytes) -> FileSummary:
+    """Read one file into its summary; every failure becomes a diagnostic, never an error."""
+    summary = FileSummary(path=path)
+    text, problem = decode(data)
+    if text is None:
+        assert problem is not None
+        summary.diagnostics.append(problem)
+        return summary
+    if _SUPPRESSION_HINT.search(data):
+        summary.suppressions = read_suppressions(text)
+    if not GATE.search(data):
+        return summary
+    summary.parsed = True
+    _parse_into(summary, text)
+    return summary
+
+
+# CPython refuses more than 200 nested brackets; libcst's native parser can crash the
+# process (not raise) on far deeper nesting, so such files are vetted by CPython first.
+_BRACKET = re.compile(r"[\(\[\{\)\]\}]")
+_CPYTHON_MAX_NESTING = 200
+
+
+def _bracket_depth(text: str) -> int:
+    """Upper bound of bracket nesting (brackets in strings and comments count too)."""
+    depth = deepest = 0
+    for match in _BRACKET.finditer(text):
+        if match.group() in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth = max(depth - 1, 0)
+    return deepest
+
+
+def _parse_into(summary: FileSummary, text: str) -> None:
+    import libcst as cst
+
+    from kvguard.lint.reader import ModuleReader
+
+    if _bracket_depth(text) > _CPYTHON_MAX_NESTING:
+        try:
+            ast.parse(text)
+        except SyntaxError as error:
+            summary.diagnostics.append(
+                Diagnostic(f"syntax error: {error.msg}", error.lineno or 1, error.offset or 1)
+            )
+            return
+        except (RecursionError, MemoryError, ValueError):
+            summary.diagnostics.append(Diagnostic("nesting too deep to parse"))
+            return
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as error:
+        message = str(error.message).splitlines()[0] if error.message else "invalid syntax"
+        summary.diagnostics.append(Diagnostic(f"syntax error: {message}", error.raw_line, error.raw_column + 1))
+        return
+    except RecursionError:
+        summary.diagnostics.append(Diagnostic("nesting too deep to parse"))
+        return
+    except Exception as error:  # libcst's native parser raises plain exceptions on odd input
+        summary.diagnostics.append(Diagnostic(f"cannot parse: {type(error).__name__}: {error}"))
+        return
+    try:
+        summary.functions = ModuleReader(module).read()
+    except RecursionError:
+        summary.diagnostics.append(Diagnostic("nesting too deep to analyse"))

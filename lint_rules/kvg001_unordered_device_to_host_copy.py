@@ -1,0 +1,248 @@
+"""KVG001: a GPU-to-host copy on a side stream with no barrier behind the producer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kvguard.lint.findings import Finding, FlowStep
+from kvguard.lint.model import ProjectModel
+from kvguard.lint.rule import Example, Expect, Rule, RulePage
+
+_BAD = """\
+with torch.cuda.stream(store_stream):
+    cpu_block.copy_(gpu_block, non_blocking=True)
+"""
+_GOOD = """\
+store_stream.wait_stream(torch.cuda.current_stream())  # on the compute thread
+with torch.cuda.stream(store_stream):
+    cpu_block.copy_(gpu_block, non_blocking=True)
+"""
+
+
+class UnorderedDeviceToHostCopy(Rule):
+    code = "KVG001"
+    name = "unordered-device-to-host-copy"
+    summary = "GPU-to-host copy on a side stream that is not ordered behind the producing stream"
+    page = RulePage(
+        flags=(
+            "A copy that reads GPU memory into host memory (`dst.copy_(src)`, `.cpu()`, "
+            "`.to('cpu')`, `cudaMemcpyAsync` with a device-to-host kind, batch copies) issued on a "
+            "stream other than the caller's current stream, where some path to the copy carries no "
+            "barrier behind the producer stream taken after the producer's last write of the "
+            "source. Barriers: `S.wait_stream(P)`, `S.wait_event(E)` or `E.wait(S)` with E recorded "
+            "on the producer, or a host-blocking sync (`torch.cuda.synchronize()`, `P.synchronize()`, "
+            "`E.synchronize()`). `record_stream` is not a barrier: it only keeps memory alive. A "
+            "copy whose direction the code does not show is treated as reading GPU memory into host "
+            "memory; a copy shown to read host memory or to write GPU memory is not this rule's."
+        ),
+        why=(
+            "Streams run independently. A store on a side stream that is not ordered behind the "
+            "compute stream can read a KV block while the model is still writing it. The copy "
+            "captures a half-written block, the block's prefix hash is stamped anyway, and later "
+            "requests are answered from poisoned context. Nothing fails and nothing is logged. This "
+            "shipped in vLLM's SimpleCPUOffloadConnector (0.19.0 to 0.23.0)."
+        ),
+        bad=_BAD,
+        good=_GOOD,
+        fix=(
+            "On the thread that owns the compute stream, after the last write of the blocks, call "
+            "`store_stream.wait_stream(torch.cuda.current_stream())`, or record an event there "
+            "(`event.record()`) and make the store stream wait on it (`store_stream.wait_event(event)`) "
+            "before the copy, wherever the copy is issued. If the copy uses `cuMemcpyBatchAsync`, also "
+            "pass STREAM source order (KVG002). No automatic fix yet."
+        ),
+        references=(
+            "https://docs.pytorch.org/docs/stable/notes/cuda.html#cuda-streams",
+            "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html",
+        ),
+    )
+    VALID = (
+        Example(
+            "import torch\n\n"
+            "def store(cpu, gpu, stream):\n"
+            "    stream.wait_stream(torch.cuda.current_stream())\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            note="barrier with wait_stream",
+        ),
+        Example(
+            "import torch\n\n"
+            "def store(cpu, gpu, stream):\n"
+            "    done = torch.cuda.Event()\n"
+            "    done.record()\n"
+            "    stream.wait_event(done)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            note="event recorded on the current stream, waited on the store stream",
+        ),
+        Example(
+            "import torch\n\n"
+            "def store(cpu, gpu, stream):\n"
+            "    done = torch.cuda.current_stream().record_event()\n"
+            "    done.wait(stream)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            note="record_event on the producer, Event.wait(stream)",
+        ),
+        Example(
+            "def store(cpu, gpu):\n    cpu.copy_(gpu, non_blocking=True)\n",
+            note="copy on the current (producer) stream",
+        ),
+        Example(
+            "import torch\n\n"
+            "def store(cpu, gpu, stream, flag):\n"
+            "    if flag:\n"
+            "        stream.wait_stream(torch.cuda.current_stream())\n"
+            "    else:\n"
+            "        torch.cuda.synchronize()\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            note="a barrier in every branch",
+        ),
+        Example(
+            "import torch\n\n"
+            "def mirror(gpu, stream, n):\n"
+            "    twin = torch.empty(n, device='cuda')\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        twin.copy_(gpu, non_blocking=True)\n",
+            note="device-to-device copy",
+        ),
+        Example(
+            "import torch\n\n"
+            "def snapshot(stream, n):\n"
+            "    host = torch.zeros(n)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        return host.to('cpu')\n",
+            note=".to('cpu') of a CPU tensor",
+        ),
+        Example(
+            "import torch\n\n"
+            "def store(cpu, gpu):\n"
+            "    with torch.cuda.stream(torch.cuda.current_stream()):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            note="a stream context on the current stream",
+        ),
+        Example(
+            "import torch\n\n"
+            "def load(gpu, n, stream):\n"
+            "    pinned = torch.empty(n, pin_memory=True)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        gpu.copy_(pinned, non_blocking=True)\n",
+            note="a load reads host memory: not a device-to-host copy",
+        ),
+    )
+    INVALID = (
+        Example(
+            "import torch\n\n"
+            "def store(cpu, gpu, stream):\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            expect=(Expect(5, 9),),
+            note="no barrier",
+        ),
+        Example(
+            "import torch\n\n"
+            "def store(cpu, gpu, stream):\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n"
+            "    stream.wait_stream(torch.cuda.current_stream())\n",
+            expect=(Expect(5, 9),),
+            note="barrier after the copy",
+        ),
+        Example(
+            "import torch\n\n"
+            "def store(cpu, gpu, stream):\n"
+            "    stream.wait_stream(torch.cuda.current_stream())\n"
+            "    gpu.fill_(0)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            expect=(Expect(7, 9),),
+            note="barrier before the producer's last write",
+        ),
+        Example(
+            "import torch\n\n"
+            "def store(cpu, gpu, stream):\n"
+            "    gpu.record_stream(stream)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            expect=(Expect(6, 9),),
+            note="record_stream is not a barrier",
+        ),
+        Example(
+            "import torch\n\n"
+            "def store(cpu, gpu, stream, eager):\n"
+            "    if eager:\n"
+            "        stream.wait_stream(torch.cuda.current_stream())\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            expect=(Expect(7, 9),),
+            note="barrier in one branch only",
+        ),
+        Example(
+            "import torch\n\n"
+            "def store(cpu, gpu, stream):\n"
+            "    done = torch.cuda.Event()\n"
+            "    done.record(stream)\n"
+            "    stream.wait_event(done)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            expect=(Expect(8, 9),),
+            note="event recorded on the copy stream itself",
+        ),
+        Example(
+            "import torch\n\n"
+            "class Offloader:\n"
+            "    def __init__(self, n):\n"
+            "        self.stream = torch.cuda.Stream()\n"
+            "        self.gpu = torch.empty(n, device='cuda')\n"
+            "\n"
+            "    def store(self):\n"
+            "        ctx = torch.cuda.stream(self.stream)\n"
+            "        with ctx:\n"
+            "            return self.gpu.cpu()\n",
+            expect=(Expect(11, 20),),
+            note="an aliased stream context and a .cpu() copy",
+        ),
+        Example(
+            "from cuda.bindings import runtime\n\n"
+            "def store(dst, src, nbytes, stream):\n"
+            "    runtime.cudaMemcpyAsync(\n"
+            "        dst, src, nbytes, runtime.cudaMemcpyKind.cudaMemcpyDeviceToHost, stream.cuda_stream\n"
+            "    )\n",
+            expect=(Expect(4, 5),),
+            note="raw runtime copy on a stream handle",
+        ),
+    )
+
+    def check(self, model: ProjectModel) -> Iterator[Finding]:
+        for site in model.copy_sites:
+            copy = site.copy
+            if site.ordered or not site.on_side_stream:
+                continue
+            if not (copy.may_read_device and copy.may_write_host):
+                continue
+            stream = copy.stream
+            if site.stale_write_line is not None:
+                problem = (
+                    f"the barrier on '{stream}' is taken before the producer's write at line "
+                    f"{site.stale_write_line}"
+                )
+            elif site.gap:
+                problem = f"some paths reach it with no barrier on '{stream}'"
+            else:
+                problem = f"no barrier on '{stream}' behind the producer stream precedes it"
+            flow = (
+                *site.gap,
+                FlowStep(site.path, copy.span.line, copy.span.column, f"{copy.form} on stream '{stream}'"),
+            )
+            yield Finding(
+                path=site.path,
+                code=self.code,
+                message=f"{copy.form} ({copy.direction}) on side stream '{stream}' is not ordered "
+                f"behind the producer: {problem}",
+                span=copy.span,
+                statement_lines=copy.statement_lines,
+                flow=flow if site.gap else (),
+                fix_hint=f"call `{stream}.wait_stream(torch.cuda.current_stream())` on the producer's "
+                "thread after its last write, or wait on an event recorded there, before the copy",
+            )

@@ -1,0 +1,140 @@
+"""KVG002: ANY / DURING_API_CALL source access order on a copy that reads GPU memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_NAMES
+from kvguard.lint.findings import Finding, FlowStep
+from kvguard.lint.model import ProjectModel
+from kvguard.lint.rule import Example, Expect, Rule, RulePage
+
+_BAD = """\
+attrs.srcAccessOrder = CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
+cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, store_stream.cuda_stream)
+"""
+_GOOD = """\
+attrs.srcAccessOrder = CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM
+cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, store_stream.cuda_stream)
+"""
+_PRELUDE = "from cuda.bindings import driver\n\n"
+
+
+class OutOfOrderSourceRead(Rule):
+    code = "KVG002"
+    name = "out-of-order-source-read"
+    summary = "Batch copy lets the driver read a GPU source out of stream order (ANY/DURING_API_CALL)"
+    page = RulePage(
+        flags=(
+            "A source access order of ANY (3) or DURING_API_CALL (2) reaching a copy whose source "
+            "may be GPU memory: `cuMemcpyBatchAsync` / `cudaMemcpyBatchAsync` attributes, "
+            "`cuMemcpyWithAttributesAsync`, `is_src_access_order_any=True`, a `src_access_order` "
+            "argument; spelt as a literal, a module constant, a driver or runtime enum member, a "
+            "`cuda.core` string or a default parameter value. A host-blocking sync of the producer "
+            "before the copy (`torch.cuda.synchronize()`, `event.synchronize()`) makes it safe."
+        ),
+        why=(
+            "With ANY or DURING_API_CALL the driver may read the source before earlier work on the "
+            "stream has run, so a barrier on the stream (KVG001's fix) does not gate the read. A "
+            "store then captures a block the compute stream is still writing. ANY is sound only "
+            "for a source no stream writes, such as pinned host memory on a load."
+        ),
+        bad=_BAD,
+        good=_GOOD,
+        fix=(
+            "Request STREAM (1) for every copy whose source is GPU memory; keep ANY for loads "
+            "from pinned host memory if you want. Where a default parameter supplies ANY, pass "
+            "STREAM explicitly at the store call site or change the default."
+        ),
+        references=("https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html",),
+    )
+    VALID = (
+        Example(
+            _PRELUDE + "def store(dsts, srcs, sizes, n, stream):\n"
+            "    attrs = driver.CUmemcpyAttributes()\n"
+            "    attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM\n"
+            "    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream.cuda_stream)\n",
+            note="STREAM order",
+        ),
+        Example(
+            "import torch\n" + _PRELUDE + "def store(dsts, srcs, sizes, n, stream):\n"
+            "    torch.cuda.synchronize()\n"
+            "    attrs = driver.CUmemcpyAttributes()\n"
+            "    attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY\n"
+            "    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream.cuda_stream)\n",
+            note="host-blocking sync of the producer before an ANY copy",
+        ),
+        Example(
+            "import torch\n\n"
+            "def load(ops, gpu_ptrs, sizes, n):\n"
+            "    pinned = torch.empty(n, dtype=torch.int64, pin_memory=True)\n"
+            "    ops.swap_blocks_batch(pinned, gpu_ptrs, sizes, is_src_access_order_any=True)\n",
+            note="ANY on a load from pinned host memory",
+        ),
+    )
+    INVALID = (
+        Example(
+            _PRELUDE + "def store(dsts, srcs, sizes, n, stream):\n"
+            "    attrs = driver.CUmemcpyAttributes()\n"
+            "    attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY\n"
+            "    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream.cuda_stream)\n",
+            expect=(Expect(5, 28),),
+            note="driver enum member",
+        ),
+        Example(
+            "import ctypes\n\n"
+            "CU_MEMCPY_SRC_ACCESS_ORDER_ANY = 3\n\n"
+            "def store(lib, dsts, srcs, sizes, n, attrs_type, handle):\n"
+            "    attrs = attrs_type()\n"
+            "    attrs.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_ANY\n"
+            "    lib.cuMemcpyBatchAsync(dsts, srcs, sizes, n, ctypes.byref(attrs), None, 1, None, handle)\n",
+            expect=(Expect(7, 28),),
+            note="module constant holding the literal 3, ctypes call",
+        ),
+        Example(
+            _PRELUDE + "def store(dsts, srcs, sizes, n, stream, src_access_order: int = 3):\n"
+            "    attrs = driver.CUmemcpyAttributes()\n"
+            "    attrs.srcAccessOrder = src_access_order\n"
+            "    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream.cuda_stream)\n",
+            expect=(Expect(3, 66),),
+            note="default parameter value",
+        ),
+        Example(
+            "from cuda.bindings import runtime\n\n"
+            "def store(dsts, srcs, sizes, n, stream):\n"
+            "    attrs = runtime.cudaMemcpyAttributes(\n"
+            "        srcAccessOrder=runtime.cudaMemcpySrcAccessOrder.cudaMemcpySrcAccessOrderDuringApiCall\n"
+            "    )\n"
+            "    runtime.cudaMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream)\n",
+            expect=(Expect(5, 24),),
+            note="runtime enum member, DURING_API_CALL, constructor keyword",
+        ),
+        Example(
+            "def store(ops, src_ptrs, dst_ptrs, sizes):\n"
+            "    ops.swap_blocks_batch(src_ptrs, dst_ptrs, sizes, is_src_access_order_any=True)\n",
+            expect=(Expect(2, 79),),
+            note="is_src_access_order_any=True on a source that may be GPU memory",
+        ),
+    )
+
+    def check(self, model: ProjectModel) -> Iterator[Finding]:
+        for site in model.copy_sites:
+            copy, order = site.copy, site.copy.order
+            if order is None or order.value not in (ORDER_DURING_API_CALL, ORDER_ANY):
+                continue
+            if not copy.may_read_device or site.host_synced:
+                continue
+            order_name = ORDER_NAMES[order.value]
+            yield Finding(
+                path=site.path,
+                code=self.code,
+                message=f"{copy.form} may read its GPU source out of stream order: source access "
+                f"order {order_name} ({order.value}) from {order.origin} '{order.spelling}'",
+                span=order.span,
+                statement_lines=(order.span.line, order.span.end_line),
+                flow=(
+                    FlowStep(site.path, order.span.line, order.span.column, f"{order_name} set here"),
+                    FlowStep(site.path, copy.span.line, copy.span.column, f"{copy.form} reads with it"),
+                ),
+                fix_hint="request STREAM (1) source order for copies whose source is GPU memory",
+            )
