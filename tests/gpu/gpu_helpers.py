@@ -1,0 +1,34 @@
+"""Shared pieces of the GPU tests: caches, the sleep-gated writer, host checks."""
+
+from __future__ import annotations
+
+import torch
+
+SLEEP_CYCLES = 20_000_000  # torch.cuda._sleep: about 20 ms on an H200, far longer than a launch
+
+
+def low_priority_stream() -> torch.cuda.Stream:
+    low, _ = torch.cuda.Stream.priority_range()
+    return torch.cuda.Stream(priority=low)
+
+
+def make_caches(
+    gpu_blocks: int, cpu_blocks: int, block_elems: int = 1024, layers: tuple[str, ...] = ("k", "v")
+) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
+    gpu = {name: torch.zeros(gpu_blocks, block_elems, dtype=torch.int32, device="cuda")
+           for name in layers}
+    cpu = {name: torch.full((cpu_blocks, block_elems), -1, dtype=torch.int32).pin_memory()
+           for name in layers}
+    return gpu, cpu
+
+
+def write_blocks(gpu: dict[str, torch.Tensor], blocks: list[int], value: int, sleep: int) -> None:
+    """The sleep-gated writer: on the current stream, sleep, then overwrite the blocks."""
+    torch.cuda._sleep(sleep)
+    index = torch.tensor(blocks, device="cuda")
+    for tensor in gpu.values():
+        tensor.index_fill_(0, index, value)
+
+
+def host_holds(cpu: dict[str, torch.Tensor], blocks: list[int], value: int) -> bool:
+    return all(bool((tensor[blocks] == value).all()) for tensor in cpu.values())

@@ -1,0 +1,135 @@
+"""Proof point 3: the guard catches a missing barrier before the copy, from its own evidence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+from gpu_helpers import SLEEP_CYCLES, host_holds, low_priority_stream, make_caches, write_blocks
+from test_race_gpu import UnorderedBackend
+
+from kvguard.runtime import GuardPolicy, GuardViolation, OrderedCopyBackend
+
+TRIALS = 100
+ORDERED_STORES = 10_000
+
+
+class CopyThreadCurrentStreamBackend(OrderedCopyBackend):
+    """The classic wrong fix: wait_stream(current_stream()) on the copy thread."""
+
+    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, compute_done: Any) -> None:
+        transfer_stream.wait_stream(torch.cuda.current_stream())
+
+
+class StaleEventBackend(OrderedCopyBackend):
+    """Waits on one event recorded on the compute stream once, long before the writes."""
+
+    stale_event: Any = None
+
+    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, compute_done: Any) -> None:
+        transfer_stream.wait_event(self.stale_event)
+
+
+def start(backend: OrderedCopyBackend, gpu: dict[str, torch.Tensor],
+          cpu: dict[str, torch.Tensor]) -> OrderedCopyBackend:
+    backend.init(gpu, cpu, torch.device("cuda"), low_priority_stream(), low_priority_stream())
+    return backend
+
+
+def racing_store(backend: OrderedCopyBackend, gpu: dict[str, torch.Tensor],
+                 compute_stream: torch.cuda.Stream, trial: int,
+                 events: list[tuple[int, Any]]) -> list[int]:
+    slots = [2 * trial, 2 * trial + 1]
+    with torch.cuda.stream(compute_stream):
+        write_blocks(gpu, [0, 1], trial + 1, SLEEP_CYCLES // 4)
+        backend.launch_copy([0, 1], slots, True, trial, events)
+    return slots
+
+
+@pytest.mark.parametrize(
+    ("variant", "kind"),
+    [(UnorderedBackend, "no_wait"),
+     (CopyThreadCurrentStreamBackend, "wait_not_on_compute"),
+     (StaleEventBackend, "stale_record")],
+)
+def test_raise_fires_before_the_copy_every_time(
+    variant: type[OrderedCopyBackend], kind: str, compute_stream: torch.cuda.Stream,
+    proof_results: dict[str, Any],
+) -> None:
+    gpu, cpu = make_caches(2, 2 * TRIALS)
+    backend = start(variant(GuardPolicy.RAISE), gpu, cpu)
+    events: list[tuple[int, Any]] = []
+    if variant is StaleEventBackend:
+        backend.stale_event = torch.cuda.Event()  # type: ignore[attr-defined]
+        backend.stale_event.record(compute_stream)  # type: ignore[attr-defined]
+        # A thread's first request accepts any record on its compute stream; from the second
+        # on, the event must have been recorded since the previous request.
+        with torch.cuda.stream(compute_stream):
+            backend.launch_copy([0], [0], True, -1, [])
+        backend.drain()
+    raised = untouched = 0
+    for trial in range(TRIALS):
+        slots = racing_store(backend, gpu, compute_stream, trial, events)
+        with pytest.raises(GuardViolation) as caught:
+            backend.drain()
+        raised += caught.value.kind == kind
+        torch.cuda.synchronize()
+        untouched += host_holds(cpu, slots, -1)  # the copy never ran
+    counters = backend.counters
+    backend.shutdown()
+    proof_results.setdefault("guard_raise", {})[kind] = {
+        "trials": TRIALS, "raised": raised, "host_untouched": untouched,
+        "completion_events": len(events), "violations": counters[f"violations_{kind}"],
+    }
+    assert raised == untouched == counters[f"violations_{kind}"] == TRIALS
+    assert events == []
+
+
+def test_refuse_keeps_unordered_blocks_out_of_the_completed_list(
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+) -> None:
+    gpu, cpu = make_caches(2, 2 * TRIALS)
+    backend = start(UnorderedBackend(GuardPolicy.REFUSE), gpu, cpu)
+    events: list[tuple[int, Any]] = []
+    for trial in range(TRIALS):
+        racing_store(backend, gpu, compute_stream, trial, events)
+    backend.drain()
+    torch.cuda.synchronize()
+    refused = backend.refused_copies()
+    counters = backend.counters
+    backend.shutdown()
+    untouched = sum(host_holds(cpu, [2 * t, 2 * t + 1], -1) for t in range(TRIALS))
+    proof_results["guard_refuse"] = {
+        "trials": TRIALS, "completion_events": len(events), "refused": len(refused),
+        "host_untouched": untouched, "counter_refused": counters["refused"],
+    }
+    assert events == []
+    assert [copy.event_idx for copy in refused] == list(range(TRIALS))
+    assert {copy.reason for copy in refused} == {"no_wait"}
+    assert counters["refused"] == untouched == TRIALS
+
+
+def test_no_violation_over_ten_thousand_ordered_stores(
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+) -> None:
+    gpu, cpu = make_caches(64, 64)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
+    events: list[tuple[int, Any]] = []
+    with torch.cuda.stream(compute_stream):
+        for store in range(ORDERED_STORES):
+            blocks = [store % 64]
+            if store % 100 == 0:
+                write_blocks(gpu, blocks, store, 0)
+            backend.launch_copy(blocks, blocks, True, store, events)
+    backend.drain()
+    torch.cuda.synchronize()
+    counters = backend.counters
+    backend.shutdown()
+    violations = sum(v for k, v in counters.items() if k.startswith("violations_"))
+    proof_results["guard_ordered"] = {
+        "stores": ORDERED_STORES, "stores_checked": counters["stores_checked"],
+        "violations": violations, "completion_events": len(events),
+    }
+    assert violations == 0
+    assert counters["stores_checked"] == len(events) == ORDERED_STORES

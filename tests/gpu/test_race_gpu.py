@@ -1,0 +1,158 @@
+"""Proof points 1, 2 and 4: the race is real, the ordered backend closes it, for loads too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from gpu_helpers import SLEEP_CYCLES, host_holds, low_priority_stream, make_caches, write_blocks
+
+from kvguard.runtime import BatchCopier, GuardPolicy, OrderedCopyBackend
+
+TRIALS = 50
+ORDERED_STORES = 1000
+SHORT_SLEEP = 2_000_000  # ~2 ms: still far longer than the copy thread's launch latency
+
+
+class UnorderedBackend(OrderedCopyBackend):
+    """The stock bug: the copy thread issues the copy without waiting on the compute stream."""
+
+    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, compute_done: Any) -> None:
+        pass
+
+
+def start(backend: OrderedCopyBackend, gpu: dict[str, torch.Tensor],
+          cpu: dict[str, torch.Tensor]) -> OrderedCopyBackend:
+    backend.init(gpu, cpu, torch.device("cuda"), low_priority_stream(), low_priority_stream())
+    return backend
+
+
+def test_store_without_barrier_reads_stale_data_from_main_thread(
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+) -> None:
+    gpu, cpu = make_caches(4, 4 * TRIALS)
+    copier = BatchCopier(gpu, cpu, low_priority_stream())
+    stale = 0
+    for trial in range(TRIALS):
+        slots = [4 * trial + i for i in range(4)]
+        with torch.cuda.stream(compute_stream):
+            write_blocks(gpu, [0, 1, 2, 3], trial + 1, SLEEP_CYCLES)
+        copier.copy([0, 1, 2, 3], slots)  # no barrier: the bug
+        torch.cuda.synchronize()
+        stale += not host_holds(cpu, slots, trial + 1)
+    proof_results["race_main_thread"] = {"stale": stale, "trials": TRIALS}
+    assert stale >= 0.95 * TRIALS
+
+
+def test_store_without_barrier_reads_stale_data_from_copy_thread(
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+) -> None:
+    gpu, cpu = make_caches(4, 4 * TRIALS)
+    backend = start(UnorderedBackend(GuardPolicy.WARN), gpu, cpu)
+    events: list[tuple[int, Any]] = []
+    stale = 0
+    for trial in range(TRIALS):
+        slots = [4 * trial + i for i in range(4)]
+        with torch.cuda.stream(compute_stream):
+            write_blocks(gpu, [0, 1, 2, 3], trial + 1, SLEEP_CYCLES)
+            backend.launch_copy([0, 1, 2, 3], slots, True, trial, events)
+        backend.drain()
+        torch.cuda.synchronize()
+        stale += not host_holds(cpu, slots, trial + 1)
+    backend.shutdown()
+    proof_results["race_copy_thread"] = {"stale": stale, "trials": TRIALS}
+    assert stale >= 0.95 * TRIALS
+
+
+def run_ordered_stores(compute_stream: torch.cuda.Stream, pass_wait_event: bool) -> dict[str, int]:
+    """Stores as vLLM's worker issues them: each right after the step that wrote its blocks."""
+    gpu, cpu = make_caches(2 * ORDERED_STORES, 2 * ORDERED_STORES)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
+    events: list[tuple[int, Any]] = []
+    compute_done = torch.Event(device="cuda")  # reused across steps, as the worker does
+    with torch.cuda.stream(compute_stream):
+        for store in range(ORDERED_STORES):
+            blocks = [2 * store, 2 * store + 1]
+            write_blocks(gpu, blocks, store + 1, SHORT_SLEEP)
+            wait_event = None
+            if pass_wait_event:
+                compute_done.record(torch.cuda.current_stream())
+                wait_event = compute_done
+            backend.launch_copy(blocks, blocks, True, store, events, wait_event)
+    backend.drain()
+    for _, event in events:
+        event.synchronize()
+    stale = sum(
+        not host_holds(cpu, [2 * store, 2 * store + 1], store + 1)
+        for store in range(ORDERED_STORES)
+    )
+    in_order = [idx for idx, _ in events] == list(range(ORDERED_STORES))
+    counters = backend.counters
+    backend.shutdown()
+    return {"stores": ORDERED_STORES, "stale": stale, "events_in_fifo_order": int(in_order),
+            "violations": sum(v for k, v in counters.items() if k.startswith("violations_"))}
+
+
+def test_ordered_backend_never_stores_stale_blocks(
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+) -> None:
+    older = run_ordered_stores(compute_stream, pass_wait_event=False)
+    newer = run_ordered_stores(compute_stream, pass_wait_event=True)
+    proof_results["ordered_stores"] = {"backend_records_event": older, "caller_event": newer}
+    for result in (older, newer):
+        assert result["stale"] == 0
+        assert result["events_in_fifo_order"] == 1
+        assert result["violations"] == 0
+
+
+def read_during_load(
+    compute_stream: torch.cuda.Stream, issue_load: Any, gpu: dict[str, torch.Tensor],
+    cpu: dict[str, torch.Tensor],
+) -> int:
+    """Trials in which a load overwrote block 0 before the compute stream's reader read it."""
+    snapshots = torch.zeros(TRIALS, gpu["k"].shape[1], dtype=torch.int32, device="cuda")
+    overwritten = 0
+    for trial in range(TRIALS):
+        gpu["k"][0].fill_(trial)  # what the reader should see
+        cpu["k"][0].fill_(10_000 + trial)  # what the load brings in
+        torch.cuda.synchronize()
+        with torch.cuda.stream(compute_stream):
+            torch.cuda._sleep(SLEEP_CYCLES)
+            snapshots[trial].copy_(gpu["k"][0])  # the sleep-gated reader
+            issue_load(trial)
+        torch.cuda.synchronize()
+        overwritten += bool((snapshots[trial] == 10_000 + trial).any())
+    return overwritten
+
+
+def test_unordered_load_overwrites_a_block_the_reader_still_needs(
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+) -> None:
+    gpu, cpu = make_caches(1, 1)
+    copier = BatchCopier(cpu, gpu, low_priority_stream())
+    overwritten = read_during_load(
+        compute_stream, lambda trial: copier.copy([0], [0]), gpu, cpu
+    )
+    proof_results["load_unordered"] = {"overwritten": overwritten, "trials": TRIALS}
+    assert overwritten >= 0.95 * TRIALS
+
+
+def test_ordered_load_waits_for_the_reader(
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+) -> None:
+    gpu, cpu = make_caches(1, 1)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
+    events: list[tuple[int, Any]] = []
+
+    def load(trial: int) -> None:
+        backend.launch_copy([0], [0], False, trial, events)
+        backend.drain()
+
+    overwritten = read_during_load(compute_stream, load, gpu, cpu)
+    counters = backend.counters
+    backend.shutdown()
+    proof_results["load_ordered"] = {"overwritten": overwritten, "trials": TRIALS,
+                                     "loads_checked": counters["loads_checked"]}
+    assert overwritten == 0
+    assert counters["loads_checked"] == TRIALS
+    assert len(events) == TRIALS
