@@ -96,7 +96,7 @@ class OutOfOrderSourceRead(Rule):
             "    attrs = driver.CUmemcpyAttributes()\n"
             "    attrs.srcAccessOrder = src_access_order\n"
             "    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream.cuda_stream)\n",
-            expect=(Expect(3, 66),),
+            expect=(Expect(3, 65),),
             note="default parameter value",
         ),
         Example(
@@ -112,7 +112,7 @@ class OutOfOrderSourceRead(Rule):
         Example(
             "def store(ops, src_ptrs, dst_ptrs, sizes):\n"
             "    ops.swap_blocks_batch(src_ptrs, dst_ptrs, sizes, is_src_access_order_any=True)\n",
-            expect=(Expect(2, 79),),
+            expect=(Expect(2, 78),),
             note="is_src_access_order_any=True on a source that may be GPU memory",
         ),
     )

@@ -44,7 +44,7 @@ class CopySite:
     path: str
     function: str
     copy: Copy
-    # Time-ordered facts: None when no barrier covers every path to the copy.
+    # Every path to the copy has a barrier behind the producer after its last write.
     ordered: bool
     # A path without the barrier (branch arms taken), when only some paths have it.
     gap: tuple[FlowStep, ...]
@@ -70,6 +70,11 @@ class _State:
     # time of the last host-blocking sync of the producer, None if some path has none
     synced: int | None = None
 
+    def ordered_since(self, stream: str) -> int | None:
+        """When ``stream`` became ordered behind the producer (a host sync orders every stream)."""
+        times = [t for t in (self.barriers.get(stream), self.synced) if t is not None]
+        return max(times) if times else None
+
     def copy(self) -> _State:
         return _State(dict(self.barriers), dict(self.gaps), dict(self.records), dict(self.writes), self.synced)
 
@@ -78,7 +83,7 @@ def _merge(states: Sequence[_State], arm_steps: Sequence[FlowStep | None]) -> _S
     merged = _State()
     streams = set().union(*(s.barriers for s in states)) | set().union(*(s.gaps for s in states))
     for stream in streams:
-        times = [s.barriers.get(stream) for s in states]
+        times = [s.ordered_since(stream) for s in states]
         present = [t for t in times if t is not None]
         if len(present) == len(states):
             merged.barriers[stream] = min(present)
@@ -153,9 +158,7 @@ class _FunctionAnalysis:
             self.sites.append(self._site(fact, state))
 
     def _site(self, copy: Copy, state: _State) -> CopySite:
-        barrier = state.barriers.get(copy.stream)
-        if state.synced is not None:
-            barrier = max(barrier, state.synced) if barrier is not None else state.synced
+        barrier = state.ordered_since(copy.stream)
         write = state.writes.get(copy.source) if copy.source else None
         stale = barrier is not None and write is not None and write[0] > barrier
         return CopySite(

@@ -10,7 +10,7 @@ says where it lives.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -129,13 +129,25 @@ class _ClassInfo:
     events: set[str] = field(default_factory=set)
 
 
-class ModuleReader:
-    """Reads one parsed module into function summaries."""
+@dataclass(frozen=True)
+class Segment:
+    """A parsed piece of a file: a whole module, or top-level statements starting at ``first_line``."""
 
-    def __init__(self, module: cst.Module) -> None:
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        self._positions = wrapper.resolve(PositionProvider)
-        self._module = module
+    module: cst.Module
+    first_line: int = 1
+
+
+MODULE_CODE = "<module>"
+
+
+class ModuleReader:
+    """Reads a file's parsed segments into function summaries (module-level code included,
+    as the pseudo-function ``<module>``)."""
+
+    def __init__(self, segments: Sequence[Segment]) -> None:
+        self._segments = segments
+        self._positions: Mapping[cst.CSTNode, CodeRange] = {}
+        self._line_offset = 0
         self._imports: dict[str, str] = {}
         self._constants: dict[str, cst.BaseExpression] = {}
         self._class: _ClassInfo = _ClassInfo()
@@ -146,8 +158,22 @@ class ModuleReader:
 
     # ----------------------------------------------------------------- module level
     def read(self) -> list[FunctionSummary]:
-        self._collect_module_names(self._module.body)
-        self._read_definitions(self._module.body, prefix="")
+        for segment in self._segments:
+            self._collect_module_names(segment.module.body)
+        module_scope = _Scope()
+        module_code: list[Item] = []
+        first_span: Span | None = None
+        for segment in self._segments:
+            self._positions = MetadataWrapper(segment.module, unsafe_skip_copy=True).resolve(PositionProvider)
+            self._line_offset = segment.first_line - 1
+            self._scope = module_scope
+            for statement in segment.module.body:
+                module_code.extend(self._read_statement(statement))
+                if first_span is None:
+                    first_span = self._span(statement)
+            self._read_definitions(segment.module.body, prefix="")
+        if module_code and first_span is not None:
+            self.functions.append(FunctionSummary(MODULE_CODE, first_span, tuple(module_code)))
         return self.functions
 
     def _collect_module_names(self, body: Sequence[cst.BaseStatement | cst.BaseSmallStatement]) -> None:
@@ -662,12 +688,15 @@ class ModuleReader:
 
     # ----------------------------------------------------------------- positions
     def _span(self, node: cst.CSTNode) -> Span:
-        position: CodeRange = self._positions[node]
-        return Span(position.start.line, position.start.column + 1, position.end.line, position.end.column + 1)
+        position = self._positions[node]
+        offset = self._line_offset
+        return Span(
+            position.start.line + offset, position.start.column + 1, position.end.line + offset, position.end.column + 1
+        )
 
     def _lines(self, node: cst.CSTNode) -> tuple[int, int]:
-        position: CodeRange = self._positions[node]
-        return (position.start.line, position.end.line)
+        position = self._positions[node]
+        return (position.start.line + self._line_offset, position.end.line + self._line_offset)
 
 
 class _CallCollector(cst.CSTVisitor):

@@ -11,8 +11,12 @@ import ast
 import io
 import re
 import tokenize
+from typing import TYPE_CHECKING
 
 from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
+
+if TYPE_CHECKING:
+    from kvguard.lint.reader import Segment
 
 # A file can only hold a finding if it mentions streams, raw copies or source orders;
 # suppression comments are read from every file that has one.
@@ -137,10 +141,9 @@ def _parse_into(summary: FileSummary, text: str) -> None:
             summary.diagnostics.append(Diagnostic("nesting too deep to parse"))
             return
     try:
-        module = cst.parse_module(text)
+        segments = _parse_segments(text)
     except cst.ParserSyntaxError as error:
-        message = str(error.message).splitlines()[0] if error.message else "invalid syntax"
-        summary.diagnostics.append(Diagnostic(f"syntax error: {message}", error.raw_line, error.raw_column + 1))
+        summary.diagnostics.append(_syntax_diagnostic(text, error))
         return
     except RecursionError:
         summary.diagnostics.append(Diagnostic("nesting too deep to parse"))
@@ -149,6 +152,80 @@ def _parse_into(summary: FileSummary, text: str) -> None:
         summary.diagnostics.append(Diagnostic(f"cannot parse: {type(error).__name__}: {error}"))
         return
     try:
-        summary.functions = ModuleReader(module).read()
+        summary.functions = ModuleReader(segments).read()
     except RecursionError:
         summary.diagnostics.append(Diagnostic("nesting too deep to analyse"))
+
+
+# A line that starts a top-level statement (continuation lines of brackets and strings at
+# column 0 are rare; when one is mistaken for a start, its piece fails to parse and the
+# whole file is parsed instead).
+_CONTINUATION_STARTS = (" ", "\t", "\n", "\r", "#", ")", "]", "}", "\f")
+_DEFINITIONS = ("def ", "async def ", "class ", "@")
+# Module-level statements longer than this that are not definitions are data (generated
+# tables); the analysis skips them.
+_GENERATED_PIECE_LINES = 2_000
+_CLAUSE = re.compile(r"(?:else|elif|except|finally)\b")
+# Pieces without gate tokens are still parsed when they can name things (imports, constants,
+# import fallbacks) and are short; long ones (generated tables) are skipped.
+_SHORT_PIECE_LINES = 25
+
+
+def _parse_segments(text: str) -> list[Segment]:
+    """Parse only the top-level statements the analysis needs, or the whole file if unsure."""
+    import libcst as cst
+
+    from kvguard.lint.reader import Segment
+
+    pieces = _top_level_pieces(text)
+    wanted = [(first, piece) for first, piece in pieces if _wanted(piece)]
+    if len(wanted) == len(pieces):
+        return [Segment(cst.parse_module(text))]
+    try:
+        return [Segment(cst.parse_module(piece), first) for first, piece in wanted]
+    except cst.ParserSyntaxError:
+        return [Segment(cst.parse_module(text))]
+
+
+def _wanted(piece: str) -> bool:
+    lines = piece.count("\n")
+    if piece.startswith(_DEFINITIONS):
+        return bool(GATE.search(piece.encode("utf-8", "surrogatepass"))) or lines <= _SHORT_PIECE_LINES
+    if lines > _GENERATED_PIECE_LINES:
+        return False  # a generated table, not code that launches copies
+    return (
+        bool(GATE.search(piece.encode("utf-8", "surrogatepass")))
+        or piece.startswith(("import ", "from ", "if ", "try:"))
+        or lines <= _SHORT_PIECE_LINES
+    )
+
+
+def _top_level_pieces(text: str) -> list[tuple[int, str]]:
+    """Split source into top-level statements (decorators stay with their definition)."""
+    lines = text.splitlines(keepends=True)
+    starts: list[int] = []
+    after_decorator = False
+    for number, line in enumerate(lines):
+        if not line or line.startswith(_CONTINUATION_STARTS) or _CLAUSE.match(line):
+            continue
+        if not after_decorator:
+            starts.append(number)
+        after_decorator = line.startswith("@")
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    bounds = [*starts, len(lines)]
+    return [(bounds[i] + 1, "".join(lines[bounds[i] : bounds[i + 1]])) for i in range(len(starts))]
+
+
+def _syntax_diagnostic(text: str, error: Exception) -> Diagnostic:
+    """CPython words syntax errors better than libcst's parser; use its message when it has one."""
+    try:
+        ast.parse(text)
+    except SyntaxError as cpython:
+        return Diagnostic(f"syntax error: {cpython.msg}", cpython.lineno or 1, cpython.offset or 1)
+    except (RecursionError, MemoryError, ValueError):
+        pass
+    line = getattr(error, "raw_line", 1)
+    column = getattr(error, "raw_column", 0) + 1
+    message = str(getattr(error, "message", "")).splitlines()[0] or "invalid syntax"
+    return Diagnostic(f"syntax error: {message}", line, column)

@@ -111,7 +111,10 @@ class OrderedCopyBackend:
         self._load_copier = BatchCopier(cpu_caches, gpu_caches, load_stream)
         self._gpu_caches = dict(gpu_caches)
         self._cpu_caches = dict(cpu_caches)
-        self._device = torch.device(device)
+        device = torch.device(device)
+        # Threads need an explicit index: "cuda" alone means the current device of each thread.
+        index = torch.cuda.current_device() if device.index is None else device.index
+        self._device = torch.device("cuda", index)
         threads = [threading.Thread(target=self._copy_loop, name="kvguard-copy", daemon=True)]
         if self._sampler is not None:
             self._reports = queue.SimpleQueue()
@@ -154,7 +157,10 @@ class OrderedCopyBackend:
         if self._threads and not self._closed:
             marker = _Drain(threading.Event())
             self._queue.put(marker)
-            marker.reached.wait()
+            while not marker.reached.wait(0.05):
+                if not all(thread.is_alive() for thread in self._threads):
+                    self._raise_pending()
+                    raise RuntimeError("a kvguard copy thread has stopped; see the log")
         self._raise_pending()
 
     def refused_copies(self) -> list[RefusedCopy]:
@@ -178,7 +184,11 @@ class OrderedCopyBackend:
     # The copy thread.
 
     def _copy_loop(self) -> None:
-        torch.cuda.set_device(self._device)
+        try:
+            torch.cuda.set_device(self._device)
+        except Exception as exc:
+            self._fail(exc)
+            raise
         while (item := self._queue.get()) is not None:
             if isinstance(item, _Drain) and self._reports is None:
                 item.reached.set()
@@ -226,7 +236,11 @@ class OrderedCopyBackend:
     # The verification thread (only with verify_fraction > 0): reports stay in request order.
 
     def _report_loop(self) -> None:
-        torch.cuda.set_device(self._device)
+        try:
+            torch.cuda.set_device(self._device)
+        except Exception as exc:
+            self._fail(exc)
+            raise
         assert self._reports is not None
         while (item := self._reports.get()) is not None:
             if isinstance(item, _Drain):

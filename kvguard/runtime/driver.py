@@ -51,12 +51,14 @@ def _call(call: str, fn: Any, *args: Any) -> Any:
             "with CUDA 12.8 or newer",
         ) from exc
     check(result, call)
+    if not values:
+        return None
     return values[0] if len(values) == 1 else tuple(values)
 
 
 def init_driver() -> int:
     """cuInit(0) and return the driver's CUDA version (1000 * major + 10 * minor)."""
-    _call("cuInit", lambda: (cuda_driver.cuInit(0),))
+    _call("cuInit", cuda_driver.cuInit, 0)
     return int(_call("cuDriverGetVersion", cuda_driver.cuDriverGetVersion))
 
 

@@ -16,6 +16,7 @@ from collections import deque
 from dataclasses import dataclass
 
 import torch
+from torch.cuda import _gpu_trace
 
 
 @dataclass(frozen=True)
@@ -93,10 +94,9 @@ def process_event_log() -> StreamEventLog:
     with _process_log_lock:
         if _process_log is None:
             log = StreamEventLog()
-            trace = torch.cuda._gpu_trace
-            trace.register_callback_for_event_record(log.on_record)
-            trace.register_callback_for_event_wait(log.on_wait)
-            trace.register_callback_for_event_deletion(log.on_delete)
+            _gpu_trace.register_callback_for_event_record(log.on_record)
+            _gpu_trace.register_callback_for_event_wait(log.on_wait)
+            _gpu_trace.register_callback_for_event_deletion(log.on_delete)
             torch._C._activate_gpu_trace()
             _process_log = log
         return _process_log

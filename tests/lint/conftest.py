@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+
+from kvguard.lint.config import Settings, enabled_codes
+from kvguard.lint.engine import CheckResult, run_check
+from lint_rules import RULES, default_states
+
+KNOWN = frozenset(rule.code for rule in RULES)
+
+Lint = Callable[..., CheckResult]
+
+
+def write_tree(root: Path, files: Mapping[str, str | bytes]) -> None:
+    for relative, content in files.items():
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+
+
+@pytest.fixture
+def lint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Lint:
+    """Write files under a temporary project and check them with the real engine."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(files: Mapping[str, str | bytes], select: tuple[str, ...] | None = None, jobs: int = 1) -> CheckResult:
+        write_tree(tmp_path, files)
+        settings = Settings(root=tmp_path, select=select)
+        codes = enabled_codes(settings, default_states())
+        rules = [rule() for rule in RULES if rule.code in codes]
+        return run_check([Path(".")], settings, rules, KNOWN, jobs=jobs, use_cache=False)
+
+    return run
