@@ -105,7 +105,7 @@ def main() -> int:
     with open(args.out / "pytest.log", "w") as log:
         tests = subprocess.run(
             [sys.executable, "-m", "pytest", "tests/gpu", "-v", "-p", "no:cacheprovider",
-             "--timeout=300", f"--junitxml={args.out / 'junit.xml'}"],
+             "--timeout=90", f"--junitxml={args.out / 'junit.xml'}"],
             env=env, stdout=log, stderr=subprocess.STDOUT, check=False,
         )
     print((args.out / "pytest.log").read_text()[-3000:], flush=True)

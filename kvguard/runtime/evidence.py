@@ -42,7 +42,9 @@ class StreamEventLog:
     """Thread-safe log of event records and stream waits, numbered in one global order."""
 
     def __init__(self, waits_kept_per_stream: int = 1024, records_kept: int = 65536) -> None:
-        self._lock = threading.Lock()
+        # Re-entrant: a garbage collection inside a locked section can destroy a torch event,
+        # whose deletion callback comes back here on the same thread.
+        self._lock = threading.RLock()
         self._counter = itertools.count(1)
         self._records: dict[int, EventRecord] = {}
         self._waits: dict[int, deque[StreamWait]] = {}
@@ -77,8 +79,12 @@ class StreamEventLog:
     def waits_after(self, stream: int, seq: int) -> list[StreamWait]:
         """Waits made on `stream` later than `seq`, newest first."""
         with self._lock:
-            waits = self._waits.get(stream, ())
-            return [wait for wait in reversed(waits) if wait.seq > seq]
+            newer = []
+            for wait in reversed(self._waits.get(stream, ())):  # kept in seq order
+                if wait.seq <= seq:
+                    break
+                newer.append(wait)
+            return newer
 
 
 _process_log: StreamEventLog | None = None

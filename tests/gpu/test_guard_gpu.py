@@ -57,7 +57,7 @@ def test_raise_fires_before_the_copy_every_time(
     variant: type[OrderedCopyBackend], kind: str, compute_stream: torch.cuda.Stream,
     proof_results: dict[str, Any],
 ) -> None:
-    gpu, cpu = make_caches(2, 2 * TRIALS)
+    gpu, cpu = make_caches(2, 2 * TRIALS + 1)
     backend = start(variant(GuardPolicy.RAISE), gpu, cpu)
     events: list[tuple[int, Any]] = []
     if variant is StaleEventBackend:
@@ -66,7 +66,7 @@ def test_raise_fires_before_the_copy_every_time(
         # A thread's first request accepts any record on its compute stream; from the second
         # on, the event must have been recorded since the previous request.
         with torch.cuda.stream(compute_stream):
-            backend.launch_copy([0], [0], True, -1, [])
+            backend.launch_copy([0], [2 * TRIALS], True, -1, [])
         backend.drain()
     raised = untouched = 0
     for trial in range(TRIALS):
