@@ -1,5 +1,7 @@
 """Evidence of CUDA event records and waits, gathered from PyTorch's GPU trace callbacks.
 
+Tuples rather than dataclasses: these run inside every event record and wait of the process.
+
 The guard must not trust the code it checks, so it learns about barriers the way PyTorch's
 stream sanitizer does: `torch.cuda._gpu_trace` reports every event record and stream wait made
 through PyTorch (Event.record/wait, Stream.wait_event, Stream.wait_stream), from any thread,
@@ -13,14 +15,13 @@ from __future__ import annotations
 import itertools
 import threading
 from collections import deque
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import torch
 from torch.cuda import _gpu_trace
 
 
-@dataclass(frozen=True)
-class EventRecord:
+class EventRecord(NamedTuple):
     """An event was recorded on `stream`; `seq` orders it against every other fact."""
 
     seq: int
@@ -28,8 +29,7 @@ class EventRecord:
     thread: int
 
 
-@dataclass(frozen=True)
-class StreamWait:
+class StreamWait(NamedTuple):
     """`stream` waited on an event; `record` is that event's latest record at the time, if any."""
 
     seq: int

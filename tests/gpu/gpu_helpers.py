@@ -24,8 +24,9 @@ def make_caches(
 
 def write_blocks(gpu: dict[str, torch.Tensor], blocks: list[int], value: int, sleep: int) -> None:
     """The sleep-gated writer: on the current stream, sleep, then overwrite the blocks."""
-    torch.cuda._sleep(sleep)
+    # Built before the sleep: torch.tensor(..., device="cuda") waits for the current stream.
     index = torch.tensor(blocks, device="cuda")
+    torch.cuda._sleep(sleep)
     for tensor in gpu.values():
         tensor.index_fill_(0, index, value)
 
