@@ -288,13 +288,17 @@ class OrderedCopyBackend:
         with torch.cuda.stream(self._verify_stream):
             if compute_done is not None:  # read the source as the compute stream leaves it
                 self._verify_stream.wait_event(compute_done)
-            src_index = torch.tensor(src, dtype=torch.int64, device=self._device)
-            dst_index = torch.tensor(dst, dtype=torch.int64)
-            differing: set[int] = set()
+            src_index = torch.tensor(src, dtype=torch.int64).to(self._device, non_blocking=True)
+            sources = {}
             for name, gpu_cache in self._gpu_caches.items():
-                source_rows = gpu_cache.index_select(0, src_index).to("cpu")
-                copied_rows = self._cpu_caches[name].index_select(0, dst_index)
-                differing.update(mismatched_rows(source_rows, copied_rows))
+                rows = gpu_cache.index_select(0, src_index)
+                staging = torch.empty(rows.shape, dtype=rows.dtype, pin_memory=True)
+                sources[name] = staging.copy_(rows, non_blocking=True)
+            self._verify_stream.synchronize()
+        differing: set[int] = set()
+        for name, source_rows in sources.items():
+            copied_rows = self._cpu_caches[name].index_select(0, torch.tensor(dst))
+            differing.update(mismatched_rows(source_rows, copied_rows))
         return sorted(differing)
 
     # Shared by both threads.

@@ -76,12 +76,16 @@ class StreamEventLog:
         with self._lock:
             self._records.pop(event_id, None)
 
-    def waits_after(self, stream: int, seq: int) -> list[StreamWait]:
-        """Waits made on `stream` later than `seq`, newest first."""
+    def waits_after(self, stream: int, seq: int, limit: int = 64) -> list[StreamWait]:
+        """Up to `limit` waits made on `stream` later than `seq`, newest first.
+
+        The copy thread checks right after its own wait, so the newest wait is the one that
+        matters; the limit keeps a check O(1) when requests queue up far ahead of the copies.
+        """
         with self._lock:
             newer = []
-            for wait in reversed(self._waits.get(stream, ())):  # kept in seq order
-                if wait.seq <= seq:
+            for wait in itertools.islice(reversed(self._waits.get(stream, ())), limit):
+                if wait.seq <= seq:  # kept in seq order
                     break
                 newer.append(wait)
             return newer
