@@ -27,7 +27,10 @@ def result_name(code: int) -> tuple[str, str]:
     except ValueError:
         return f"CUresult {code}", "unknown driver result"
     name = result.name
-    err, text = cuda_driver.cuGetErrorString(result)
+    try:
+        err, text = cuda_driver.cuGetErrorString(result)
+    except RuntimeError:  # no driver library to ask
+        return name, name
     detail = text.decode() if err == cuda_driver.CUresult.CUDA_SUCCESS and text else name
     return name, detail
 

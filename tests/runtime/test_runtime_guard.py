@@ -1,0 +1,198 @@
+"""The guard's evidence rules, policies and counters, fed facts as the trace callbacks would."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import pytest
+from torch.cuda import _gpu_trace
+
+from kvguard.runtime import (
+    CopyGuard,
+    GuardPolicy,
+    GuardViolation,
+    MemoryKind,
+    SourceOrder,
+    StreamEventLog,
+    ViolationKind,
+    process_event_log,
+)
+from kvguard.runtime.counters import RuntimeCounters
+
+COMPUTE, OTHER, TRANSFER = 0x1000, 0x2000, 0x3000
+
+
+def guard(policy: GuardPolicy = GuardPolicy.RAISE) -> tuple[CopyGuard, StreamEventLog]:
+    log = StreamEventLog()
+    return CopyGuard(policy, event_log=log), log
+
+
+def check(g: CopyGuard, request: object, order: SourceOrder = SourceOrder.STREAM) -> object:
+    return g.check(request, TRANSFER, MemoryKind.DEVICE, order)  # type: ignore[arg-type]
+
+
+def open_store(g: CopyGuard, event_idx: int = 0) -> object:
+    return g.open_request(COMPUTE, True, event_idx, (1, 2), (3, 4))
+
+
+def test_barrier_recorded_at_request_and_waited_after_it_passes() -> None:
+    g, log = guard()
+    request = open_store(g)
+    log.on_record(7, COMPUTE)
+    log.on_wait(7, TRANSFER)
+    assert check(g, request).copy  # type: ignore[attr-defined]
+    assert g.counters.as_dict()["stores_checked"] == 1
+
+
+def test_event_recorded_before_the_request_passes_if_fresh() -> None:
+    """vLLM's worker records its compute-done event, then calls launch_copy."""
+    g, log = guard()
+    log.on_record(7, COMPUTE)
+    request = open_store(g)
+    log.on_wait(7, TRANSFER)
+    assert check(g, request).copy  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("facts", "kind"),
+    [
+        ([], ViolationKind.NO_WAIT),
+        ([("record", 7, COMPUTE), ("wait", 7, OTHER)], ViolationKind.NO_WAIT),
+        ([("record", 7, OTHER), ("wait", 7, TRANSFER)], ViolationKind.WAIT_NOT_ON_COMPUTE),
+        ([("wait", 99, TRANSFER)], ViolationKind.WAIT_NOT_ON_COMPUTE),
+    ],
+)
+def test_missing_or_misdirected_barrier_is_named(
+    facts: list[tuple[str, int, int]], kind: ViolationKind
+) -> None:
+    g, log = guard()
+    request = open_store(g)
+    for what, event, stream in facts:
+        (log.on_record if what == "record" else log.on_wait)(event, stream)
+    with pytest.raises(GuardViolation) as caught:
+        check(g, request)
+    assert caught.value.kind == kind.value
+    assert "store event 0" in str(caught.value) and "Fix:" in str(caught.value)
+    assert g.counters.as_dict()[f"violations_{kind.value}"] == 1
+
+
+def test_wait_made_before_the_request_does_not_count() -> None:
+    g, log = guard()
+    log.on_record(7, COMPUTE)
+    log.on_wait(7, TRANSFER)
+    request = open_store(g)
+    with pytest.raises(GuardViolation, match="no wait after the request"):
+        check(g, request)
+
+
+def test_event_recorded_before_the_previous_request_is_stale() -> None:
+    g, log = guard()
+    log.on_record(7, COMPUTE)
+    open_store(g, 0)
+    request = open_store(g, 1)
+    log.on_wait(7, TRANSFER)
+    with pytest.raises(GuardViolation) as caught:
+        check(g, request)
+    assert caught.value.kind == ViolationKind.STALE_RECORD.value
+
+
+def test_previous_request_is_tracked_per_thread() -> None:
+    g, log = guard()
+    log.on_record(7, COMPUTE)
+    other = threading.Thread(target=lambda: open_store(g, 0))
+    other.start()
+    other.join()
+    request = open_store(g, 1)  # this thread's first request: the record is fresh for it
+    log.on_wait(7, TRANSFER)
+    assert check(g, request).copy  # type: ignore[attr-defined]
+
+
+def test_gpu_source_read_with_any_is_a_violation_even_when_ordered() -> None:
+    g, log = guard()
+    request = open_store(g)
+    log.on_record(7, COMPUTE)
+    log.on_wait(7, TRANSFER)
+    with pytest.raises(GuardViolation) as caught:
+        check(g, request, SourceOrder.ANY)
+    assert caught.value.kind == ViolationKind.UNSAFE_SOURCE_ORDER.value
+
+
+def test_pinned_host_source_may_use_any() -> None:
+    g, log = guard()
+    request = g.open_request(COMPUTE, False, 0, (1,), (2,))
+    log.on_record(7, COMPUTE)
+    log.on_wait(7, TRANSFER)
+    assert g.check(request, TRANSFER, MemoryKind.PINNED_HOST, SourceOrder.ANY).copy
+    assert g.counters.as_dict()["loads_checked"] == 1
+
+
+def test_refuse_skips_counts_and_logs_once_per_kind(caplog: pytest.LogCaptureFixture) -> None:
+    g, _ = guard(GuardPolicy.REFUSE)
+    with caplog.at_level(logging.WARNING, logger="kvguard.runtime"):
+        verdicts = [check(g, open_store(g, i)) for i in range(3)]
+    assert [v.copy for v in verdicts] == [False] * 3  # type: ignore[attr-defined]
+    assert {v.violation for v in verdicts} == {ViolationKind.NO_WAIT}  # type: ignore[attr-defined]
+    counters = g.counters.as_dict()
+    assert counters["refused"] == counters["violations_no_wait"] == 3
+    assert len(caplog.records) == 1 and "refused" in caplog.records[0].getMessage()
+
+
+def test_warn_copies_anyway_and_counts() -> None:
+    g, _ = guard(GuardPolicy.WARN)
+    verdict = check(g, open_store(g))
+    assert verdict.copy and verdict.violation is ViolationKind.NO_WAIT  # type: ignore[attr-defined]
+    assert g.counters.as_dict()["refused"] == 0
+
+
+def test_counters_are_a_flat_dict_of_ints_with_every_name_from_the_start() -> None:
+    g, _ = guard()
+    counters = g.counters.as_dict()
+    assert set(counters) == {
+        "stores_checked", "loads_checked", "refused", "verified", "mismatches", "recopied",
+        *(f"violations_{kind.value}" for kind in ViolationKind),
+    }
+    assert set(counters.values()) == {0}
+    counters["refused"] = 99  # a copy: the exporter cannot change the guard's counts
+    assert g.counters.as_dict()["refused"] == 0
+
+
+def test_counters_add_up_across_threads() -> None:
+    counters = RuntimeCounters(["hits"])
+    threads = [threading.Thread(target=lambda: [counters.add("hits") for _ in range(1000)])
+               for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert counters.as_dict() == {"hits": 8000}
+    with pytest.raises(KeyError, match="unknown counter"):
+        counters.add("misses")
+
+
+def test_log_forgets_deleted_events_and_keeps_seq_order() -> None:
+    log = StreamEventLog(waits_kept_per_stream=4)
+    log.on_record(7, COMPUTE)
+    log.on_delete(7)
+    log.on_wait(7, TRANSFER)
+    assert log.waits_after(TRANSFER, 0)[0].record is None
+    for event in range(10):
+        log.on_wait(event, TRANSFER)
+    waits = log.waits_after(TRANSFER, 0)
+    assert [w.event_id for w in waits] == [9, 8, 7, 6]
+    assert log.waits_after(TRANSFER, waits[1].seq) == waits[:1]
+
+
+def test_process_log_is_fed_by_pytorch_trace_callbacks() -> None:
+    log = process_event_log()
+    assert process_event_log() is log  # installed once: PyTorch cannot remove callbacks
+    seq = log.next_seq()
+    _gpu_trace.EventRecordCallbacks.fire_callbacks(0xE1, COMPUTE)
+    _gpu_trace.EventWaitCallbacks.fire_callbacks(0xE1, TRANSFER)
+    waits = log.waits_after(TRANSFER, seq)
+    assert [(w.event_id, w.record.stream if w.record else None) for w in waits] == [
+        (0xE1, COMPUTE)
+    ]
+    _gpu_trace.EventDeletionCallbacks.fire_callbacks(0xE1)
+    _gpu_trace.EventWaitCallbacks.fire_callbacks(0xE1, TRANSFER)
+    assert log.waits_after(TRANSFER, seq)[0].record is None

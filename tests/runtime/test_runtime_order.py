@@ -1,0 +1,115 @@
+"""Source access order per direction, and the planner that turns blocks into descriptors."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kvguard.runtime import (
+    CacheLayout,
+    MemoryKind,
+    SourceOrder,
+    UnsafeSourceOrderError,
+    check_source_order,
+    plan_block_copies,
+)
+from kvguard.runtime.batch_copy import check_pairing, memory_kind
+from kvguard.runtime.order import default_source_order
+
+
+@pytest.mark.parametrize("order", [SourceOrder.ANY, SourceOrder.DURING_API_CALL])
+def test_gpu_source_refuses_orders_that_read_ahead_of_the_stream(order: SourceOrder) -> None:
+    with pytest.raises(UnsafeSourceOrderError, match="STREAM"):
+        check_source_order(MemoryKind.DEVICE, order)
+
+
+@pytest.mark.parametrize("order", list(SourceOrder))
+def test_pinned_host_source_accepts_every_order(order: SourceOrder) -> None:
+    check_source_order(MemoryKind.PINNED_HOST, order)
+
+
+def test_defaults_are_stream_for_stores_and_any_for_loads() -> None:
+    assert default_source_order(MemoryKind.DEVICE) is SourceOrder.STREAM
+    assert default_source_order(MemoryKind.PINNED_HOST) is SourceOrder.ANY
+    assert [int(order) for order in SourceOrder] == [1, 2, 3]  # the driver's numbering
+
+
+def test_unpinned_host_cache_is_refused_with_a_fix() -> None:
+    with pytest.raises(ValueError, match="pin_memory"):
+        memory_kind({"k": torch.zeros(4, 8)})
+
+
+def layout(base: int, block_bytes: tuple[int, ...], blocks: int) -> CacheLayout:
+    names = tuple(f"layer{i}" for i in range(len(block_bytes)))
+    bases = tuple(base + i * (1 << 30) for i in range(len(block_bytes)))
+    return CacheLayout(names, bases, block_bytes, (blocks,) * len(block_bytes))
+
+
+@given(
+    pairs=st.lists(
+        st.tuples(st.integers(0, 63), st.integers(0, 31)), min_size=1, max_size=40,
+        unique_by=(lambda p: p[0], lambda p: p[1]),
+    ),
+    block_bytes=st.lists(st.sampled_from([16, 64, 4096]), min_size=1, max_size=3),
+)
+def test_plan_copies_exactly_the_requested_blocks(
+    pairs: list[tuple[int, int]], block_bytes: list[int]
+) -> None:
+    src = layout(1 << 40, tuple(block_bytes), 64)
+    dst = layout(1 << 44, tuple(block_bytes), 32)
+    src_blocks, dst_blocks = [p[0] for p in pairs], [p[1] for p in pairs]
+    plan = plan_block_copies(src, dst, src_blocks, dst_blocks)
+    copied = set()
+    for d, s, size in zip(plan.dst_addresses.tolist(), plan.src_addresses.tolist(),
+                          plan.sizes.tolist(), strict=True):
+        layer = next(i for i, b in enumerate(src.base_addresses) if b <= s < b + (1 << 30))
+        step = src.block_bytes[layer]
+        assert size % step == 0
+        for k in range(size // step):
+            copied.add((layer, (s - src.base_addresses[layer]) // step + k,
+                        (d - dst.base_addresses[layer]) // step + k))
+    expected = {(layer, s, d) for layer in range(len(block_bytes)) for s, d in pairs}
+    assert copied == expected
+    runs = 1 + sum(
+        1 for i in range(1, len(pairs))
+        if (src_blocks[i], dst_blocks[i]) != (src_blocks[i - 1] + 1, dst_blocks[i - 1] + 1)
+    )
+    assert plan.count == runs * len(block_bytes)
+
+
+def test_describe_names_tensor_and_blocks_of_a_failing_descriptor() -> None:
+    src, dst = layout(1 << 40, (64, 64), 16), layout(1 << 44, (64, 64), 16)
+    plan = plan_block_copies(src, dst, [3, 4, 9], [0, 1, 5])
+    text = plan.describe(3, src)  # second tensor, second run
+    assert "'layer1'" in text and "source blocks 9..9" in text and "destination blocks 5..5" in text
+
+
+@pytest.mark.parametrize(
+    ("src_blocks", "dst_blocks", "error", "words"),
+    [([1, 2], [1], ValueError, "each source block"),
+     ([], [], ValueError, "no blocks"),
+     ([16], [0], IndexError, "source block 16"),
+     ([0], [-1], IndexError, "destination block -1")],
+)
+def test_plan_rejects_bad_block_lists(
+    src_blocks: list[int], dst_blocks: list[int], error: type[Exception], words: str
+) -> None:
+    src, dst = layout(1 << 40, (64,), 16), layout(1 << 44, (64,), 16)
+    with pytest.raises(error, match=words):
+        plan_block_copies(src, dst, src_blocks, dst_blocks)
+
+
+def test_pairing_requires_same_names_and_block_sizes() -> None:
+    keys = CacheLayout.of({"k": torch.zeros(4, 8)})
+    with pytest.raises(ValueError, match="different tensors"):
+        check_pairing(keys, CacheLayout.of({"v": torch.zeros(4, 8)}))
+    with pytest.raises(ValueError, match="same block layout"):
+        check_pairing(keys, CacheLayout.of({"k": torch.zeros(4, 4)}))
+
+
+def test_layout_requires_contiguous_block_major_tensors() -> None:
+    with pytest.raises(ValueError, match="first dimension is the block index"):
+        CacheLayout.of({"k": torch.zeros(8, 4).t()})
+    assert CacheLayout.of({"k": torch.zeros(4, 8, dtype=torch.float16)}).block_bytes == (16,)
