@@ -130,6 +130,12 @@ class UnorderedDeviceToHostCopy(Rule):
             "        gpu.copy_(pinned, non_blocking=True)\n",
             note="a load reads host memory: not a device-to-host copy",
         ),
+        Example(
+            "import requests\n\n"
+            "def fetch(url):\n"
+            "    return requests.get(url, stream=True)\n",
+            note="stream=True is a flag, not a CUDA stream",
+        ),
     )
     INVALID = (
         Example(

@@ -7,6 +7,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,15 +131,32 @@ def _parse_all(
         return done
     import libcst  # noqa: F401  # imported once here so forked workers inherit it
 
+    return _parse_in_pool(items, jobs, progress, total)
+
+
+def _parse_in_pool(
+    items: list[tuple[int, str, bytes, str]], jobs: int, progress: Progress | None, total: int
+) -> list[FileSummary]:
+    """Parse in worker processes; a worker that dies (a native parser crash) costs a retry
+    of its half, down to the one file that kills it, which becomes a diagnostic."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    chunk = max(1, min(32, total // (jobs * 4)))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method)) as pool:
-        done = []
-        for summary in pool.map(_summarize_item, items, chunksize=chunk):
-            done.append(summary)
-            if progress is not None:
-                progress(len(done), total)
-    return done
+    chunk = max(1, min(32, len(items) // (jobs * 4)))
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method)) as pool:
+            done = []
+            for summary in pool.map(_summarize_item, items, chunksize=chunk):
+                done.append(summary)
+                if progress is not None:
+                    progress(len(done), total)
+            return done
+    except BrokenProcessPool:
+        if len(items) == 1:
+            message = "the parser crashed on this file (out of memory or a native parser fault)"
+            return [FileSummary(items[0][1], diagnostics=[Diagnostic(message)])]
+        middle = len(items) // 2
+        return _parse_in_pool(items[:middle], jobs, None, total) + _parse_in_pool(
+            items[middle:], jobs, None, total
+        )
 
 
 def _apply_suppressions(

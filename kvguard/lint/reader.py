@@ -138,6 +138,8 @@ class Segment:
 
 
 MODULE_CODE = "<module>"
+# Alias chains longer than this are cut (``x = x.next`` in a loop would never end).
+_MAX_ALIAS_STEPS = 16
 
 
 class ModuleReader:
@@ -349,7 +351,8 @@ class ModuleReader:
     def _bind(self, ref: str, value: cst.BaseExpression, into: _Scope | _ClassInfo) -> None:
         """Remember what ``ref = value`` says about ref: an alias, a memory kind, an order."""
         value_ref = self._ref(value)
-        if value_ref and (not isinstance(value, cst.Call) or _is_current_stream(value_ref)):
+        self_referential = value_ref == ref or value_ref.startswith(f"{ref}.")
+        if value_ref and not self_referential and (not isinstance(value, cst.Call) or _is_current_stream(value_ref)):
             into.aliases[ref] = value_ref
         else:
             into.aliases.pop(ref, None)
@@ -467,7 +470,7 @@ class ModuleReader:
             if flag is not None and self._bool_value(flag) is True:
                 order = SourceOrder(ORDER_ANY, _code(flag), self._span(flag), "is_src_access_order_any=True")
             yield Copy(span, lines, name, self._stream(), self._tensor_ref(args[0].value), *memory, order)
-        elif name in ("get", "asnumpy") and "stream" in keywords:
+        elif name in ("get", "asnumpy") and self._is_stream_argument(keywords.get("stream")):
             stream = self._stream_of(keywords["stream"])
             yield Copy(span, lines, name, stream, "", Memory.DEVICE, Memory.HOST)
 
@@ -546,6 +549,12 @@ class ModuleReader:
         if ref in self._scope.contexts:
             return self._scope.contexts[ref]
         return None
+
+    def _is_stream_argument(self, expression: cst.BaseExpression | None) -> bool:
+        """``stream=`` names a CUDA stream, not a flag (``requests.get(url, stream=True)``)."""
+        if expression is None or isinstance(expression, (cst.SimpleString, cst.Integer)):
+            return False
+        return not (isinstance(expression, cst.Name) and expression.value in ("True", "False", "None"))
 
     def _stream_of(self, expression: cst.BaseExpression) -> str:
         """Canonical name of the stream an expression denotes (handles and aliases included)."""
@@ -650,7 +659,7 @@ class ModuleReader:
 
     def _resolve(self, ref: str) -> str:
         seen: set[str] = set()
-        while ref not in seen:
+        while ref not in seen and len(seen) < _MAX_ALIAS_STEPS:
             seen.add(ref)
             target = self._scope.aliases.get(ref) or self._class.aliases.get(ref)
             if target is None:

@@ -1,0 +1,232 @@
+"""The command line as users run it: a real process, real files, real exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from tests.lint.test_bad_input import RACE
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+SARIF_SCHEMA = REPOSITORY.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+
+CLEAN = (
+    "import torch\n\n"
+    "def store(cpu, gpu, stream):\n"
+    "    stream.wait_stream(torch.cuda.current_stream())\n"
+    "    with torch.cuda.stream(stream):\n"
+    "        cpu.copy_(gpu, non_blocking=True)\n"
+)
+ANY_ORDER = (
+    "from cuda.bindings import driver\n\n"
+    "def store(dsts, srcs, sizes, n, stream):\n"
+    "    attrs = driver.CUmemcpyAttributes()\n"
+    "    attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY\n"
+    "    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream.cuda_stream)\n"
+)
+BRANCHED = (
+    "import torch\n\n"
+    "def store(cpu, gpu, stream, eager):\n"
+    "    if eager:\n"
+    "        stream.wait_stream(torch.cuda.current_stream())\n"
+    "    with torch.cuda.stream(stream):\n"
+    "        cpu.copy_(gpu, non_blocking=True)\n"
+)
+
+
+def kvguard(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kvguard", *args],
+        cwd=cwd,
+        input=stdin.decode() if stdin is not None else None,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n\n[tool.kvguard]\n")
+    (tmp_path / "race.py").write_text(RACE)
+    (tmp_path / "clean.py").write_text(CLEAN)
+    return tmp_path
+
+
+def test_exit_status_is_1_with_findings_and_0_without(project: Path) -> None:
+    flagged = kvguard("check", "race.py", cwd=project)
+    assert flagged.returncode == 1
+    assert flagged.stdout.startswith("race.py:5:9: KVG001 Tensor.copy_")
+    clean = kvguard("check", "clean.py", cwd=project)
+    assert clean.returncode == 0, clean.stdout
+    assert clean.stdout == "All checks passed (1 file checked).\n"
+    assert kvguard("check", "race.py", "--exit-zero", cwd=project).returncode == 0
+
+
+def test_text_output_shows_source_caret_path_and_summary(project: Path) -> None:
+    (project / "branched.py").write_text(BRANCHED)
+    result = kvguard("check", "branched.py", cwd=project)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("branched.py:7:9: KVG001 ")
+    assert lines[2] == " 7 |         cpu.copy_(gpu, non_blocking=True)"
+    assert lines[3] == "   |         " + "^" * len("cpu.copy_(gpu, non_blocking=True)")
+    assert lines[4] == "    via branched.py:4:5: path where the if at line 4 is not taken"
+    assert lines[-1] == "Found 1 finding (1 KVG001) in 1 file (1 file checked)."
+    assert result.stderr == ""  # no progress output when stderr is not a terminal
+
+
+def test_quiet_prints_findings_only(project: Path) -> None:
+    result = kvguard("check", "-q", ".", cwd=project)
+    assert result.stdout.splitlines() == [line for line in result.stdout.splitlines() if ": KVG" in line]
+    assert len(result.stdout.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["check", "missing.py"], "missing.py: no such file or directory"),
+        (["check", "--select", "KVG9", "."], "unknown rule code or prefix 'KVG9'"),
+        (["check", "--format", "xml", "."], "'xml' is not one of"),
+        (["check", "--config", "nope.toml", "."], "--config nope.toml: no such file"),
+        (["explain", "KVG999"], "unknown rule code 'KVG999'"),
+    ],
+)
+def test_usage_errors_exit_2_without_traceback(project: Path, arguments: list[str], message: str) -> None:
+    result = kvguard(*arguments, cwd=project)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ("bogus = 1\n", "unknown key 'tool.kvguard.bogus'"),
+        ("select = 'KVG001'\nignore = 3\n", "'tool.kvguard.ignore' must be a list of strings"),
+        ("select = ['KVG77']\n", "'tool.kvguard.select': unknown rule code or prefix 'KVG77'"),
+        ("force-exclude = 'yes'\n", "'tool.kvguard.force-exclude' must be true or false"),
+        ("per-file-ignores = ['x']\n", "'tool.kvguard.per-file-ignores' must be a table"),
+        ("select = [\n", "invalid TOML"),
+    ],
+)
+def test_bad_configuration_exits_2_naming_the_key(project: Path, table: str, message: str) -> None:
+    (project / "pyproject.toml").write_text(f"[tool.kvguard]\n{table}")
+    result = kvguard("check", ".", cwd=project)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "pyproject.toml" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_configuration_selects_ignores_and_per_file_ignores(project: Path) -> None:
+    (project / "order.py").write_text(ANY_ORDER)
+    sub = project / "legacy"
+    sub.mkdir()
+    (sub / "old.py").write_text(RACE)
+    (project / "pyproject.toml").write_text(
+        "[tool.kvguard]\nselect = ['KVG001']\nper-file-ignores = { 'legacy/*' = ['KVG001'] }\n"
+    )
+    result = kvguard("check", "--format", "json", ".", cwd=project)
+    codes = sorted((f["path"], f["code"]) for f in json.loads(result.stdout)["findings"])
+    assert codes == [("order.py", "KVG001"), ("race.py", "KVG001")]
+    ignored = kvguard("check", "--ignore", "KVG001", "--format", "json", ".", cwd=project)
+    assert json.loads(ignored.stdout)["findings"] == []
+    extended = kvguard("check", "--extend-select", "KVG002", "--format", "json", ".", cwd=project)
+    assert {f["code"] for f in json.loads(extended.stdout)["findings"]} == {"KVG001", "KVG002"}
+
+
+def test_nearest_pyproject_with_a_kvguard_table_applies(project: Path, tmp_path: Path) -> None:
+    inner = project / "pkg"
+    inner.mkdir()
+    (inner / "pyproject.toml").write_text("[project]\nname = 'inner'\n")  # no [tool.kvguard]
+    (inner / "race.py").write_text(RACE)
+    (project / "pyproject.toml").write_text("[tool.kvguard]\nignore = ['KVG001']\n")
+    assert kvguard("check", "pkg", cwd=project).returncode == 0
+    assert kvguard("check", "pkg", "--config", str(tmp_path / "none.toml"), cwd=project).returncode == 2
+
+
+def test_json_report_schema(project: Path) -> None:
+    (project / "branched.py").write_text(BRANCHED)
+    document = json.loads(kvguard("check", "--format", "json", ".", cwd=project).stdout)
+    assert document["schema_version"] == 1
+    assert document["tool"]["name"] == "kvguard"
+    assert document["summary"] == {"files_checked": 3, "findings": 2, "suppressed": 0, "by_code": {"KVG001": 2}}
+    first = document["findings"][0]
+    assert set(first) == {
+        "code", "name", "message", "path", "line", "column", "end_line", "end_column", "flow", "fix_hint"
+    }
+    assert (first["path"], first["line"], first["column"], first["name"]) == (
+        "branched.py", 7, 9, "unordered-device-to-host-copy"
+    )
+    assert first["flow"][0] == {
+        "path": "branched.py", "line": 4, "column": 5, "message": "path where the if at line 4 is not taken"
+    }
+
+
+def test_sarif_report_validates_against_the_official_schema(project: Path) -> None:
+    (project / "branched.py").write_text(BRANCHED)
+    (project / "order.py").write_text(ANY_ORDER)
+    (project / "broken.py").write_text("def store(stream:\n")
+    document = json.loads(kvguard("check", "--format", "sarif", ".", cwd=project).stdout)
+    schema = json.loads(SARIF_SCHEMA.read_text())
+    jsonschema.validate(document, schema)
+    run = document["runs"][0]
+    assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} >= {"KVG000", "KVG001", "KVG002"}
+    results = {(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]) for r in run["results"]}
+    assert ("KVG001", "branched.py") in results and ("KVG002", "order.py") in results
+    assert ("KVG000", "broken.py") in results
+    branched = next(r for r in run["results"] if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "branched.py")
+    steps = branched["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert [s["location"]["physicalLocation"]["region"]["startLine"] for s in steps] == [4, 7]
+    for result in run["results"]:
+        assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
+
+
+def test_github_annotations(project: Path) -> None:
+    result = kvguard("check", "--format", "github", "race.py", cwd=project)
+    assert result.stdout.splitlines() == [
+        "::error title=kvguard (KVG001),file=race.py,line=5,col=9,endLine=5,endColumn=42::"
+        "race.py:5:9: KVG001 " + result.stdout.split(": KVG001 ", 1)[1].splitlines()[0]
+    ]
+    assert "%0A" not in result.stdout
+
+
+def test_output_file(project: Path) -> None:
+    result = kvguard("check", "--format", "json", "--output", "report.json", ".", cwd=project)
+    assert result.returncode == 1 and result.stdout == ""
+    assert json.loads((project / "report.json").read_text())["summary"]["findings"] == 1
+
+
+def test_stdin_with_a_filename(project: Path) -> None:
+    result = kvguard("check", "-", "--stdin-filename", "pkg/store.py", cwd=project, stdin=RACE.encode())
+    assert result.returncode == 1
+    assert result.stdout.startswith("pkg/store.py:5:9: KVG001")
+    assert " 5 |         cpu.copy_(gpu, non_blocking=True)" in result.stdout
+
+
+def test_empty_directory_is_a_clean_run(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    result = kvguard("check", "empty", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "All checks passed (0 files checked).\n")
+
+
+def test_rules_and_explain(project: Path) -> None:
+    listing = kvguard("rules", cwd=project).stdout.splitlines()
+    assert [line.split()[0] for line in listing] == ["KVG000", "KVG001", "KVG002", "KVG100"]
+    assert all(line.split()[2] in ("on", "off") for line in listing)
+    page = kvguard("explain", "kvg001", cwd=project)
+    assert page.returncode == 0
+    for heading in ("What it flags", "Why it matters", "Example", "Use instead", "How to fix"):
+        assert f"\n{heading}\n" in page.stdout
+    assert "store_stream.wait_stream(torch.cuda.current_stream())" in page.stdout
+
+
+def test_version(project: Path) -> None:
+    from kvguard import __version__
+
+    assert kvguard("--version", cwd=project).stdout.strip() == f"kvguard, version {__version__}"

@@ -1,0 +1,168 @@
+"""Suppressions, file discovery, parallel determinism and the summary cache."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kvguard.lint.cache import CACHE_DIRECTORY
+from kvguard.lint.config import Settings
+from kvguard.lint.engine import run_check
+from kvguard.lint.files import discover, is_excluded
+from kvguard.lint.source import read_suppressions
+from lint_rules import RULES
+from tests.lint.conftest import KNOWN, Lint, write_tree
+from tests.lint.test_bad_input import RACE
+
+RULE_OBJECTS = [rule() for rule in RULES]
+
+
+def _race_with_comment(comment: str) -> str:
+    return RACE.replace("non_blocking=True)\n", f"non_blocking=True)  {comment}\n")
+
+
+@pytest.mark.parametrize(
+    "comment",
+    ["# kvguard: ignore[KVG001] ordered by the caller", "# kvguard: ignore", "# noqa: KVG001", "# noqa: E501, KVG001"],
+)
+def test_line_suppressions(lint: Lint, comment: str) -> None:
+    result = lint({"a.py": _race_with_comment(comment)})
+    assert result.findings == []
+    assert result.suppressed == 1
+
+
+@pytest.mark.parametrize("comment", ["# kvguard: ignore[KVG002]", "# noqa: E501", "# noqa"])
+def test_suppressions_of_other_codes_do_not_apply(lint: Lint, comment: str) -> None:
+    result = lint({"a.py": _race_with_comment(comment)})
+    assert [f.code for f in result.findings] == ["KVG001"]
+
+
+def test_suppression_on_any_line_of_a_multiline_statement(lint: Lint) -> None:
+    source = RACE.replace(
+        "        cpu.copy_(gpu, non_blocking=True)\n",
+        "        cpu.copy_(\n            gpu,\n            non_blocking=True,  # kvguard: ignore[KVG001]\n        )\n",
+    )
+    assert lint({"a.py": source}).findings == []
+
+
+def test_file_level_suppression(lint: Lint) -> None:
+    assert lint({"a.py": "# kvguard: ignore-file[KVG001]\n" + RACE}).findings == []
+    assert lint({"b.py": "# kvguard: ignore-file\n" + RACE}).findings == []
+
+
+def test_unknown_code_in_a_suppression_is_reported(lint: Lint) -> None:
+    result = lint({"a.py": _race_with_comment("# kvguard: ignore[KVG01]")})
+    assert sorted(f.code for f in result.findings) == ["KVG001", "KVG100"]
+
+
+def test_suppression_parser_ignores_hashes_in_strings() -> None:
+    source = 'x = "# kvguard: ignore"\ny = 1  # noqa: KVG002\n'
+    found = read_suppressions(source)
+    assert [(s.line, s.codes) for s in found] == [(2, ("KVG002",))]
+
+
+@given(
+    codes=st.lists(st.sampled_from(["KVG001", "KVG002", "E501", "F401", "kvg001"]), min_size=1, max_size=4),
+    separator=st.sampled_from([",", ", ", " "]),
+)
+@settings(max_examples=60, deadline=None)
+def test_noqa_keeps_only_our_codes(codes: list[str], separator: str) -> None:
+    found = read_suppressions(f"x = 1  # noqa: {separator.join(codes)}\n")
+    ours = tuple(c.upper() for c in codes if c.upper().startswith("KVG"))
+    assert [s.codes for s in found] == ([ours] if ours else [])
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+def test_gitignore_and_excludes_are_honoured(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            ".gitignore": "generated/\nscratch.py\n",
+            "src/a.py": RACE,
+            "generated/b.py": RACE,
+            "scratch.py": RACE,
+            "vendor/c.py": RACE,
+            ".venv/lib/d.py": RACE,
+            "docs/conf.py": RACE,
+        },
+    )
+    _git(tmp_path, "init", "-q")
+    settings_ = Settings(root=tmp_path, extend_exclude=("vendor", "docs/*.py"))
+    found = sorted(c.path.relative_to(tmp_path).as_posix() for c in discover([tmp_path], settings_))
+    assert found == ["src/a.py"]
+
+
+def test_explicit_paths_are_checked_unless_force_exclude(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"vendor/c.py": RACE})
+    explicit = [tmp_path / "vendor" / "c.py"]
+    assert len(discover(explicit, Settings(root=tmp_path, extend_exclude=("vendor",)))) == 1
+    forced = Settings(root=tmp_path, extend_exclude=("vendor",), force_exclude=True)
+    assert discover(explicit, forced) == []
+
+
+def test_symlink_loops_terminate_and_files_are_checked_once(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pkg/a.py": RACE})
+    (tmp_path / "pkg" / "loop").symlink_to(tmp_path / "pkg")
+    (tmp_path / "alias").symlink_to(tmp_path / "pkg")
+    (tmp_path / "pkg" / "b.py").symlink_to(tmp_path / "pkg" / "a.py")
+    found = discover([tmp_path], Settings(root=tmp_path))
+    assert len(found) == 1
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "excluded"),
+    [
+        ("build", "build/x.py", True),
+        ("build", "src/build/x.py", True),
+        ("src/build", "src/build/x.py", True),
+        ("src/build", "other/src/build/x.py", False),
+        ("*_pb2.py", "api/x_pb2.py", True),
+        ("tests/*.py", "tests/t.py", True),
+        ("tests/*.py", "src/tests/t.py", False),
+    ],
+)
+def test_exclude_patterns(tmp_path: Path, pattern: str, path: str, excluded: bool) -> None:
+    assert is_excluded(tmp_path / path, tmp_path, [pattern]) is excluded
+
+
+def test_parallel_run_matches_serial_run(lint: Lint) -> None:
+    files = {f"pkg/m{i:02}.py": RACE if i % 3 else RACE.replace("stream)", "stream, extra)") for i in range(40)}
+    files["pkg/broken.py"] = "def store(stream:\n"
+    serial = lint(files, jobs=1)
+    parallel = lint(files, jobs=2)
+    assert serial.findings == parallel.findings
+    assert len(serial.findings) == 41
+    assert [f.path for f in serial.findings] == sorted(f.path for f in serial.findings)
+
+
+def test_cache_is_reused_and_invalidated_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_tree(tmp_path, {"a.py": RACE, "b.py": "x = 1\n"})
+    settings_ = Settings(root=tmp_path)
+
+    def check() -> list[tuple[str, str]]:
+        result = run_check([Path(".")], settings_, RULE_OBJECTS, KNOWN, jobs=1, use_cache=True)
+        return [(f.path, f.code) for f in result.findings]
+
+    assert check() == [("a.py", "KVG001")]
+    cache_files = list((tmp_path / CACHE_DIRECTORY).glob("summaries-*.pickle"))
+    assert len(cache_files) == 1
+    assert (tmp_path / CACHE_DIRECTORY / ".gitignore").read_text().endswith("*\n")
+
+    import kvguard.lint.engine as engine
+
+    calls: list[str] = []
+    real = engine.summarize
+    monkeypatch.setattr(engine, "summarize", lambda path, data: calls.append(path) or real(path, data))
+    assert check() == [("a.py", "KVG001")]
+    assert calls == []  # everything came from the cache
+    (tmp_path / "a.py").write_text(RACE.replace("with torch", "stream.wait_stream(torch.cuda.current_stream())\n    with torch"))
+    assert check() == []
+    assert calls == ["a.py"]
