@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,19 +42,55 @@ def _split(values: Sequence[str]) -> tuple[str, ...]:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--select", multiple=True, metavar="CODES", help="Only these rule codes or prefixes (replaces the configured selection).")
-@click.option("--extend-select", multiple=True, metavar="CODES", help="Rule codes or prefixes to add to the selection.")
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="CODES",
+    help="Only these rule codes or prefixes (replaces the configured selection).",
+)
+@click.option(
+    "--extend-select", multiple=True, metavar="CODES", help="Rule codes or prefixes to add to the selection."
+)
 @click.option("--ignore", multiple=True, metavar="CODES", help="Rule codes or prefixes to skip.")
-@click.option("--exclude", multiple=True, metavar="PATTERN", help="Extra exclude pattern (glob); adds to the configured ones.")
-@click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too (for pre-commit).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif", "github"]), default="text", show_default=True)
-@click.option("--output", "output_file", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to FILE instead of standard output.")
-@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, help="Worker processes (0: one per CPU).")
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="PATTERN",
+    help="Extra exclude pattern (glob); adds to the configured ones.",
+)
+@click.option(
+    "--force-exclude",
+    is_flag=True,
+    help="Apply excludes to paths given on the command line too (for pre-commit).",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "sarif", "github"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--output",
+    "output_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report to FILE instead of standard output.",
+)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=0), default=0, help="Worker processes (0: one per CPU)."
+)
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the summary cache.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only: no source context, no summary.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), help="Read settings from this file instead of the nearest pyproject.toml.")
-@click.option("--stdin-filename", metavar="PATH", help="The name of the file read from standard input (path '-').")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Read settings from this file instead of the nearest pyproject.toml.",
+)
+@click.option(
+    "--stdin-filename", metavar="PATH", help="The name of the file read from standard input (path '-')."
+)
 def check(
     paths: tuple[Path, ...],
     select: tuple[str, ...],
@@ -87,10 +123,18 @@ def check(
         _fail("'-' (standard input) cannot be combined with other paths")
     if config_file is not None and not config_file.is_file():
         _fail(f"--config {config_file}: no such file")
-    start = Path(stdin_filename) if reading_stdin and stdin_filename else (Path.cwd() if reading_stdin else targets[0])
+    start = (
+        Path(stdin_filename)
+        if reading_stdin and stdin_filename
+        else (Path.cwd() if reading_stdin else targets[0])
+    )
     try:
         settings = load_settings(config_file, start.absolute(), known)
-        for option, values in (("--select", select), ("--extend-select", extend_select), ("--ignore", ignore)):
+        for option, values in (
+            ("--select", select),
+            ("--extend-select", extend_select),
+            ("--ignore", ignore),
+        ):
             for selector in _split(values):
                 check_selector(selector, known, option)
     except ConfigError as error:
@@ -109,13 +153,24 @@ def check(
     stdin = None
     if reading_stdin:
         name = stdin_filename or "-"
-        if stdin_filename and settings.force_exclude and is_excluded(Path(name), settings.root, settings.all_excludes):
+        if (
+            stdin_filename
+            and settings.force_exclude
+            and is_excluded(Path(name), settings.root, settings.all_excludes)
+        ):
             return
         stdin = StdinSource(name, click.get_binary_stream("stdin").read())
     progress = _progress_printer() if sys.stderr.isatty() and not quiet else None
     try:
         result = run_check(
-            targets, settings, rules, frozenset(known), jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress
+            targets,
+            settings,
+            rules,
+            frozenset(known),
+            jobs=jobs,
+            use_cache=not no_cache,
+            stdin=stdin,
+            progress=progress,
         )
     except PathError as error:
         _fail(str(error))
@@ -145,7 +200,7 @@ def check(
         sys.exit(EXIT_FINDINGS)
 
 
-def _progress_printer() -> object:
+def _progress_printer() -> Callable[[int, int], None]:
     def show(done: int, total: int) -> None:
         if total >= 200 and (done == total or done % 50 == 0):
             click.echo(f"\rkvguard: parsed {done}/{total} files", nl=False, err=True)

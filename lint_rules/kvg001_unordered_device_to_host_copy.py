@@ -131,9 +131,7 @@ class UnorderedDeviceToHostCopy(Rule):
             note="a load reads host memory: not a device-to-host copy",
         ),
         Example(
-            "import requests\n\n"
-            "def fetch(url):\n"
-            "    return requests.get(url, stream=True)\n",
+            "import requests\n\ndef fetch(url):\n    return requests.get(url, stream=True)\n",
             note="stream=True is a flag, not a CUDA stream",
         ),
     )

@@ -107,7 +107,7 @@ def _summaries(
             results[index] = summarize(shown, data)  # cheap: no parse
             if cache is not None:
                 cache.put(key, results[index])  # type: ignore[arg-type]
-    for (index, _, _, key), summary in zip(to_parse, _parse_all(to_parse, jobs, progress)):
+    for (index, _, _, key), summary in zip(to_parse, _parse_all(to_parse, jobs, progress), strict=True):
         results[index] = summary
         if cache is not None:
             cache.put(key, summary)

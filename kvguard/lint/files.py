@@ -27,15 +27,22 @@ class Candidate:
     problem: str = ""
 
 
-def is_excluded(path: Path, root: Path, patterns: Iterable[str]) -> bool:
-    """Ruff-style: a pattern without '/' matches any component's name; one with '/' matches
-    the path relative to the project root or one of its parent directories."""
+def _relative_parts(path: Path, root: Path) -> tuple[str, ...]:
     try:
-        relative = PurePosixPath(path.resolve().relative_to(root).as_posix())
+        return PurePosixPath(path.absolute().relative_to(root).as_posix()).parts
     except ValueError:
-        relative = PurePosixPath(path.as_posix())
-    parts = relative.parts
-    prefixes = [PurePosixPath(*parts[: i + 1]).as_posix() for i in range(len(parts))]
+        return PurePosixPath(path.as_posix()).parts
+
+
+def is_excluded(path: Path, root: Path, patterns: Iterable[str], given: Path | None = None) -> bool:
+    """Ruff-style: a pattern without '/' matches any component's name; one with '/' matches
+    the path relative to the project root or one of its parent directories. Components of
+    ``given`` (a directory named on the command line) and above never match: asking for a
+    directory checks it."""
+    parts = _relative_parts(path, root)
+    skip = len(_relative_parts(given, root)) if given is not None else 0
+    prefixes = [PurePosixPath(*parts[: i + 1]).as_posix() for i in range(skip, len(parts))]
+    parts = parts[skip:]
     for pattern in patterns:
         pattern = pattern.rstrip("/")
         if "/" in pattern:
@@ -52,11 +59,26 @@ def _git_ignored(root: Path) -> tuple[Path, set[str]] | None:
     try:
         top = subprocess.run(
             ["git", "-C", str(root), "rev-parse", "--show-toplevel"],
-            capture_output=True, text=True, check=True, timeout=30,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
         ).stdout.strip()
         listed = subprocess.run(
-            ["git", "-C", top, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"],
-            capture_output=True, check=True, timeout=60,
+            [
+                "git",
+                "-C",
+                top,
+                "ls-files",
+                "-z",
+                "--others",
+                "--ignored",
+                "--exclude-standard",
+                "--directory",
+            ],
+            capture_output=True,
+            check=True,
+            timeout=60,
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return None
@@ -122,7 +144,9 @@ def discover(paths: list[Path], settings: Settings) -> list[Candidate]:
     return found
 
 
-def _walk(top: Path, settings: Settings, gitignore: _GitIgnore, seen_dirs: set[tuple[int, int]]) -> Iterator[Candidate]:
+def _walk(
+    top: Path, settings: Settings, gitignore: _GitIgnore, seen_dirs: set[tuple[int, int]]
+) -> Iterator[Candidate]:
     excludes = settings.all_excludes
     for directory, dirnames, filenames in os.walk(top, followlinks=True):
         here = Path(directory)
@@ -137,7 +161,7 @@ def _walk(top: Path, settings: Settings, gitignore: _GitIgnore, seen_dirs: set[t
         kept = []
         for name in sorted(dirnames):
             child = here / name
-            if is_excluded(child, settings.root, excludes) or gitignore.ignored(child, is_dir=True):
+            if is_excluded(child, settings.root, excludes, top) or gitignore.ignored(child, is_dir=True):
                 continue
             kept.append(name)
             if name.endswith(PYTHON_SUFFIXES):
@@ -147,6 +171,6 @@ def _walk(top: Path, settings: Settings, gitignore: _GitIgnore, seen_dirs: set[t
             if not name.endswith(PYTHON_SUFFIXES):
                 continue
             child = here / name
-            if is_excluded(child, settings.root, excludes) or gitignore.ignored(child, is_dir=False):
+            if is_excluded(child, settings.root, excludes, top) or gitignore.ignored(child, is_dir=False):
                 continue
             yield Candidate(child)

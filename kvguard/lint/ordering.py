@@ -76,7 +76,9 @@ class _State:
         return max(times) if times else None
 
     def copy(self) -> _State:
-        return _State(dict(self.barriers), dict(self.gaps), dict(self.records), dict(self.writes), self.synced)
+        return _State(
+            dict(self.barriers), dict(self.gaps), dict(self.records), dict(self.writes), self.synced
+        )
 
 
 def _merge(states: Sequence[_State], arm_steps: Sequence[FlowStep | None]) -> _State:
@@ -88,7 +90,7 @@ def _merge(states: Sequence[_State], arm_steps: Sequence[FlowStep | None]) -> _S
         if len(present) == len(states):
             merged.barriers[stream] = min(present)
             continue
-        for state, time, step in zip(states, times, arm_steps):
+        for state, time, step in zip(states, times, arm_steps, strict=True):
             if time is None and (present or stream in state.gaps):
                 lead = (step,) if step is not None else ()
                 merged.gaps[stream] = lead + state.gaps.get(stream, ())

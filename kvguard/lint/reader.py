@@ -86,18 +86,50 @@ _BATCH_COPIES = frozenset(
 # Functions that allocate a tensor; ``device=``/``pin_memory=`` say where.
 _ALLOCATORS = frozenset(
     {
-        "empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange", "tensor",
-        "empty_strided", "as_tensor", "from_numpy",
+        "empty",
+        "zeros",
+        "ones",
+        "full",
+        "rand",
+        "randn",
+        "randint",
+        "arange",
+        "tensor",
+        "empty_strided",
+        "as_tensor",
+        "from_numpy",
     }
 )
 _LIKE_ALLOCATORS = frozenset({"empty_like", "zeros_like", "ones_like", "full_like", "rand_like"})
 # Tensor methods whose result lives where the receiver lives.
 _VIEW_METHODS = frozenset(
     {
-        "view", "reshape", "flatten", "unflatten", "narrow", "select", "permute", "transpose",
-        "contiguous", "squeeze", "unsqueeze", "expand", "as_strided", "view_as", "unbind",
-        "chunk", "split", "index_select", "clone", "detach", "float", "half", "bfloat16",
-        "to_dense", "t", "__getitem__",
+        "view",
+        "reshape",
+        "flatten",
+        "unflatten",
+        "narrow",
+        "select",
+        "permute",
+        "transpose",
+        "contiguous",
+        "squeeze",
+        "unsqueeze",
+        "expand",
+        "as_strided",
+        "view_as",
+        "unbind",
+        "chunk",
+        "split",
+        "index_select",
+        "clone",
+        "detach",
+        "float",
+        "half",
+        "bfloat16",
+        "to_dense",
+        "t",
+        "__getitem__",
     }
 )
 _DEVICE_SYNC_CALLS = frozenset(
@@ -190,9 +222,13 @@ class ModuleReader:
                     base = "." * len(small.relative) + (_dotted(small.module) if small.module else "")
                     for alias in small.names:
                         name = _dotted(alias.name)
-                        self._imports[_alias_name(alias) or name] = f"{base}.{name}".lstrip(".") if not small.relative else f"{base}.{name}"
+                        self._imports[_alias_name(alias) or name] = (
+                            f"{base}.{name}".lstrip(".") if not small.relative else f"{base}.{name}"
+                        )
                 elif isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
-                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                    targets = (
+                        [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                    )
                     for target in targets:
                         if isinstance(target, cst.Name):
                             self._constants[target.value] = small.value
@@ -294,9 +330,9 @@ class ModuleReader:
             if statement.finalbody is not None:
                 yield from self._read_suite(statement.finalbody.body)
         elif isinstance(statement, cst.Match):
-            arms = tuple(tuple(self._read_suite(case.body)) for case in statement.cases)
-            labels = tuple(f"case at line {self._span(case).line}" for case in statement.cases)
-            yield Branch(self._span(statement), arms, labels)
+            cases = tuple(tuple(self._read_suite(case.body)) for case in statement.cases)
+            case_labels = tuple(f"case at line {self._span(case).line}" for case in statement.cases)
+            yield Branch(self._span(statement), cases, case_labels)
 
     def _read_with(self, statement: cst.With) -> Iterator[Item]:
         pushed = 0
@@ -317,11 +353,7 @@ class ModuleReader:
         if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
             if small.value is not None:
                 yield from self._read_expression(small.value)
-            targets: list[cst.BaseExpression]
-            if isinstance(small, cst.Assign):
-                targets = [t.target for t in small.targets]
-            else:
-                targets = [small.target]
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             for target in targets:
                 yield from self._assign(target, small.value, small)
         elif isinstance(small, (cst.Expr, cst.Return)) and small.value is not None:
@@ -345,14 +377,22 @@ class ModuleReader:
         if ref and value is not None:
             self._bind(ref, value, into=self._scope)
             if isinstance(value, cst.Call) and self._last(value.func) == "record_event":
-                stream = self._stream_of(value.func.value) if isinstance(value.func, cst.Attribute) else self._stream()
+                stream = (
+                    self._stream_of(value.func.value)
+                    if isinstance(value.func, cst.Attribute)
+                    else self._stream()
+                )
                 yield RecordEvent(self._span(value), self._statement_lines, self._resolve(ref), stream)
 
     def _bind(self, ref: str, value: cst.BaseExpression, into: _Scope | _ClassInfo) -> None:
         """Remember what ``ref = value`` says about ref: an alias, a memory kind, an order."""
         value_ref = self._ref(value)
         self_referential = value_ref == ref or value_ref.startswith(f"{ref}.")
-        if value_ref and not self_referential and (not isinstance(value, cst.Call) or _is_current_stream(value_ref)):
+        if (
+            value_ref
+            and not self_referential
+            and (not isinstance(value, cst.Call) or _is_current_stream(value_ref))
+        ):
             into.aliases[ref] = value_ref
         else:
             into.aliases.pop(ref, None)
@@ -361,15 +401,14 @@ class ModuleReader:
             into.memory[ref] = memory
         if isinstance(value, cst.Call) and self._last(value.func) in ("Event", "record_event"):
             into.events.add(ref)
-        if isinstance(into, _Scope):
-            if isinstance(value, cst.Call):
-                if self._last(value.func) in _STREAM_CONTEXTS and value.args:
-                    into.contexts[ref] = self._stream_of(value.args[0].value)
-                for arg in value.args:
-                    if arg.keyword is not None and arg.keyword.value in _ORDER_KEYWORDS:
-                        order = self._order_value(arg.value, origin="attribute")
-                        if order is not None:
-                            into.orders[ref] = order
+        if isinstance(into, _Scope) and isinstance(value, cst.Call):
+            if self._last(value.func) in _STREAM_CONTEXTS and value.args:
+                into.contexts[ref] = self._stream_of(value.args[0].value)
+            for arg in value.args:
+                if arg.keyword is not None and arg.keyword.value in _ORDER_KEYWORDS:
+                    order = self._order_value(arg.value, origin="attribute")
+                    if order is not None:
+                        into.orders[ref] = order
 
     # ------------------------------------------------------------- expressions
     def _read_expression(self, expression: cst.BaseExpression) -> Iterator[Item]:
@@ -426,20 +465,35 @@ class ModuleReader:
         if name == "copy_" and receiver is not None and args:
             source = args[0].value
             yield Copy(
-                span, lines, "Tensor.copy_", self._stream(), self._tensor_ref(source),
-                self._memory(source), self._memory(receiver),
+                span,
+                lines,
+                "Tensor.copy_",
+                self._stream(),
+                self._tensor_ref(source),
+                self._memory(source),
+                self._memory(receiver),
             )
         elif name == "cpu" and receiver is not None and not args:
             yield Copy(
-                span, lines, "Tensor.cpu", self._stream(), self._tensor_ref(receiver),
-                self._memory(receiver), Memory.HOST,
+                span,
+                lines,
+                "Tensor.cpu",
+                self._stream(),
+                self._tensor_ref(receiver),
+                self._memory(receiver),
+                Memory.HOST,
             )
         elif name == "to" and receiver is not None:
             target = args[0].value if args else keywords.get("device")
             if target is not None and self._device_memory(target) is Memory.HOST:
                 yield Copy(
-                    span, lines, "Tensor.to", self._stream(), self._tensor_ref(receiver),
-                    self._memory(receiver), Memory.HOST,
+                    span,
+                    lines,
+                    "Tensor.to",
+                    self._stream(),
+                    self._tensor_ref(receiver),
+                    self._memory(receiver),
+                    Memory.HOST,
                 )
         elif name in _BATCH_COPIES:
             stream_arg = keywords.get("hStream", keywords.get("stream"))
@@ -450,8 +504,8 @@ class ModuleReader:
             yield Copy(span, lines, name, stream, "", *_UNKNOWN_MEMORY, order)
         elif name in ("cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2"):
             stream = self._stream_of(args[3].value) if len(args) >= 4 else self._stream()
-            source = self._tensor_ref(args[1].value) if len(args) > 1 else ""
-            yield Copy(span, lines, name, stream, source, Memory.DEVICE, Memory.HOST)
+            read = self._tensor_ref(args[1].value) if len(args) > 1 else ""
+            yield Copy(span, lines, name, stream, read, Memory.DEVICE, Memory.HOST)
         elif name in ("cuMemcpyAsync", "cuMemcpyAsync_v2"):
             stream = self._stream_of(args[3].value) if len(args) >= 4 else self._stream()
             yield Copy(span, lines, name, stream, "", *_UNKNOWN_MEMORY)
@@ -504,7 +558,11 @@ class ModuleReader:
             if isinstance(text, str) and text.lower() in _ORDER_STRINGS:
                 return _ORDER_STRINGS[text.lower()], expression, origin
             return None, None, origin
-        if isinstance(expression, cst.Call) and len(expression.args) == 1 and self._last(expression.func) == "int":
+        if (
+            isinstance(expression, cst.Call)
+            and len(expression.args) == 1
+            and self._last(expression.func) == "int"
+        ):
             return self._resolve_int(expression.args[0].value, origin, depth + 1)
         if isinstance(expression, cst.Attribute) and expression.attr.value == "value":
             return self._resolve_int(expression.value, origin, depth + 1)
@@ -558,7 +616,11 @@ class ModuleReader:
 
     def _stream_of(self, expression: cst.BaseExpression) -> str:
         """Canonical name of the stream an expression denotes (handles and aliases included)."""
-        if isinstance(expression, cst.Attribute) and expression.attr.value in ("cuda_stream", "handle", "ptr"):
+        if isinstance(expression, cst.Attribute) and expression.attr.value in (
+            "cuda_stream",
+            "handle",
+            "ptr",
+        ):
             return self._stream_of(expression.value)
         if isinstance(expression, cst.Call) and self._last(expression.func) == "int" and expression.args:
             return self._stream_of(expression.args[0].value)
@@ -642,7 +704,9 @@ class ModuleReader:
             return self._device_memory(expression.args[0].value)
         if isinstance(expression, cst.Call) and self._last(expression.func) == "current_device":
             return Memory.DEVICE
-        return self._memory(expression) if isinstance(expression, (cst.Name, cst.Attribute)) else Memory.UNKNOWN
+        return (
+            self._memory(expression) if isinstance(expression, (cst.Name, cst.Attribute)) else Memory.UNKNOWN
+        )
 
     # ---------------------------------------------------------------- references
     def _ref(self, expression: cst.BaseExpression) -> str:
@@ -700,7 +764,10 @@ class ModuleReader:
         position = self._positions[node]
         offset = self._line_offset
         return Span(
-            position.start.line + offset, position.start.column + 1, position.end.line + offset, position.end.column + 1
+            position.start.line + offset,
+            position.start.column + 1,
+            position.end.line + offset,
+            position.end.column + 1,
         )
 
     def _lines(self, node: cst.CSTNode) -> tuple[int, int]:

@@ -20,14 +20,14 @@ if TYPE_CHECKING:
 
 # A file can only hold a finding if it mentions streams, raw copies or source orders;
 # suppression comments are read from every file that has one.
-GATE = re.compile(
-    rb"stream|Stream|[Mm]emcpy|swap_blocks|AccessOrder|access_order|asnumpy"
-)
+GATE = re.compile(rb"stream|Stream|[Mm]emcpy|swap_blocks|AccessOrder|access_order|asnumpy")
 _SUPPRESSION_HINT = re.compile(rb"kvguard|noqa", re.IGNORECASE)
 _KVGUARD_COMMENT = re.compile(
     r"#\s*kvguard:\s*(?P<kind>ignore-file|ignore)(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE
 )
-_NOQA_COMMENT = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*[,\s]\s*[A-Za-z]+[0-9]+)*)", re.IGNORECASE)
+_NOQA_COMMENT = re.compile(
+    r"#\s*noqa:\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*[,\s]\s*[A-Za-z]+[0-9]+)*)", re.IGNORECASE
+)
 CODE_PREFIX = "KVG"
 
 

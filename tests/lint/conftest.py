@@ -29,7 +29,9 @@ def lint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Lint:
     """Write files under a temporary project and check them with the real engine."""
     monkeypatch.chdir(tmp_path)
 
-    def run(files: Mapping[str, str | bytes], select: tuple[str, ...] | None = None, jobs: int = 1) -> CheckResult:
+    def run(
+        files: Mapping[str, str | bytes], select: tuple[str, ...] | None = None, jobs: int = 1
+    ) -> CheckResult:
         write_tree(tmp_path, files)
         settings = Settings(root=tmp_path, select=select)
         codes = enabled_codes(settings, default_states())

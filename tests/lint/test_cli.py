@@ -155,16 +155,36 @@ def test_json_report_schema(project: Path) -> None:
     document = json.loads(kvguard("check", "--format", "json", ".", cwd=project).stdout)
     assert document["schema_version"] == 1
     assert document["tool"]["name"] == "kvguard"
-    assert document["summary"] == {"files_checked": 3, "findings": 2, "suppressed": 0, "by_code": {"KVG001": 2}}
+    assert document["summary"] == {
+        "files_checked": 3,
+        "findings": 2,
+        "suppressed": 0,
+        "by_code": {"KVG001": 2},
+    }
     first = document["findings"][0]
     assert set(first) == {
-        "code", "name", "message", "path", "line", "column", "end_line", "end_column", "flow", "fix_hint"
+        "code",
+        "name",
+        "message",
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "flow",
+        "fix_hint",
     }
     assert (first["path"], first["line"], first["column"], first["name"]) == (
-        "branched.py", 7, 9, "unordered-device-to-host-copy"
+        "branched.py",
+        7,
+        9,
+        "unordered-device-to-host-copy",
     )
     assert first["flow"][0] == {
-        "path": "branched.py", "line": 4, "column": 5, "message": "path where the if at line 4 is not taken"
+        "path": "branched.py",
+        "line": 4,
+        "column": 5,
+        "message": "path where the if at line 4 is not taken",
     }
 
 
@@ -177,10 +197,17 @@ def test_sarif_report_validates_against_the_official_schema(project: Path) -> No
     jsonschema.validate(document, schema)
     run = document["runs"][0]
     assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} >= {"KVG000", "KVG001", "KVG002"}
-    results = {(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]) for r in run["results"]}
+    results = {
+        (r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+        for r in run["results"]
+    }
     assert ("KVG001", "branched.py") in results and ("KVG002", "order.py") in results
     assert ("KVG000", "broken.py") in results
-    branched = next(r for r in run["results"] if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "branched.py")
+    branched = next(
+        r
+        for r in run["results"]
+        if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "branched.py"
+    )
     steps = branched["codeFlows"][0]["threadFlows"][0]["locations"]
     assert [s["location"]["physicalLocation"]["region"]["startLine"] for s in steps] == [4, 7]
     for result in run["results"]:

@@ -27,7 +27,12 @@ def _race_with_comment(comment: str) -> str:
 
 @pytest.mark.parametrize(
     "comment",
-    ["# kvguard: ignore[KVG001] ordered by the caller", "# kvguard: ignore", "# noqa: KVG001", "# noqa: E501, KVG001"],
+    [
+        "# kvguard: ignore[KVG001] ordered by the caller",
+        "# kvguard: ignore",
+        "# noqa: KVG001",
+        "# noqa: E501, KVG001",
+    ],
 )
 def test_line_suppressions(lint: Lint, comment: str) -> None:
     result = lint({"a.py": _race_with_comment(comment)})
@@ -44,7 +49,10 @@ def test_suppressions_of_other_codes_do_not_apply(lint: Lint, comment: str) -> N
 def test_suppression_on_any_line_of_a_multiline_statement(lint: Lint) -> None:
     source = RACE.replace(
         "        cpu.copy_(gpu, non_blocking=True)\n",
-        "        cpu.copy_(\n            gpu,\n            non_blocking=True,  # kvguard: ignore[KVG001]\n        )\n",
+        "        cpu.copy_(\n"
+        "            gpu,\n"
+        "            non_blocking=True,  # kvguard: ignore[KVG001]\n"
+        "        )\n",
     )
     assert lint({"a.py": source}).findings == []
 
@@ -133,7 +141,9 @@ def test_exclude_patterns(tmp_path: Path, pattern: str, path: str, excluded: boo
 
 
 def test_parallel_run_matches_serial_run(lint: Lint) -> None:
-    files = {f"pkg/m{i:02}.py": RACE if i % 3 else RACE.replace("stream)", "stream, extra)") for i in range(40)}
+    files = {
+        f"pkg/m{i:02}.py": RACE if i % 3 else RACE.replace("stream)", "stream, extra)") for i in range(40)
+    }
     files["pkg/broken.py"] = "def store(stream:\n"
     serial = lint(files, jobs=1)
     parallel = lint(files, jobs=2)
@@ -163,6 +173,16 @@ def test_cache_is_reused_and_invalidated_by_content(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(engine, "summarize", lambda path, data: calls.append(path) or real(path, data))
     assert check() == [("a.py", "KVG001")]
     assert calls == []  # everything came from the cache
-    (tmp_path / "a.py").write_text(RACE.replace("with torch", "stream.wait_stream(torch.cuda.current_stream())\n    with torch"))
+    (tmp_path / "a.py").write_text(
+        RACE.replace("with torch", "stream.wait_stream(torch.cuda.current_stream())\n    with torch")
+    )
     assert check() == []
     assert calls == ["a.py"]
+
+
+def test_a_directory_named_on_the_command_line_is_checked_even_if_excluded(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"examples/a.py": RACE, "examples/vendor/b.py": RACE})
+    settings_ = Settings(root=tmp_path, extend_exclude=("examples", "vendor"))
+    assert discover([tmp_path], settings_) == []
+    found = [c.path.relative_to(tmp_path).as_posix() for c in discover([tmp_path / "examples"], settings_)]
+    assert found == ["examples/a.py"]

@@ -25,8 +25,7 @@ def render(report: Report) -> str:
             "end_line": f.span.end_line,
             "end_column": f.span.end_column,
             "flow": [
-                {"path": s.path, "line": s.line, "column": s.column, "message": s.message}
-                for s in f.flow
+                {"path": s.path, "line": s.line, "column": s.column, "message": s.message} for s in f.flow
             ],
             "fix_hint": f.fix_hint,
         }
