@@ -159,7 +159,7 @@ def check(
             and is_excluded(Path(name), settings.root, settings.all_excludes)
         ):
             return
-        stdin = StdinSource(name, click.get_binary_stream("stdin").read())
+        stdin = StdinSource(name, sys.stdin.buffer.read())
     progress = _progress_printer() if sys.stderr.isatty() and not quiet else None
     try:
         result = run_check(
