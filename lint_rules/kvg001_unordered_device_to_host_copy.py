@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kvguard.lint.findings import Finding, FlowStep
+from kvguard.lint.interpreter import MAIN_THREAD
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 
@@ -219,34 +220,37 @@ class UnorderedDeviceToHostCopy(Rule):
     )
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
-        for site in model.copy_sites:
-            copy = site.copy
-            if site.ordered or not site.on_side_stream:
+        reported: set[tuple[str, int, int]] = set()
+        for run in model.copy_runs:
+            site = (run.path, run.span.line, run.span.column)
+            if site in reported or run.ordered or not run.on_side_stream:
                 continue
-            if not (copy.may_read_device and copy.may_write_host):
+            if not (run.may_read_device and run.may_write_host) or run.stream is None:
                 continue
-            stream = copy.stream
-            if site.stale_write_line is not None:
+            reported.add(site)
+            stream = run.stream.label
+            if run.stale_write_line is not None:
                 problem = (
                     f"the barrier on '{stream}' is taken before the producer's write at line "
-                    f"{site.stale_write_line}"
+                    f"{run.stale_write_line}"
                 )
-            elif site.gap:
+            elif run.gap:
                 problem = f"some paths reach it with no barrier on '{stream}'"
             else:
                 problem = f"no barrier on '{stream}' behind the producer stream precedes it"
-            flow = (
-                *site.gap,
-                FlowStep(site.path, copy.span.line, copy.span.column, f"{copy.form} on stream '{stream}'"),
-            )
+            if run.thread != MAIN_THREAD:
+                problem += f" (it runs on the {run.thread}, whose current stream is not the producer)"
+            copy_step = FlowStep(run.path, run.span.line, run.span.column, f"{run.form} on stream '{stream}'")
+            flow = (*run.flow, *run.gap, copy_step)
             yield Finding(
-                path=site.path,
+                path=run.path,
                 code=self.code,
-                message=f"{copy.form} ({copy.direction}) on side stream '{stream}' is not ordered "
+                message=f"{run.form} ({run.direction}) on side stream '{stream}' is not ordered "
                 f"behind the producer: {problem}",
-                span=copy.span,
-                statement_lines=copy.statement_lines,
-                flow=flow if site.gap else (),
-                fix_hint=f"call `{stream}.wait_stream(torch.cuda.current_stream())` on the producer's "
-                "thread after its last write, or wait on an event recorded there, before the copy",
+                span=run.span,
+                statement_lines=run.lines,
+                flow=flow if len(flow) > 1 else (),
+                fix_hint=f"on the producer's thread, after its last write, call `{stream}.wait_stream("
+                "torch.cuda.current_stream())` or record an event there and wait on it on this stream "
+                "before the copy",
             )

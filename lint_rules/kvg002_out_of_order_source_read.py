@@ -118,23 +118,27 @@ class OutOfOrderSourceRead(Rule):
     )
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
-        for site in model.copy_sites:
-            copy, order = site.copy, site.copy.order
+        reported: set[tuple[str, int, int]] = set()
+        for run in model.copy_runs:
+            order = run.order
             if order is None or order.value not in (ORDER_DURING_API_CALL, ORDER_ANY):
                 continue
-            if not copy.may_read_device or site.host_synced:
+            site = (order.path, order.span.line, order.span.column)
+            if site in reported or not run.may_read_device or run.host_synced:
                 continue
+            reported.add(site)
             order_name = ORDER_NAMES[order.value]
             yield Finding(
-                path=site.path,
+                path=order.path,
                 code=self.code,
-                message=f"{copy.form} may read its GPU source out of stream order: source access "
+                message=f"{run.form} may read its GPU source out of stream order: source access "
                 f"order {order_name} ({order.value}) from {order.origin} '{order.spelling}'",
                 span=order.span,
                 statement_lines=(order.span.line, order.span.end_line),
                 flow=(
-                    FlowStep(site.path, order.span.line, order.span.column, f"{order_name} set here"),
-                    FlowStep(site.path, copy.span.line, copy.span.column, f"{copy.form} reads with it"),
+                    FlowStep(order.path, order.span.line, order.span.column, f"{order_name} set here"),
+                    *run.flow,
+                    FlowStep(run.path, run.span.line, run.span.column, f"{run.form} reads with it"),
                 ),
                 fix_hint="request STREAM (1) source order for copies whose source is GPU memory",
             )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cached_property
+from pathlib import Path
 
 from kvguard.lint.facts import FileSummary, Suppression
-from kvguard.lint.ordering import CopySite, copy_sites
+from kvguard.lint.interpreter import CopyRun, Interpreter, ModuleEntry, module_name_for
 
 
 class ProjectModel:
@@ -18,8 +19,25 @@ class ProjectModel:
         return iter(self.summaries)
 
     @cached_property
-    def copy_sites(self) -> list[CopySite]:
-        return copy_sites(self.summaries)
+    def copy_runs(self) -> list[CopyRun]:
+        """Every copy launch along every analysed path."""
+        entries = []
+        package_dirs: dict[str, bool] = {}
+
+        def is_package(directory: str) -> bool:
+            if directory not in package_dirs:
+                package_dirs[directory] = (Path(directory) / "__init__.py").is_file()
+            return package_dirs[directory]
+
+        names: set[str] = set()
+        for summary in self.summaries:
+            if summary.code is not None:
+                name = module_name_for(summary.path, is_package)
+                if name in names:
+                    name = summary.path  # two files claim one module name: keep both apart
+                names.add(name)
+                entries.append(ModuleEntry(name, summary.path, summary.code))
+        return Interpreter(entries).run()
 
     def unknown_suppression_codes(self) -> Iterator[tuple[str, Suppression, str]]:
         """(path, suppression, code) for every code a suppression names that no rule has."""

@@ -152,7 +152,7 @@ def _parse_into(summary: FileSummary, text: str) -> None:
         summary.diagnostics.append(Diagnostic(f"cannot parse: {type(error).__name__}: {error}"))
         return
     try:
-        summary.functions = ModuleReader(segments).read()
+        summary.code = ModuleReader(segments).read()
     except RecursionError:
         summary.diagnostics.append(Diagnostic("nesting too deep to analyse"))
 

@@ -1,0 +1,1495 @@
+"""The stream-ordering analysis: an abstract interpreter over the project's lowered code.
+
+It runs every entry point of the project (functions nothing in the project calls, and
+module code), following calls into project functions with their arguments bound, object
+attributes assigned anywhere in a class, queue hand-offs and thread targets. Along every
+path it tracks, per stream, since when the stream is ordered behind the producer (the
+current stream of the thread that made the request), the events recorded and where, the
+producer's writes and host-blocking syncs. At each copy launch it records the stream, the
+source and destination memory, the source access order and whether the path is ordered.
+
+Conservative choices, documented in the rule pages: a ``wait_stream`` on a stream the
+analysis cannot resolve counts as a barrier behind the producer; an event whose record is
+not visible on the path counts as recorded before the path began; a copy whose direction
+the code does not show is treated as reading GPU memory into host memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
+
+from kvguard.lint import ir
+from kvguard.lint.facts import Memory, SourceOrder
+from kvguard.lint.findings import FlowStep, Span
+from kvguard.lint.values import (
+    UNKNOWN,
+    ClassV,
+    ConstV,
+    ContextV,
+    CopyApiV,
+    EventV,
+    ExternalV,
+    FuncV,
+    GeneratorContextV,
+    ModuleV,
+    ObjectV,
+    QueueGetV,
+    QueueV,
+    RecordV,
+    SeqV,
+    StreamV,
+    TensorV,
+    UnionV,
+    Unknown,
+    Value,
+    ZipV,
+    join,
+    memory_of,
+    taint,
+)
+
+MAIN_THREAD = "the requesting thread"
+_MAX_DEPTH = 12
+_BEFORE_PATH = -1
+
+# Raw copy entry points and how their arguments are laid out.
+_BATCH_COPIES = frozenset(
+    {"cuMemcpyBatchAsync", "cuMemcpyBatchAsync_v2", "cudaMemcpyBatchAsync", "hipMemcpyBatchAsync"}
+)
+_POINTER_COPIES = frozenset(
+    {
+        "cuMemcpyDtoHAsync",
+        "cuMemcpyDtoHAsync_v2",
+        "cuMemcpyAsync",
+        "cuMemcpyAsync_v2",
+        "cudaMemcpyAsync",
+        "hipMemcpyAsync",
+        "memcpyAsync",
+        "cuMemcpyWithAttributesAsync",
+    }
+)
+COPY_APIS = _BATCH_COPIES | _POINTER_COPIES | {"swap_blocks", "swap_blocks_batch"}
+
+_ORDER_SPELLINGS = {
+    "CU_MEMCPY_SRC_ACCESS_ORDER_STREAM": 1,
+    "CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL": 2,
+    "CU_MEMCPY_SRC_ACCESS_ORDER_ANY": 3,
+    "cudaMemcpySrcAccessOrderStream": 1,
+    "cudaMemcpySrcAccessOrderDuringApiCall": 2,
+    "cudaMemcpySrcAccessOrderAny": 3,
+    "hipMemcpySrcAccessOrderStream": 1,
+    "hipMemcpySrcAccessOrderDuringApiCall": 2,
+    "hipMemcpySrcAccessOrderAny": 3,
+}
+_ORDER_STRINGS = {"stream": 1, "during_api_call": 2, "any": 3}
+_ORDER_KEYWORDS = ("srcAccessOrder", "src_access_order")
+_KIND_SPELLINGS = {
+    "cudaMemcpyHostToHost": 0,
+    "cudaMemcpyHostToDevice": 1,
+    "cudaMemcpyDeviceToHost": 2,
+    "cudaMemcpyDeviceToDevice": 3,
+    "cudaMemcpyDefault": 4,
+    "hipMemcpyHostToHost": 0,
+    "hipMemcpyHostToDevice": 1,
+    "hipMemcpyDeviceToHost": 2,
+    "hipMemcpyDeviceToDevice": 3,
+    "hipMemcpyDefault": 4,
+    "memcpyHostToHost": 0,
+    "memcpyHostToDevice": 1,
+    "memcpyDeviceToHost": 2,
+    "memcpyDeviceToDevice": 3,
+    "memcpyDefault": 4,
+}
+_KIND_MEMORY = {
+    0: (Memory.HOST, Memory.HOST),
+    1: (Memory.HOST, Memory.DEVICE),
+    2: (Memory.DEVICE, Memory.HOST),
+    3: (Memory.DEVICE, Memory.DEVICE),
+}
+_ALLOCATORS = frozenset(
+    {
+        "empty",
+        "zeros",
+        "ones",
+        "full",
+        "rand",
+        "randn",
+        "randint",
+        "arange",
+        "tensor",
+        "empty_strided",
+        "as_tensor",
+        "from_numpy",
+        "empty_like",
+        "zeros_like",
+        "ones_like",
+        "full_like",
+        "rand_like",
+    }
+)
+_SAME_MEMORY_METHODS = frozenset(
+    {
+        "view",
+        "reshape",
+        "flatten",
+        "unflatten",
+        "narrow",
+        "select",
+        "permute",
+        "transpose",
+        "contiguous",
+        "squeeze",
+        "unsqueeze",
+        "expand",
+        "as_strided",
+        "view_as",
+        "unbind",
+        "chunk",
+        "split",
+        "index_select",
+        "clone",
+        "detach",
+        "float",
+        "half",
+        "bfloat16",
+        "data_ptr",
+        "values",
+        "items",
+        "ravel",
+        "t",
+    }
+)
+_STREAM_CONTEXTS = frozenset({"stream", "StreamContext"})
+_QUEUES = frozenset({"Queue", "SimpleQueue", "LifoQueue", "PriorityQueue", "JoinableQueue"})
+_STREAM_HANDLES = frozenset({"cuda_stream", "handle", "stream_id", "ptr"})
+
+
+@dataclass(frozen=True)
+class CopyRun:
+    """One copy launch as reached along one path."""
+
+    path: str
+    span: Span
+    lines: tuple[int, int]
+    form: str
+    stream: StreamV | None  # None: the caller's current stream (the producer's own)
+    source_memory: Memory
+    destination_memory: Memory
+    order: SourceOrder | None
+    ordered: bool
+    gap: tuple[FlowStep, ...]
+    stale_write_line: int | None
+    host_synced: bool
+    flow: tuple[FlowStep, ...]
+    thread: str
+    resolved_stream: bool
+
+    @property
+    def on_side_stream(self) -> bool:
+        return self.stream is not None and self.stream.current_of != MAIN_THREAD
+
+    @property
+    def may_read_device(self) -> bool:
+        return self.source_memory is not Memory.HOST
+
+    @property
+    def may_write_host(self) -> bool:
+        return self.destination_memory is not Memory.DEVICE
+
+    @property
+    def direction(self) -> str:
+        if self.source_memory is Memory.DEVICE and self.destination_memory is Memory.HOST:
+            return "GPU to host"
+        return "GPU to host, assumed: the code does not show where source and destination live"
+
+
+@dataclass
+class _State:
+    barriers: dict[str, int] = field(default_factory=dict)
+    gaps: dict[str, tuple[FlowStep, ...]] = field(default_factory=dict)
+    records: dict[str, tuple[StreamV | None, int]] = field(default_factory=dict)
+    writes: dict[str, tuple[int, int]] = field(default_factory=dict)
+    synced: int | None = None
+    streams: tuple[StreamV, ...] = ()
+
+    def ordered_since(self, stream: str) -> int | None:
+        times = [t for t in (self.barriers.get(stream), self.synced) if t is not None]
+        return max(times) if times else None
+
+    def copy(self) -> _State:
+        return _State(
+            dict(self.barriers),
+            dict(self.gaps),
+            dict(self.records),
+            dict(self.writes),
+            self.synced,
+            self.streams,
+        )
+
+
+def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State:
+    merged = _State(streams=states[0].streams)
+    keys = set().union(*(s.barriers for s in states)) | set().union(*(s.gaps for s in states))
+    for key in keys:
+        times = [s.ordered_since(key) for s in states]
+        present = [t for t in times if t is not None]
+        if len(present) == len(states):
+            merged.barriers[key] = min(present)
+            continue
+        for state, time, step in zip(states, times, steps, strict=True):
+            if time is None and (present or key in state.gaps):
+                merged.gaps[key] = ((step,) if step is not None else ()) + state.gaps.get(key, ())
+                break
+    for event in set.intersection(*(set(s.records) for s in states)):
+        merged.records[event] = min((s.records[event] for s in states), key=lambda r: r[1])
+    for state in states:
+        for tensor, write in state.writes.items():
+            if tensor not in merged.writes or merged.writes[tensor][0] < write[0]:
+                merged.writes[tensor] = write
+    synced = [s.synced for s in states]
+    merged.synced = None if any(t is None for t in synced) else min(t for t in synced if t is not None)
+    return merged
+
+
+@dataclass(frozen=True)
+class ModuleEntry:
+    name: str
+    path: str
+    code: ir.ModuleCode
+
+
+@dataclass
+class _Frame:
+    module: ModuleEntry
+    env: dict[str, Value]
+    thread: str
+    flow: tuple[FlowStep, ...]
+    depth: int
+    stack: tuple[str, ...]
+    returns: list[Value] = field(default_factory=list)
+    on_yield: Callable[[_State], _State] | None = None
+
+
+@dataclass
+class _Put:
+    payload: Value
+    state: _State
+    flow: tuple[FlowStep, ...]
+
+
+@dataclass
+class _ThreadStart:
+    target: Value
+    arguments: tuple[Value, ...]
+    state: _State
+    flow: tuple[FlowStep, ...]
+    label: str
+
+
+def module_name_for(path: str, package_dirs: Callable[[str], bool]) -> str:
+    """Dotted module name of a file, from the ``__init__.py`` files above it."""
+    pure = PurePosixPath(path)
+    parts = [] if pure.stem == "__init__" else [pure.stem]
+    directory = pure.parent
+    while package_dirs(directory.as_posix()) and directory.name:
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    return ".".join(parts) or pure.stem
+
+
+class Interpreter:
+    def __init__(self, modules: Iterable[ModuleEntry]) -> None:
+        self._modules = {m.name: m for m in modules}
+        self._functions: dict[tuple[str, str], ir.Function] = {}
+        self._classes: dict[tuple[str, str], ir.Class] = {}
+        for module in self._modules.values():
+            for function in module.code.functions:
+                self._functions[(module.name, function.qualname)] = function
+            for cls in module.code.classes:
+                self._classes[(module.name, cls.qualname)] = cls
+        self._heap: dict[tuple[str, str, str], list[Value]] = {}
+        self._constant_values: dict[tuple[str, str], Value] = {}
+        self._bases: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._puts: dict[str, list[_Put]] = {}
+        self._threads: list[_ThreadStart] = []
+        self._entered: set[tuple[str, str]] = set()
+        self._clock = 0
+        self._reporting = False
+        self._fallback = False
+        self.runs: list[CopyRun] = []
+
+    # ------------------------------------------------------------------ driver
+    def run(self) -> list[CopyRun]:
+        roots = self._roots()
+        for reporting in (False, True):
+            self._reporting = reporting
+            self._puts, self._threads = {}, []
+            for root in roots:
+                self._run_root(root)
+        # Threads consume what the roots put on queues; threads may start threads.
+        done = 0
+        while done < len(self._threads) and done < 64:
+            start = self._threads[done]
+            done += 1
+            self._run_thread(start)
+        self._fallback = True
+        for key in sorted(set(self._functions) - self._entered):
+            self._run_root(key)
+        return self.runs
+
+    def _roots(self) -> list[tuple[str, str]]:
+        called: set[str] = set()
+        for module in self._modules.values():
+            for function in module.code.functions:
+                _collect_called(function.body, called)
+            _collect_called(tuple(module.code.body), called)
+        roots = [("<module>", name) for name in sorted(self._modules)]
+        roots += sorted(key for key, function in self._functions.items() if function.name not in called)
+        return roots
+
+    def _run_root(self, key: tuple[str, str]) -> None:
+        if key[0] == "<module>":
+            module = self._modules[key[1]]
+            frame = _Frame(module, {}, MAIN_THREAD, (), 0, ())
+            self._block(tuple(module.code.body), frame, _State())
+            return
+        module_name, qualname = key
+        function = self._functions[key]
+        module = self._modules[module_name]
+        bound: Value | None = ObjectV(module_name, function.class_name) if function.class_name else None
+        self._invoke(
+            FuncV(module_name, qualname, bound),
+            (),
+            (),
+            _State(),
+            _Frame(module, {}, MAIN_THREAD, (), 0, ()),
+            None,
+        )
+
+    def _run_thread(self, start: _ThreadStart) -> None:
+        target = start.target
+        if not isinstance(target, FuncV):
+            return
+        function = self._functions.get((target.module, target.qualname))
+        if function is None:
+            return
+        thread = f"thread running {function.qualname}"
+        module = self._modules[target.module]
+        state = start.state.copy()
+        state.streams = ()
+        caller = _Frame(module, {}, thread, start.flow, 0, ())
+        self._invoke(target, start.arguments, (), state, caller, None)
+
+    # --------------------------------------------------------------- functions
+    def _invoke(
+        self,
+        func: FuncV,
+        args: tuple[Value, ...],
+        kwargs: tuple[tuple[str, Value], ...],
+        state: _State,
+        caller: _Frame,
+        call: ir.Call | None,
+    ) -> tuple[Value, _State]:
+        key = (func.module, func.qualname)
+        function = self._functions.get(key)
+        if function is None or caller.depth >= _MAX_DEPTH or func.qualname in caller.stack:
+            return UNKNOWN, state
+        self._entered.add(key)
+        module = self._modules[func.module]
+        flow = caller.flow
+        if call is not None:
+            flow = (
+                *flow,
+                FlowStep(caller.module.path, call.span.line, call.span.column, f"calls {function.qualname}"),
+            )
+        env = self._bind(function, func.bound, args, kwargs, module, caller)
+        frame = _Frame(module, env, caller.thread, flow, caller.depth + 1, (*caller.stack, func.qualname))
+        state = self._block(function.body, frame, state)
+        return (join(frame.returns) if frame.returns else UNKNOWN), state
+
+    def _bind(
+        self,
+        function: ir.Function,
+        bound: Value | None,
+        args: tuple[Value, ...],
+        kwargs: tuple[tuple[str, Value], ...],
+        module: ModuleEntry,
+        caller: _Frame,
+    ) -> dict[str, Value]:
+        env: dict[str, Value] = {}
+        params = list(function.params)
+        positional = list(args)
+        if bound is not None and params and not _is_static(function):
+            env[params[0].name] = bound
+            params = params[1:]
+        given = dict(kwargs)
+        default_frame = _Frame(module, {}, caller.thread, caller.flow, caller.depth, caller.stack)
+        for param in params:
+            if param.star == "*":
+                env[param.name] = SeqV(tuple(positional))
+                positional = []
+            elif param.star == "**":
+                env[param.name] = UNKNOWN
+            elif positional:
+                env[param.name] = positional.pop(0)
+            elif param.name in given:
+                env[param.name] = given[param.name]
+            elif param.default is not None:
+                value = self._eval(param.default, default_frame, _State())[0]
+                if isinstance(value, ConstV) and not value.origin:
+                    value = replace(value, origin=f"default of parameter '{param.name}'")
+                env[param.name] = value
+            else:
+                env[param.name] = Unknown(param.name)
+        return env
+
+    # -------------------------------------------------------------- statements
+    def _block(self, statements: Sequence[ir.Stmt], frame: _Frame, state: _State) -> _State:
+        for statement in statements:
+            self._clock += 1
+            state = self._statement(statement, frame, state)
+        return state
+
+    def _statement(self, statement: ir.Stmt, frame: _Frame, state: _State) -> _State:
+        if isinstance(statement, ir.Assign):
+            value, state = self._eval(statement.value, frame, state)
+            if isinstance(value, QueueGetV):
+                return self._fork_on_queue(statement, value, frame, state)
+            for target in statement.targets:
+                state = self._assign(target, value, frame, state, statement)
+            return state
+        if isinstance(statement, ir.AugAssign):
+            _, state = self._eval(statement.value, frame, state)
+            return self._write(statement.target, frame, state, statement.span)
+        if isinstance(statement, ir.Eval):
+            return self._eval(statement.value, frame, state)[1]
+        if isinstance(statement, ir.Return):
+            if statement.value is not None:
+                value, state = self._eval(statement.value, frame, state)
+                frame.returns.append(value)
+            return state
+        if isinstance(statement, ir.Yield):
+            if statement.value is not None:
+                state = self._eval(statement.value, frame, state)[1]
+            return frame.on_yield(state) if frame.on_yield is not None else state
+        if isinstance(statement, ir.If):
+            return self._if(statement, frame, state)
+        if isinstance(statement, ir.Loop):
+            return self._loop(statement, frame, state)
+        if isinstance(statement, ir.With):
+            return self._with(statement, statement.items, frame, state)
+        if isinstance(statement, ir.Try):
+            state = self._block(statement.body, frame, state)
+            if statement.handlers:
+                ends = [state] + [self._block(h, frame, state.copy()) for h in statement.handlers]
+                steps = [self._step(frame, statement.span, "path without an exception")] + [
+                    self._step(frame, statement.span, "an except branch") for _ in statement.handlers
+                ]
+                state = _merge(ends, steps)
+            state = self._block(statement.orelse, frame, state)
+            return self._block(statement.final, frame, state)
+        return state
+
+    def _if(self, statement: ir.If, frame: _Frame, state: _State) -> _State:
+        test, state = self._eval(statement.test, frame, state)
+        truth = _truth(test)
+        if truth is True:
+            return self._block(statement.body, frame, state)
+        if truth is False:
+            return self._block(statement.orelse, frame, state)
+        line = statement.span.line
+        taken = self._block(statement.body, frame, state.copy())
+        other = self._block(statement.orelse, frame, state.copy())
+        other_label = (
+            f"else branch of the if at line {line}"
+            if statement.has_else
+            else (f"path where the if at line {line} is not taken")
+        )
+        return _merge(
+            [taken, other],
+            [
+                self._step(frame, statement.span, f"if branch at line {line}"),
+                self._step(frame, statement.span, other_label),
+            ],
+        )
+
+    def _loop(self, statement: ir.Loop, frame: _Frame, state: _State) -> _State:
+        iterated, state = self._eval(statement.iter, frame, state)
+        if statement.target is not None:
+            state = self._assign(statement.target, _element(iterated), frame, state, statement)
+        reporting = self._reporting
+        self._reporting = False
+        first = self._block(statement.body, frame, state.copy())
+        self._reporting = reporting
+        entry = _merge([state, first], [None, None])
+        last = self._block(statement.body, frame, entry)
+        state = _merge([state, last], [None, None])
+        return self._block(statement.orelse, frame, state)
+
+    def _with(
+        self,
+        statement: ir.With,
+        items: tuple[tuple[ir.Expr, ir.Expr | None], ...],
+        frame: _Frame,
+        state: _State,
+    ) -> _State:
+        if not items:
+            return self._block(statement.body, frame, state)
+        (context_expr, name), rest = items[0], items[1:]
+        context, state = self._eval(context_expr, frame, state)
+        stream = _stream_context(context)
+        if stream is not None:
+            if name is not None:
+                state = self._assign(name, stream, frame, state, statement)
+            saved = state.streams
+            state.streams = (*saved, stream)
+            state = self._with(statement, rest, frame, state)
+            state.streams = saved
+            return state
+        if isinstance(context, GeneratorContextV):
+            return self._enter_generator(context, statement, rest, frame, state)
+        if name is not None:
+            state = self._assign(name, context, frame, state, statement)
+        return self._with(statement, rest, frame, state)
+
+    def _enter_generator(
+        self,
+        context: GeneratorContextV,
+        statement: ir.With,
+        rest: tuple[tuple[ir.Expr, ir.Expr | None], ...],
+        frame: _Frame,
+        state: _State,
+    ) -> _State:
+        func = context.function
+        function = self._functions[(func.module, func.qualname)]
+        module = self._modules[func.module]
+        step = FlowStep(
+            frame.module.path, statement.span.line, statement.span.column, f"enters {function.qualname}"
+        )
+        inner = _Frame(
+            module,
+            dict(context.arguments),
+            frame.thread,
+            (*frame.flow, step),
+            frame.depth + 1,
+            (*frame.stack, func.qualname),
+        )
+        entered = False
+
+        def body(at_yield: _State) -> _State:
+            nonlocal entered
+            entered = True
+            outer_streams = at_yield.streams
+            result = self._with(statement, rest, frame, at_yield)
+            result.streams = outer_streams
+            return result
+
+        inner.on_yield = body
+        self._entered.add((func.module, func.qualname))
+        state = self._block(function.body, inner, state)
+        return state if entered else self._with(statement, rest, frame, state)
+
+    def _fork_on_queue(self, statement: ir.Assign, queue: QueueGetV, frame: _Frame, state: _State) -> _State:
+        puts = self._puts.get(queue.queue.key, [])
+        if not puts:
+            for target in statement.targets:
+                state = self._assign(target, UNKNOWN, frame, state, statement)
+            return state
+        ends, steps = [], []
+        for put in puts:
+            branch = put.state.copy()
+            branch.streams = state.streams
+            put_at = put.flow[-1]
+            get_step = FlowStep(
+                frame.module.path,
+                statement.span.line,
+                statement.span.column,
+                f"taken off {queue.queue.label} (put at {put_at.path}:{put_at.line}) by the {frame.thread}",
+            )
+            sub = _Frame(
+                frame.module,
+                dict(frame.env),
+                frame.thread,
+                (*put.flow, get_step),
+                frame.depth,
+                frame.stack,
+                frame.returns,
+                frame.on_yield,
+            )
+            for target in statement.targets:
+                branch = self._assign(target, put.payload, sub, branch, statement)
+            frame.env.update(sub.env)
+            ends.append(branch)
+            steps.append(get_step)
+        if len(puts) == 1:
+            frame.flow = (*puts[0].flow, steps[0])
+        return _merge(ends, steps)
+
+    def _assign(
+        self, target: ir.Expr, value: Value, frame: _Frame, state: _State, statement: object
+    ) -> _State:
+        if isinstance(target, ir.Name):
+            frame.env[target.id] = value
+        elif isinstance(target, ir.Attr):
+            holder, state = self._eval(target.base, frame, state)
+            if isinstance(holder, ObjectV):
+                self._heap.setdefault((holder.module, holder.qualname, target.name), [])
+                values = self._heap[(holder.module, holder.qualname, target.name)]
+                if value not in values and len(values) < 8:
+                    values.append(value)
+            elif isinstance(target.base, ir.Name):
+                frame.env[f"{target.base.id}.{target.name}"] = value
+                if isinstance(holder, (RecordV, Unknown)):
+                    # A local struct filled field by field (``attrs.srcAccessOrder = ...``).
+                    fields = dict(holder.fields) if isinstance(holder, RecordV) else {}
+                    fields[target.name] = value
+                    type_name = holder.type_name if isinstance(holder, RecordV) else ""
+                    frame.env[target.base.id] = RecordV(type_name, tuple(fields.items()))
+        elif isinstance(target, ir.Seq):
+            items = _unpack(value, len(target.items))
+            for item_target, item in zip(target.items, items, strict=True):
+                state = self._assign(item_target, item, frame, state, statement)
+        elif isinstance(target, ir.Index):
+            span = target.base.span if isinstance(target.base, (ir.Name, ir.Attr)) else None
+            state = self._write(target, frame, state, span)
+        return state
+
+    def _write(self, target: ir.Expr, frame: _Frame, state: _State, span: Span | None) -> _State:
+        """A producer write (``t[i] = x``, ``t += x``) on the current stream."""
+        if state.streams and state.streams[-1].current_of != MAIN_THREAD:
+            return state
+        key = _root_spelling(target)
+        if key:
+            state.writes[key] = (self._clock, span.line if span else 0)
+        return state
+
+    # ------------------------------------------------------------- expressions
+    def _eval(self, expr: ir.Expr, frame: _Frame, state: _State) -> tuple[Value, _State]:
+        if isinstance(expr, ir.Name):
+            return self._name(expr, frame), state
+        if isinstance(expr, ir.Attr):
+            base, state = self._eval(expr.base, frame, state)
+            if isinstance(expr.base, ir.Name) and f"{expr.base.id}.{expr.name}" in frame.env:
+                return frame.env[f"{expr.base.id}.{expr.name}"], state
+            return self._attribute(base, expr, frame), state
+        if isinstance(expr, ir.Call):
+            return self._call(expr, frame, state)
+        if isinstance(expr, ir.Const):
+            return ConstV(expr.value, repr(expr.value), frame.module.path, expr.span), state
+        if isinstance(expr, ir.Seq):
+            items = []
+            for item in expr.items:
+                value, state = self._eval(item, frame, state)
+                items.append(value)
+            return SeqV(tuple(items)), state
+        if isinstance(expr, ir.Index):
+            base, state = self._eval(expr.base, frame, state)
+            index, state = self._eval(expr.index, frame, state)
+            return _index(base, index), state
+        if isinstance(expr, ir.Cond):
+            test, state = self._eval(expr.test, frame, state)
+            truth = _truth(test)
+            if truth is True:
+                return self._eval(expr.then, frame, state)
+            if truth is False:
+                return self._eval(expr.orelse, frame, state)
+            then, state = self._eval(expr.then, frame, state)
+            orelse, state = self._eval(expr.orelse, frame, state)
+            return join([then, orelse]), state
+        if isinstance(expr, ir.Not):
+            operand, state = self._eval(expr.operand, frame, state)
+            truth = _truth(operand)
+            if truth is None:
+                return UNKNOWN, state
+            return ConstV(not truth, "not ...", frame.module.path, None), state
+        parts = []
+        for part in expr.parts:
+            value, state = self._eval(part, frame, state)
+            parts.append(value)
+        return taint(parts), state
+
+    def _name(self, expr: ir.Name, frame: _Frame) -> Value:
+        if expr.id in frame.env:
+            return frame.env[expr.id]
+        value = self._global(frame.module, expr.id, set())
+        if isinstance(value, ConstV) and expr.span is not None:
+            return replace(value, spelling=expr.id, path=frame.module.path, span=expr.span)
+        if isinstance(value, Unknown):
+            return Unknown(expr.id)
+        return value
+
+    def _global(self, module: ModuleEntry, name: str, seen: set[tuple[str, str]]) -> Value:
+        if (module.name, name) in seen:
+            return UNKNOWN
+        seen.add((module.name, name))
+        code = module.code
+        if any(f.qualname == name for f in code.functions):
+            return FuncV(module.name, name)
+        if any(c.qualname == name for c in code.classes):
+            return ClassV(module.name, name)
+        if name in code.constants:
+            if (module.name, name) not in self._constant_values:
+                self._constant_values[(module.name, name)] = UNKNOWN  # a self-referential constant
+                frame = _Frame(module, {}, MAIN_THREAD, (), _MAX_DEPTH - 1, ())
+                self._constant_values[(module.name, name)] = self._eval(
+                    code.constants[name], frame, _State()
+                )[0]
+            return self._constant_values[(module.name, name)]
+        if name in code.imports:
+            return self.resolve(self._absolute(module, code.imports[name]), seen)
+        if name in _ORDER_SPELLINGS:
+            return ConstV(_ORDER_SPELLINGS[name], name, module.path, None)
+        return ExternalV(name) if name in ("int", "getattr", "zip", "list", "tuple", "len") else UNKNOWN
+
+    def _absolute(self, module: ModuleEntry, target: str) -> str:
+        if not target.startswith("."):
+            return target
+        level = len(target) - len(target.lstrip("."))
+        package = module.name.split(".")
+        if not module.path.endswith("__init__.py"):
+            package = package[:-1]
+        base = package[: len(package) - (level - 1)] if level > 1 else package
+        rest = target.lstrip(".")
+        return ".".join([*base, rest] if rest else base)
+
+    def resolve(self, dotted: str, seen: set[tuple[str, str]] | None = None) -> Value:
+        """A dotted name: a project module, or a name inside one, or something external."""
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            name = ".".join(parts[:cut])
+            if name in self._modules:
+                module = self._modules[name]
+                if cut == len(parts):
+                    return ModuleV(name)
+                value = self._global(module, parts[cut], seen if seen is not None else set())
+                for attribute in parts[cut + 1 :]:
+                    value = self._attribute(value, ir.Attr(ir.Name("_"), attribute), None)
+                return value
+        return ExternalV(dotted)
+
+    def _attribute(self, base: Value, expr: ir.Attr, frame: _Frame | None) -> Value:
+        name = expr.name
+        if name in COPY_APIS:
+            return CopyApiV(name)
+        if name in _ORDER_SPELLINGS:
+            path = frame.module.path if frame else ""
+            return ConstV(_ORDER_SPELLINGS[name], _spelling(expr), path, expr.span)
+        if isinstance(base, ObjectV):
+            method = self._method(base.module, base.qualname, name)
+            if method is not None:
+                return FuncV(method[0], method[1], base)
+            stored = self._heap.get((base.module, base.qualname, name))
+            return join(stored) if stored else Unknown(f"self.{name}")
+        if isinstance(base, RecordV):
+            found = base.get(name)
+            return found if found is not None else UNKNOWN
+        if isinstance(base, ModuleV):
+            return self.resolve(f"{base.name}.{name}")
+        if isinstance(base, ClassV):
+            method = self._method(base.module, base.qualname, name)
+            return FuncV(method[0], method[1]) if method else UNKNOWN
+        if isinstance(base, ExternalV):
+            return ExternalV(f"{base.dotted}.{name}")
+        if isinstance(base, StreamV) and name in _STREAM_HANDLES:
+            return base
+        if isinstance(base, ConstV) and name == "value":
+            return base
+        if isinstance(base, (TensorV, SeqV, UnionV)):
+            return taint([base])
+        if isinstance(base, Unknown) and base.spelling:
+            return Unknown(f"{base.spelling}.{name}")
+        return UNKNOWN
+
+    def _method(self, module: str, cls: str, name: str) -> tuple[str, str] | None:
+        seen = 0
+        queue = [(module, cls)]
+        while queue and seen < 16:
+            seen += 1
+            current = queue.pop(0)
+            if (current[0], f"{current[1]}.{name}") in self._functions:
+                return current[0], f"{current[1]}.{name}"
+            queue.extend(self._base_classes(current))
+        return None
+
+    def _base_classes(self, cls: tuple[str, str]) -> list[tuple[str, str]]:
+        if cls not in self._bases:
+            self._bases[cls] = []
+            info = self._classes.get(cls)
+            if info is not None:
+                frame = _Frame(self._modules[cls[0]], {}, MAIN_THREAD, (), _MAX_DEPTH - 1, ())
+                for base in info.bases:
+                    value = self._eval(base, frame, _State())[0]
+                    if isinstance(value, ClassV):
+                        self._bases[cls].append((value.module, value.qualname))
+        return self._bases[cls]
+
+    # ------------------------------------------------------------------- calls
+    def _call(self, call: ir.Call, frame: _Frame, state: _State) -> tuple[Value, _State]:
+        receiver: Value | None = None
+        if isinstance(call.func, ir.Attr):
+            # The receiver is evaluated once: its calls may have effects.
+            receiver, state = self._eval(call.func.base, frame, state)
+            spelled = call.func.base
+            if isinstance(spelled, ir.Name) and f"{spelled.id}.{call.func.name}" in frame.env:
+                callee = frame.env[f"{spelled.id}.{call.func.name}"]
+            else:
+                callee = self._attribute(receiver, call.func, frame)
+        else:
+            callee, state = self._eval(call.func, frame, state)
+        args: list[Value] = []
+        for arg in call.args:
+            value, state = self._eval(arg, frame, state)
+            args.append(value)
+        kwargs: list[tuple[str, Value]] = []
+        for key, arg in call.kwargs:
+            value, state = self._eval(arg, frame, state)
+            kwargs.append((key, value))
+        method = call.func.name if isinstance(call.func, ir.Attr) else ""
+        special = self._special(call, method, receiver, callee, args, dict(kwargs), frame, state)
+        if special is not None:
+            return special
+        return self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
+
+    def _dispatch(
+        self,
+        callee: Value,
+        args: tuple[Value, ...],
+        kwargs: tuple[tuple[str, Value], ...],
+        call: ir.Call,
+        frame: _Frame,
+        state: _State,
+    ) -> tuple[Value, _State]:
+        if isinstance(callee, UnionV):
+            results = []
+            for option in callee.options:
+                value, state = self._dispatch(option, args, kwargs, call, frame, state)
+                results.append(value)
+            return join(results), state
+        if isinstance(callee, FuncV):
+            function = self._functions.get((callee.module, callee.qualname))
+            if function is not None and any(
+                _spelling(d).endswith("contextmanager") for d in function.decorators
+            ):
+                env = self._bind(function, callee.bound, args, kwargs, self._modules[callee.module], frame)
+                return GeneratorContextV(callee, tuple(env.items())), state
+            return self._invoke(callee, args, kwargs, state, frame, call)
+        if isinstance(callee, ClassV):
+            return self._construct(callee, args, kwargs, call, frame, state)
+        if isinstance(callee, CopyApiV):
+            return self._copy_api(callee.api, args, dict(kwargs), call, frame, state)
+        if isinstance(callee, ExternalV):
+            return self._external(callee.dotted, args, dict(kwargs), call, frame, state)
+        if isinstance(callee, Unknown) and callee.spelling:
+            return self._external(callee.spelling, args, dict(kwargs), call, frame, state)
+        copy_api = next((a for a in args if isinstance(a, CopyApiV)), None)
+        if copy_api is not None and len(args) == 1:
+            return copy_api, state  # a ctypes prototype wrapping an entry point
+        return taint([*args, *(v for _, v in kwargs)]), state
+
+    def _construct(
+        self,
+        cls: ClassV,
+        args: tuple[Value, ...],
+        kwargs: tuple[tuple[str, Value], ...],
+        call: ir.Call,
+        frame: _Frame,
+        state: _State,
+    ) -> tuple[Value, _State]:
+        info = self._classes[(cls.module, cls.qualname)]
+        init = self._method(cls.module, cls.qualname, "__init__")
+        if init is None and info.fields:
+            # A record: NamedTuple, dataclass or ctypes structure; fields by position and keyword.
+            fields = list(zip(info.fields, args, strict=False)) + list(kwargs)
+            return RecordV(info.qualname, tuple(fields)), state
+        obj = ObjectV(cls.module, cls.qualname)
+        if init is None:
+            return obj, state
+        _, state = self._invoke(FuncV(init[0], init[1], obj), args, kwargs, state, frame, call)
+        return obj, state
+
+    def _special(
+        self,
+        call: ir.Call,
+        method: str,
+        receiver: Value | None,
+        callee: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        frame: _Frame,
+        state: _State,
+    ) -> tuple[Value, _State] | None:
+        """Methods whose meaning does not depend on the receiver's class being in the project."""
+        now = self._clock
+        if method in ("wait_stream", "wait_event", "record_event") and isinstance(receiver, Unknown):
+            receiver = _opaque_stream(receiver) if receiver.spelling else receiver
+        if (
+            method in ("record", "wait")
+            and isinstance(receiver, Unknown)
+            and receiver.spelling
+            and (method == "record" or args)
+        ):
+            receiver = EventV(f"opaque:{receiver.spelling}", receiver.spelling)
+        if method == "wait_event" and args and isinstance(args[0], Unknown) and args[0].spelling:
+            args = [EventV(f"opaque:{args[0].spelling}", args[0].spelling), *args[1:]]
+        if method == "wait_stream" and isinstance(receiver, StreamV) and args:
+            producer = args[0]
+            if self._is_producer(producer, receiver):
+                state.barriers[receiver.key] = now
+                state.gaps.pop(receiver.key, None)
+            return UNKNOWN, state
+        if method == "wait_event" and isinstance(receiver, StreamV) and args:
+            return UNKNOWN, self._wait_event(receiver, args[0], state)
+        if method == "wait" and isinstance(receiver, EventV):
+            waiter = _opaque_stream(args[0]) if args else self._current(frame, state)
+            if isinstance(waiter, StreamV):
+                state = self._wait_event(waiter, receiver, state)
+            return UNKNOWN, state
+        if method == "record" and isinstance(receiver, EventV):
+            stream = _opaque_stream(args[0]) if args else self._current(frame, state)
+            state.records[receiver.key] = (stream, now)
+            return UNKNOWN, state
+        if method == "record_event" and isinstance(receiver, StreamV):
+            event = EventV(_site(frame, call), f"{receiver.label}.record_event()")
+            state.records[event.key] = (receiver, now)
+            return event, state
+        if method == "synchronize":
+            target = receiver
+            device_wide = target is None or isinstance(target, (ExternalV, ModuleV, Unknown))
+            if device_wide or (isinstance(target, StreamV) and target.current_of == MAIN_THREAD):
+                state.synced = now
+            elif isinstance(target, EventV):
+                record = state.records.get(target.key)
+                if record is not None and record[0] is not None and record[0].current_of == MAIN_THREAD:
+                    state.synced = record[1]
+            return UNKNOWN, state
+        if method in ("put", "put_nowait") and isinstance(receiver, QueueV) and args:
+            step = FlowStep(frame.module.path, call.span.line, call.span.column, f"put on {receiver.label}")
+            if self._reporting or not self._puts.get(receiver.key):
+                self._puts.setdefault(receiver.key, []).append(
+                    _Put(args[0], state.copy(), (*frame.flow, step))
+                )
+            return UNKNOWN, state
+        if method in ("get", "get_nowait") and isinstance(receiver, QueueV):
+            return QueueGetV(receiver), state
+        if method == "copy_" and receiver is not None and args:
+            return receiver, self._copy(
+                call,
+                "Tensor.copy_",
+                frame,
+                state,
+                self._stream(frame, state),
+                args[0],
+                receiver,
+                _root_spelling(call.args[0]),
+                None,
+            )
+        if (
+            method == "cpu"
+            and receiver is not None
+            and not args
+            and not isinstance(receiver, (ObjectV, ExternalV))
+        ):
+            state = self._copy(
+                call,
+                "Tensor.cpu",
+                frame,
+                state,
+                self._stream(frame, state),
+                receiver,
+                TensorV(Memory.HOST),
+                _root_spelling(call.func.base) if isinstance(call.func, ir.Attr) else "",
+                None,
+            )
+            return TensorV(Memory.HOST), state
+        if method == "to" and receiver is not None and not isinstance(receiver, (ObjectV, ExternalV)):
+            device = args[0] if args else kwargs.get("device")
+            moved_to = _device_memory(device) if device is not None else None
+            if moved_to is Memory.HOST:
+                state = self._copy(
+                    call,
+                    "Tensor.to",
+                    frame,
+                    state,
+                    self._stream(frame, state),
+                    receiver,
+                    TensorV(Memory.HOST),
+                    _root_spelling(call.func.base) if isinstance(call.func, ir.Attr) else "",
+                    None,
+                )
+                return TensorV(Memory.HOST), state
+            if moved_to is Memory.DEVICE:
+                return TensorV(Memory.DEVICE), state
+            return receiver, state
+        if method in ("cuda",) and isinstance(receiver, (TensorV, Unknown)):
+            return TensorV(Memory.DEVICE), state
+        if method in ("pin_memory", "numpy") and isinstance(receiver, (TensorV, Unknown)):
+            return TensorV(Memory.HOST), state
+        given_stream = kwargs.get("stream")
+        if (
+            method in ("get", "asnumpy")
+            and isinstance(given_stream, (StreamV, Unknown))
+            and not (isinstance(given_stream, Unknown) and not given_stream.spelling)
+        ):
+            # cupy: ``array.get(stream=s)``; ``requests.get(url, stream=True)`` passes a constant.
+            return TensorV(Memory.HOST), self._copy(
+                call,
+                method,
+                frame,
+                state,
+                _opaque_stream(given_stream),
+                TensorV(Memory.DEVICE),
+                TensorV(Memory.HOST),
+                "",
+                None,
+            )
+        if method in ("append", "extend", "add", "insert") and isinstance(call.func, ir.Attr):
+            holder = call.func.base
+            if isinstance(holder, ir.Name) and args:
+                current = frame.env.get(holder.id, UNKNOWN)
+                frame.env[holder.id] = join([current, taint([args[-1]]) if memory_of(args[-1]) else current])
+            return UNKNOWN, state
+        if (
+            method.endswith("_")
+            and not method.startswith("_")
+            and isinstance(call.func, ir.Attr)
+            and not isinstance(receiver, (ObjectV, ExternalV, ModuleV, ClassV))
+        ):
+            return receiver or UNKNOWN, self._write(call.func.base, frame, state, call.span)
+        if method in _SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
+            return taint([receiver]), state
+        return None
+
+    def _external(
+        self,
+        dotted: str,
+        args: tuple[Value, ...],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: _Frame,
+        state: _State,
+    ) -> tuple[Value, _State]:
+        last = dotted.rsplit(".", 1)[-1]
+        if last in COPY_APIS:
+            return self._copy_api(last, args, kwargs, call, frame, state)
+        if last == "Stream":
+            site = _site(frame, call)
+            return StreamV(site, f"stream created at {site}"), state
+        if last in ("current_stream", "default_stream"):
+            return self._current(frame, state, explicit=True), state
+        if last in _STREAM_CONTEXTS and args:
+            stream = _opaque_stream(args[0])
+            return (ContextV(stream) if stream is not None else UNKNOWN), state
+        if last == "Event":
+            site = _site(frame, call)
+            return EventV(site, f"event created at {site}"), state
+        if last == "synchronize":
+            state.synced = self._clock
+            return UNKNOWN, state
+        if last in _QUEUES:
+            site = _site(frame, call)
+            return QueueV(site, f"the queue created at {site}"), state
+        if last == "Thread":
+            target = kwargs.get("target")
+            arguments = kwargs.get("args")
+            if target is not None:
+                step = FlowStep(frame.module.path, call.span.line, call.span.column, "starts a thread")
+                items = arguments.items if isinstance(arguments, SeqV) else ()
+                self._threads.append(_ThreadStart(target, items, state.copy(), (*frame.flow, step), dotted))
+            return UNKNOWN, state
+        if last in _ALLOCATORS:
+            return TensorV(_allocation_memory(args, kwargs)), state
+        if last == "int" and args:
+            return args[0], state
+        if (
+            last == "getattr"
+            and len(args) >= 2
+            and isinstance(args[1], ConstV)
+            and args[1].value in COPY_APIS
+        ):
+            return CopyApiV(str(args[1].value)), state
+        if last == "zip":
+            return ZipV(args), state
+        if last in ("list", "tuple") and args:
+            return args[0], state
+        if last == "partial" and args:
+            return args[0], state
+        if last == "cuGetProcAddress" and args and isinstance(args[0], ConstV):
+            name = args[0].value
+            text = name.decode() if isinstance(name, bytes) else str(name)
+            if text in COPY_APIS:
+                return SeqV((UNKNOWN, CopyApiV(text), UNKNOWN)), state
+        copy_api = next((a for a in args if isinstance(a, CopyApiV)), None)
+        if copy_api is not None and len(args) == 1:
+            return copy_api, state
+        if any(key in _ORDER_KEYWORDS for key in kwargs):
+            return RecordV(last, tuple(kwargs.items())), state  # copy attributes built by keyword
+        if len(args) == 1 and isinstance(args[0], RecordV) and not kwargs:
+            return args[0], state  # byref(attrs), addressof(attrs), pointer(attrs): the same struct
+        return taint([*args, *kwargs.values()]), state
+
+    # ------------------------------------------------------------------- copies
+    def _copy_api(
+        self,
+        api: str,
+        args: tuple[Value, ...] | list[Value],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: _Frame,
+        state: _State,
+    ) -> tuple[Value, _State]:
+        args = list(args)
+        stream: Value | None = self._stream(frame, state)
+        source: Value = UNKNOWN
+        destination: Value = UNKNOWN
+        order = _order_in(list(kwargs.items()))
+        if api in _BATCH_COPIES:
+            destination, source = [*args, UNKNOWN, UNKNOWN][:2]
+            explicit = kwargs.get("hStream", kwargs.get("stream"))
+            if explicit is not None:
+                stream = explicit
+            elif len(args) >= 8:
+                stream = args[-1]
+            order = order or _order_in([("", a) for a in args])
+        elif api in ("cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2"):
+            destination, source = TensorV(Memory.HOST), TensorV(Memory.DEVICE)
+            stream = args[3] if len(args) >= 4 else stream
+        elif api in ("cuMemcpyAsync", "cuMemcpyAsync_v2"):
+            destination, source = [*args, UNKNOWN, UNKNOWN][:2]
+            stream = args[3] if len(args) >= 4 else stream
+        elif api in ("cudaMemcpyAsync", "hipMemcpyAsync", "memcpyAsync"):
+            destination, source = [*args, UNKNOWN, UNKNOWN][:2]
+            kind = _kind(args[3]) if len(args) >= 4 else None
+            if kind in _KIND_MEMORY:
+                source, destination = (TensorV(m) for m in _KIND_MEMORY[kind])
+            stream = args[4] if len(args) >= 5 else stream
+        elif api == "cuMemcpyWithAttributesAsync":
+            destination, source = [*args, UNKNOWN, UNKNOWN][:2]
+            stream = args[4] if len(args) >= 5 else stream
+            order = order or _order_in([("", a) for a in args])
+        elif api in ("swap_blocks", "swap_blocks_batch"):
+            source, destination = [*args, UNKNOWN, UNKNOWN][:2]
+            flag = kwargs.get("is_src_access_order_any")
+            if flag is not None and _truth(flag) is True:
+                where = flag if isinstance(flag, ConstV) else None
+                order = SourceOrder(
+                    3,
+                    where.spelling if where else "True",
+                    where.span if where and where.span else call.span,
+                    "is_src_access_order_any=True",
+                    where.path if where else frame.module.path,
+                )
+        stream_value = stream if stream is None or isinstance(stream, StreamV) else _opaque_stream(stream)
+        return UNKNOWN, self._copy(call, api, frame, state, stream_value, source, destination, "", order)
+
+    def _copy(
+        self,
+        call: ir.Call,
+        form: str,
+        frame: _Frame,
+        state: _State,
+        stream: StreamV | None,
+        source: Value,
+        destination: Value,
+        source_key: str,
+        order: SourceOrder | None,
+    ) -> _State:
+        if not self._reporting:
+            return state
+        if self._fallback and (stream is None or stream.key.startswith("opaque:")):
+            return state  # reached only as a fallback root: its stream is not known here
+        key = stream.key if stream is not None else ""
+        barrier = state.ordered_since(key) if stream is not None else None
+        write = state.writes.get(source_key) if source_key else None
+        stale = barrier is not None and write is not None and write[0] > barrier
+        current = stream is None or stream.current_of == MAIN_THREAD
+        self.runs.append(
+            CopyRun(
+                path=frame.module.path,
+                span=call.span,
+                lines=call.lines,
+                form=form,
+                stream=None if current else stream,
+                source_memory=memory_of(source) or Memory.UNKNOWN,
+                destination_memory=memory_of(destination) or Memory.UNKNOWN,
+                order=order,
+                ordered=barrier is not None and not stale,
+                gap=state.gaps.get(key, ()) if barrier is None else (),
+                stale_write_line=write[1] if stale and write is not None else None,
+                host_synced=state.synced is not None and (write is None or write[0] < state.synced),
+                flow=frame.flow,
+                thread=frame.thread,
+                resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
+            )
+        )
+        return state
+
+    # ----------------------------------------------------------------- streams
+    def _current(self, frame: _Frame, state: _State, explicit: bool = False) -> StreamV:
+        if not explicit and state.streams:
+            return state.streams[-1]
+        return StreamV(f"current@{frame.thread}", "torch.cuda.current_stream()", frame.thread)
+
+    def _stream(self, frame: _Frame, state: _State) -> StreamV | None:
+        if state.streams and state.streams[-1].current_of != MAIN_THREAD:
+            return state.streams[-1]
+        if frame.thread != MAIN_THREAD and not state.streams:
+            return self._current(frame, state)
+        return None
+
+    def _is_producer(self, producer: Value, waiter: StreamV) -> bool:
+        if isinstance(producer, StreamV):
+            if producer.key == waiter.key:
+                return False
+            if producer.current_of:
+                return producer.current_of == MAIN_THREAD
+            return producer.key.startswith("opaque:")  # a stream we cannot tell apart from the producer
+        return True
+
+    def _wait_event(self, waiter: StreamV, event: Value, state: _State) -> _State:
+        if isinstance(event, EventV):
+            recorded_on, time = state.records.get(event.key, (None, _BEFORE_PATH))
+            if event.key not in state.records or (
+                recorded_on is not None and self._is_producer(recorded_on, waiter)
+            ):
+                state.barriers[waiter.key] = max(state.barriers.get(waiter.key, time), time)
+                state.gaps.pop(waiter.key, None)
+        elif not isinstance(event, ConstV):
+            state.barriers[waiter.key] = max(state.barriers.get(waiter.key, _BEFORE_PATH), _BEFORE_PATH)
+            state.gaps.pop(waiter.key, None)
+        return state
+
+    def _step(self, frame: _Frame, span: Span, message: str) -> FlowStep:
+        return FlowStep(frame.module.path, span.line, span.column, message)
+
+
+def _collect_called(statements: Sequence[ir.Stmt] | tuple[ir.Stmt, ...], called: set[str]) -> None:
+    def expr(e: ir.Expr | None) -> None:
+        if e is None:
+            return
+        if isinstance(e, ir.Call):
+            if isinstance(e.func, ir.Name):
+                called.add(e.func.id)
+            elif isinstance(e.func, ir.Attr):
+                called.add(e.func.name)
+            expr(e.func)
+            for a in e.args:
+                expr(a)
+            for key, a in e.kwargs:
+                if key == "target" and isinstance(a, (ir.Name, ir.Attr)):
+                    called.add(a.id if isinstance(a, ir.Name) else a.name)
+                expr(a)
+        elif isinstance(e, ir.Attr):
+            expr(e.base)
+        elif isinstance(e, ir.Seq):
+            for item in e.items:
+                expr(item)
+        elif isinstance(e, ir.Index):
+            expr(e.base)
+            expr(e.index)
+        elif isinstance(e, ir.Cond):
+            expr(e.then)
+            expr(e.test)
+            expr(e.orelse)
+        elif isinstance(e, ir.Not):
+            expr(e.operand)
+        elif isinstance(e, ir.Opaque):
+            for part in e.parts:
+                expr(part)
+
+    for statement in statements:
+        if isinstance(statement, (ir.Assign, ir.AugAssign, ir.Eval, ir.Return, ir.Yield)):
+            expr(statement.value)
+        elif isinstance(statement, ir.If):
+            expr(statement.test)
+            _collect_called(statement.body, called)
+            _collect_called(statement.orelse, called)
+        elif isinstance(statement, ir.Loop):
+            expr(statement.iter)
+            _collect_called(statement.body, called)
+            _collect_called(statement.orelse, called)
+        elif isinstance(statement, ir.With):
+            for item, _ in statement.items:
+                expr(item)
+            _collect_called(statement.body, called)
+        elif isinstance(statement, ir.Try):
+            _collect_called(statement.body, called)
+            for handler in statement.handlers:
+                _collect_called(handler, called)
+            _collect_called(statement.orelse, called)
+            _collect_called(statement.final, called)
+
+
+def _is_static(function: ir.Function) -> bool:
+    return any(_spelling(d) in ("staticmethod",) for d in function.decorators)
+
+
+def _spelling(expr: ir.Expr) -> str:
+    if isinstance(expr, ir.Name):
+        return expr.id
+    if isinstance(expr, ir.Attr):
+        base = _spelling(expr.base)
+        return f"{base}.{expr.name}" if base else expr.name
+    if isinstance(expr, ir.Call):
+        return f"{_spelling(expr.func)}()"
+    return ""
+
+
+def _root_spelling(expr: ir.Expr) -> str:
+    while isinstance(expr, ir.Index) or (
+        isinstance(expr, ir.Call)
+        and isinstance(expr.func, ir.Attr)
+        and expr.func.name in _SAME_MEMORY_METHODS
+    ):
+        expr = expr.base if isinstance(expr, ir.Index) else expr.func.base  # type: ignore[union-attr]
+    return _spelling(expr) if isinstance(expr, (ir.Name, ir.Attr)) else ""
+
+
+def _site(frame: _Frame, call: ir.Call) -> str:
+    return f"{frame.module.path}:{call.span.line}"
+
+
+def _opaque_stream(value: Value) -> StreamV | None:
+    if isinstance(value, StreamV):
+        return value
+    if isinstance(value, ConstV) and value.value in (0, None):
+        return None  # the legacy default stream, or the current one
+    label = value.spelling if isinstance(value, Unknown) and value.spelling else "an unresolved stream"
+    return StreamV(f"opaque:{label}", label)
+
+
+def _stream_context(value: Value) -> StreamV | None:
+    if isinstance(value, ContextV):
+        return value.stream
+    if isinstance(value, StreamV):
+        return value
+    return None
+
+
+def _truth(value: Value) -> bool | None:
+    if (
+        isinstance(value, ConstV)
+        and isinstance(value.value, (bool, int))
+        and not isinstance(value.value, float)
+    ):
+        return bool(value.value)
+    if isinstance(value, ConstV) and value.value is None:
+        return False
+    return None
+
+
+def _element(value: Value) -> Value:
+    if isinstance(value, ZipV):
+        return SeqV(tuple(_element(part) for part in value.parts))
+    if isinstance(value, SeqV):
+        return join(list(value.items)) if value.items else UNKNOWN
+    if isinstance(value, TensorV):
+        return value
+    return UNKNOWN
+
+
+def _unpack(value: Value, count: int) -> list[Value]:
+    if isinstance(value, SeqV) and len(value.items) == count:
+        return list(value.items)
+    if isinstance(value, RecordV) and len(value.fields) == count:
+        return [v for _, v in value.fields]
+    if isinstance(value, TensorV):
+        return [value] * count
+    return [UNKNOWN] * count
+
+
+def _index(base: Value, index: Value) -> Value:
+    if isinstance(base, SeqV) and isinstance(index, ConstV) and isinstance(index.value, int):
+        if -len(base.items) <= index.value < len(base.items):
+            return base.items[index.value]
+        return UNKNOWN
+    if isinstance(base, RecordV) and isinstance(index, ConstV) and isinstance(index.value, str):
+        return base.get(index.value) or UNKNOWN
+    return taint([base])
+
+
+def _kind(value: Value) -> int | None:
+    if isinstance(value, ConstV):
+        if isinstance(value.value, int):
+            return value.value
+        return _KIND_SPELLINGS.get(value.spelling.rsplit(".", 1)[-1])
+    if isinstance(value, Unknown):
+        return _KIND_SPELLINGS.get(value.spelling.rsplit(".", 1)[-1])
+    if isinstance(value, ExternalV):
+        return _KIND_SPELLINGS.get(value.dotted.rsplit(".", 1)[-1])
+    return None
+
+
+def _device_memory(value: Value) -> Memory | None:
+    if isinstance(value, ConstV) and isinstance(value.value, str):
+        head = value.value.split(":")[0]
+        if head == "cpu":
+            return Memory.HOST
+        if head in ("cuda", "hip", "xpu"):
+            return Memory.DEVICE
+    if isinstance(value, TensorV):
+        return value.memory
+    return None
+
+
+def _allocation_memory(args: tuple[Value, ...], kwargs: dict[str, Value]) -> Memory:
+    if _truth(kwargs.get("pin_memory", UNKNOWN)) is True:
+        return Memory.HOST
+    if "device" in kwargs:
+        return _device_memory(kwargs["device"]) or Memory.UNKNOWN
+    like = next((memory_of(a) for a in args if memory_of(a) is not None), None)
+    return like if like is not None else Memory.HOST  # torch allocates on the CPU by default
+
+
+def _order_in(values: list[tuple[str, Value]]) -> SourceOrder | None:
+    """A source access order among call arguments: a keyword, or a field of a record passed
+    directly, through ``byref``/``addressof``, or in a list."""
+    for key, value in values:
+        if key in _ORDER_KEYWORDS:
+            order = _order_value(value, "argument")
+            if order is not None:
+                return order
+        if key == "":
+            found = _order_in_value(value, 0)
+            if found is not None:
+                return found
+    return None
+
+
+def _order_in_value(value: Value, depth: int) -> SourceOrder | None:
+    if depth > 3:
+        return None
+    if isinstance(value, RecordV):
+        for name in _ORDER_KEYWORDS:
+            field_value = value.get(name)
+            if field_value is not None:
+                return _order_value(field_value, "attribute")
+        for _, inner in value.fields:
+            found = _order_in_value(inner, depth + 1)
+            if found is not None:
+                return found
+    if isinstance(value, (SeqV, UnionV)):
+        for item in value.items if isinstance(value, SeqV) else value.options:
+            found = _order_in_value(item, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _order_value(value: Value, origin: str) -> SourceOrder | None:
+    if isinstance(value, UnionV):
+        orders = [o for o in (_order_value(v, origin) for v in value.options) if o is not None]
+        return max(orders, key=lambda o: o.value) if orders else None
+    if not isinstance(value, ConstV) or value.span is None:
+        return None
+    number: int | None = None
+    if isinstance(value.value, bool):
+        number = None
+    elif isinstance(value.value, int):
+        number = value.value
+    elif isinstance(value.value, str) and value.value.lower() in _ORDER_STRINGS:
+        number = _ORDER_STRINGS[value.value.lower()]
+    if number is None:
+        return None
+    return SourceOrder(number, value.spelling, value.span, value.origin or origin, value.path)

@@ -1,0 +1,184 @@
+"""The lowered form of a file that the analysis interprets: small, picklable, cacheable.
+
+The reader turns libcst trees into this IR once per file content; the interpreter never
+sees libcst. Expressions keep only what stream-ordering analysis can use (names,
+attributes, calls with their arguments, constants, tuples, conditionals); anything else
+becomes ``Opaque``, whose sub-expressions still run (their calls may matter).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kvguard.lint.findings import Span
+
+
+@dataclass(frozen=True)
+class Name:
+    id: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True)
+class Attr:
+    base: Expr
+    name: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    func: Expr
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...]
+    span: Span
+    lines: tuple[int, int]
+    star_args: bool = False  # *args or **kwargs present: positions cannot be trusted
+
+
+@dataclass(frozen=True)
+class Const:
+    value: int | float | str | bytes | bool | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Seq:
+    """A tuple or list display."""
+
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Index:
+    base: Expr
+    index: Expr
+
+
+@dataclass(frozen=True)
+class Cond:
+    then: Expr
+    test: Expr
+    orelse: Expr
+
+
+@dataclass(frozen=True)
+class Not:
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Opaque:
+    parts: tuple[Expr, ...] = ()
+
+
+Expr = Name | Attr | Call | Const | Seq | Index | Cond | Not | Opaque
+
+
+@dataclass(frozen=True)
+class Assign:
+    targets: tuple[Expr, ...]
+    value: Expr
+    span: Span
+    lines: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class AugAssign:
+    target: Expr
+    value: Expr
+    span: Span
+    lines: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Eval:
+    value: Expr
+    span: Span
+    lines: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Return:
+    value: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Yield:
+    value: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class If:
+    test: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+    span: Span
+    has_else: bool
+
+
+@dataclass(frozen=True)
+class Loop:
+    target: Expr | None
+    iter: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Try:
+    body: tuple[Stmt, ...]
+    handlers: tuple[tuple[Stmt, ...], ...]
+    orelse: tuple[Stmt, ...]
+    final: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class With:
+    items: tuple[tuple[Expr, Expr | None], ...]
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+Stmt = Assign | AugAssign | Eval | Return | Yield | If | Loop | Try | With
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: Expr | None
+    star: str = ""  # "", "*" or "**"
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    qualname: str  # within the module: "Class.method", "outer.inner"
+    params: tuple[Param, ...]
+    body: tuple[Stmt, ...]
+    decorators: tuple[Expr, ...]
+    span: Span
+    class_name: str = ""  # the enclosing class for methods
+
+
+@dataclass(frozen=True)
+class Class:
+    name: str
+    qualname: str
+    bases: tuple[Expr, ...]
+    # Field names in declaration order (NamedTuple/dataclass annotations, ctypes _fields_).
+    fields: tuple[str, ...]
+    span: Span
+
+
+@dataclass
+class ModuleCode:
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted target
+    constants: dict[str, Expr] = field(default_factory=dict)  # module-level NAME = expr
+    functions: list[Function] = field(default_factory=list)
+    classes: list[Class] = field(default_factory=list)
+    body: list[Stmt] = field(default_factory=list)  # module-level statements

@@ -1,0 +1,217 @@
+"""Abstract values the interpreter computes for expressions.
+
+Each value says what the analysis knows about a runtime object: a stream (which one),
+an event, a tensor and where its memory lives, a constant and where it was spelt, a
+record of named fields (NamedTuple, ctypes structure, call keywords), an instance of a
+project class, a project function, a raw copy entry point, a queue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kvguard.lint.facts import Memory
+from kvguard.lint.findings import Span
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """Nothing is known; ``spelling`` names the expression for messages."""
+
+    spelling: str = ""
+
+
+UNKNOWN = Unknown()
+
+
+@dataclass(frozen=True)
+class StreamV:
+    key: str  # identity: creation site, "current@<thread>", or the spelling of an opaque stream
+    label: str  # how reports name it
+    current_of: str = ""  # the thread whose current stream this is, if it is one
+
+
+@dataclass(frozen=True)
+class EventV:
+    key: str
+    label: str
+
+
+@dataclass(frozen=True)
+class TensorV:
+    """A tensor, or anything derived from one (data pointers, pointer arrays, views)."""
+
+    memory: Memory
+    key: str = ""  # spelling of the root reference, for producer writes
+
+
+@dataclass(frozen=True)
+class ConstV:
+    value: int | float | str | bytes | bool | None
+    spelling: str
+    path: str
+    span: Span | None
+    origin: str = ""  # "default of parameter 'x'", "argument", ...
+
+
+@dataclass(frozen=True)
+class RecordV:
+    type_name: str
+    fields: tuple[tuple[str, Value], ...]
+
+    def get(self, name: str) -> Value | None:
+        return next((value for key, value in self.fields if key == name), None)
+
+
+@dataclass(frozen=True)
+class SeqV:
+    items: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class ZipV:
+    parts: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class FuncV:
+    module: str
+    qualname: str
+    bound: Value | None = None  # the receiver of a bound method
+
+
+@dataclass(frozen=True)
+class ClassV:
+    module: str
+    qualname: str
+
+
+@dataclass(frozen=True)
+class ObjectV:
+    module: str
+    qualname: str  # its class
+
+
+@dataclass(frozen=True)
+class ExternalV:
+    """A name outside the project (``torch.cuda.Stream``, ``queue.SimpleQueue``), dotted."""
+
+    dotted: str
+
+
+@dataclass(frozen=True)
+class ModuleV:
+    """A project module."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class CopyApiV:
+    """A raw copy entry point (a bindings function, a ctypes or cuGetProcAddress pointer)."""
+
+    api: str
+
+
+@dataclass(frozen=True)
+class QueueV:
+    key: str
+    label: str
+
+
+@dataclass(frozen=True)
+class QueueGetV:
+    """``q.get()``: the statement that assigns it runs once per payload put on the queue."""
+
+    queue: QueueV
+
+
+@dataclass(frozen=True)
+class ContextV:
+    """A stream context manager (``torch.cuda.stream(s)``)."""
+
+    stream: StreamV
+
+
+@dataclass(frozen=True)
+class GeneratorContextV:
+    """A call of a project ``@contextmanager`` function, run when entered."""
+
+    function: FuncV
+    arguments: tuple[tuple[str, Value], ...]
+
+
+@dataclass(frozen=True)
+class UnionV:
+    """One of several values (two classes assigned to one attribute, an unresolved if)."""
+
+    options: tuple[Value, ...]
+
+
+Value = (
+    Unknown
+    | StreamV
+    | EventV
+    | TensorV
+    | ConstV
+    | RecordV
+    | SeqV
+    | ZipV
+    | FuncV
+    | ClassV
+    | ObjectV
+    | ExternalV
+    | ModuleV
+    | CopyApiV
+    | QueueV
+    | QueueGetV
+    | ContextV
+    | GeneratorContextV
+    | UnionV
+)
+
+
+def join(values: list[Value]) -> Value:
+    """Several possible values as one."""
+    distinct: list[Value] = []
+    for value in values:
+        for option in value.options if isinstance(value, UnionV) else (value,):
+            if option not in distinct:
+                distinct.append(option)
+    known = [
+        v for v in distinct if not isinstance(v, Unknown) and not (isinstance(v, ConstV) and v.value is None)
+    ]
+    if not known:
+        return distinct[0] if distinct else UNKNOWN
+    if len(known) == 1:
+        return known[0]
+    memories = {v.memory for v in known if isinstance(v, TensorV)}
+    if len(memories) == len(known) and memories:
+        return TensorV(memories.pop() if len(memories) == 1 else Memory.UNKNOWN)
+    return UnionV(tuple(known[:8]))
+
+
+def memory_of(value: Value) -> Memory | None:
+    """Where a value's memory lives, if it is (derived from) a tensor."""
+    if isinstance(value, TensorV):
+        return value.memory
+    if isinstance(value, UnionV):
+        found = {memory_of(option) for option in value.options} - {None}
+        if len(found) == 1:
+            return found.pop()
+        return Memory.UNKNOWN if found else None
+    if isinstance(value, (SeqV, ZipV)):
+        items = value.items if isinstance(value, SeqV) else value.parts
+        found = {memory_of(item) for item in items} - {None}
+        if len(found) == 1:
+            return found.pop()
+        return Memory.UNKNOWN if found else None
+    return None
+
+
+def taint(values: list[Value]) -> Value:
+    """The value of an opaque operation on these inputs: derived from their tensors, if any."""
+    memories = {m for m in (memory_of(v) for v in values) if m is not None}
+    if not memories:
+        return UNKNOWN
+    return TensorV(memories.pop() if len(memories) == 1 else Memory.UNKNOWN)
