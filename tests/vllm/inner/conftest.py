@@ -1,0 +1,74 @@
+"""Fixtures for the adapter tests: a real VllmConfig and KVCacheConfig, built offline.
+
+The model is a tiny random-weight Llama config written to a temporary directory (no hub access,
+no weights: the connector never loads the model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+from transformers import LlamaConfig
+from vllm.config import CacheConfig, DeviceConfig, KVTransferConfig, ModelConfig, VllmConfig
+from vllm.v1.core.kv_cache_utils import get_kv_cache_configs
+from vllm.v1.kv_cache_interface import FullAttentionSpec
+
+NUM_LAYERS = 2
+BLOCK_SIZE = 16
+KVGUARD = {"kv_connector": "KVGuardCPUOffloadConnector", "kv_connector_module_path": "kvguard.vllm"}
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("tiny-llama")
+    LlamaConfig(
+        hidden_size=64, intermediate_size=128, num_hidden_layers=NUM_LAYERS,
+        num_attention_heads=4, num_key_value_heads=4, vocab_size=256,
+        max_position_embeddings=512,
+    ).save_pretrained(path)
+    return path
+
+
+MakeConfig = Callable[..., VllmConfig]
+
+
+@pytest.fixture(scope="session")
+def make_vllm_config(tiny_model: Path) -> MakeConfig:
+    def make(
+        extra_config: dict[str, Any] | None = None,
+        connector: dict[str, str] | None = None,
+        prefix_caching: bool = True,
+    ) -> VllmConfig:
+        return VllmConfig(
+            model_config=ModelConfig(
+                model=str(tiny_model), skip_tokenizer_init=True, max_model_len=256,
+                dtype="float16",
+            ),
+            cache_config=CacheConfig(enable_prefix_caching=prefix_caching, block_size=BLOCK_SIZE),
+            device_config=DeviceConfig(device="cpu"),
+            kv_transfer_config=KVTransferConfig(
+                kv_role="kv_both",
+                kv_connector_extra_config={"cpu_bytes_to_use": 1 << 20, **(extra_config or {})},
+                **(connector or KVGUARD),
+            ),
+        )
+
+    return make
+
+
+@pytest.fixture
+def vllm_config(make_vllm_config: MakeConfig) -> VllmConfig:
+    return make_vllm_config()
+
+
+@pytest.fixture
+def kv_cache_config(vllm_config: VllmConfig) -> Any:
+    spec = FullAttentionSpec(
+        block_size=BLOCK_SIZE, num_kv_heads=4, head_size=16, dtype=torch.float16
+    )
+    layers = {f"model.layers.{i}.self_attn.attn": spec for i in range(NUM_LAYERS)}
+    return get_kv_cache_configs(vllm_config, [layers], [64 * spec.page_size_bytes * NUM_LAYERS])[0]
