@@ -51,6 +51,7 @@ from kvguard.lint.values import (
 )
 
 MAIN_THREAD = "the requesting thread"
+_NEW_STREAM = "a stream created here"
 _MAX_DEPTH = 12
 _BEFORE_PATH = -1
 
@@ -213,6 +214,7 @@ class _State:
     writes: dict[str, tuple[int, int]] = field(default_factory=dict)
     synced: int | None = None
     streams: tuple[StreamV, ...] = ()
+    returned: bool = False  # the path has left the function
 
     def ordered_since(self, stream: str) -> int | None:
         times = [t for t in (self.barriers.get(stream), self.synced) if t is not None]
@@ -226,10 +228,18 @@ class _State:
             dict(self.writes),
             self.synced,
             self.streams,
+            self.returned,
         )
 
 
 def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State:
+    """Where paths join. Paths that returned are left out: they continue at the caller."""
+    live = [(s, step) for s, step in zip(states, steps, strict=True) if not s.returned]
+    if not live:
+        done = states[0].copy()
+        done.returned = True
+        return done
+    states, steps = [s for s, _ in live], [step for _, step in live]
     merged = _State(streams=states[0].streams)
     keys = set().union(*(s.barriers for s in states)) | set().union(*(s.gaps for s in states))
     for key in keys:
@@ -269,7 +279,9 @@ class _Frame:
     depth: int
     stack: tuple[str, ...]
     returns: list[Value] = field(default_factory=list)
+    exits: list[_State] = field(default_factory=list)  # states of paths that returned early
     on_yield: Callable[[_State], _State] | None = None
+    global_names: tuple[str, ...] = ()
 
 
 @dataclass
@@ -406,7 +418,11 @@ class Interpreter:
             )
         env = self._bind(function, func.bound, args, kwargs, module, caller)
         frame = _Frame(module, env, caller.thread, flow, caller.depth + 1, (*caller.stack, func.qualname))
+        frame.global_names = function.global_names
         state = self._block(function.body, frame, state)
+        ends = [*frame.exits, *([] if state.returned else [state])]
+        state = _merge(ends, [None] * len(ends)) if ends else state
+        state.returned = False
         return (join(frame.returns) if frame.returns else UNKNOWN), state
 
     def _bind(
@@ -447,19 +463,21 @@ class Interpreter:
 
     # -------------------------------------------------------------- statements
     def _block(self, statements: Sequence[ir.Stmt], frame: _Frame, state: _State) -> _State:
-        for statement in statements:
+        for index, statement in enumerate(statements):
             self._clock += 1
+            if isinstance(statement, ir.Assign):
+                value, state = self._eval(statement.value, frame, state)
+                if isinstance(value, QueueGetV):
+                    return self._after_get(statement, value, statements[index + 1 :], frame, state)
+                for target in statement.targets:
+                    state = self._assign(target, value, frame, state, statement)
+                continue
             state = self._statement(statement, frame, state)
+            if state.returned:
+                break
         return state
 
     def _statement(self, statement: ir.Stmt, frame: _Frame, state: _State) -> _State:
-        if isinstance(statement, ir.Assign):
-            value, state = self._eval(statement.value, frame, state)
-            if isinstance(value, QueueGetV):
-                return self._fork_on_queue(statement, value, frame, state)
-            for target in statement.targets:
-                state = self._assign(target, value, frame, state, statement)
-            return state
         if isinstance(statement, ir.AugAssign):
             _, state = self._eval(statement.value, frame, state)
             return self._write(statement.target, frame, state, statement.span)
@@ -469,6 +487,8 @@ class Interpreter:
             if statement.value is not None:
                 value, state = self._eval(statement.value, frame, state)
                 frame.returns.append(value)
+            state.returned = True
+            frame.exits.append(state.copy())
             return state
         if isinstance(statement, ir.Yield):
             if statement.value is not None:
@@ -591,54 +611,59 @@ class Interpreter:
         state = self._block(function.body, inner, state)
         return state if entered else self._with(statement, rest, frame, state)
 
-    def _fork_on_queue(self, statement: ir.Assign, queue: QueueGetV, frame: _Frame, state: _State) -> _State:
+    def _after_get(
+        self,
+        statement: ir.Assign,
+        queue: QueueGetV,
+        rest: Sequence[ir.Stmt],
+        frame: _Frame,
+        state: _State,
+    ) -> _State:
+        """``item = q.get()``: the rest of the block runs once per payload put on the queue,
+        in the state the putter left (its barriers), with the putter's path."""
         puts = self._puts.get(queue.queue.key, [])
         if not puts:
             for target in statement.targets:
                 state = self._assign(target, UNKNOWN, frame, state, statement)
-            return state
+            return self._block(rest, frame, state)
         ends, steps = [], []
         for put in puts:
-            branch = put.state.copy()
-            branch.streams = state.streams
             put_at = put.flow[-1]
-            get_step = FlowStep(
+            step = FlowStep(
                 frame.module.path,
                 statement.span.line,
                 statement.span.column,
                 f"taken off {queue.queue.label} (put at {put_at.path}:{put_at.line}) by the {frame.thread}",
             )
-            sub = _Frame(
-                frame.module,
-                dict(frame.env),
-                frame.thread,
-                (*put.flow, get_step),
-                frame.depth,
-                frame.stack,
-                frame.returns,
-                frame.on_yield,
-            )
+            branch = put.state.copy()
+            branch.streams = state.streams
+            variant = replace(frame, env=dict(frame.env), flow=(*put.flow, step))
             for target in statement.targets:
-                branch = self._assign(target, put.payload, sub, branch, statement)
-            frame.env.update(sub.env)
-            ends.append(branch)
-            steps.append(get_step)
-        if len(puts) == 1:
-            frame.flow = (*puts[0].flow, steps[0])
+                branch = self._assign(target, put.payload, variant, branch, statement)
+            ends.append(self._block(rest, variant, branch))
+            steps.append(step)
+            frame.env.update(variant.env)
         return _merge(ends, steps)
 
     def _assign(
         self, target: ir.Expr, value: Value, frame: _Frame, state: _State, statement: object
     ) -> _State:
+        if (
+            isinstance(value, StreamV)
+            and value.label == _NEW_STREAM
+            and isinstance(target, (ir.Name, ir.Attr))
+        ):
+            value = replace(value, label=_spelling(target))  # reports name a stream by where it is kept
         if isinstance(target, ir.Name):
+            if target.id in frame.global_names:
+                self._remember((frame.module.name, "<globals>", target.id), value)
             frame.env[target.id] = value
         elif isinstance(target, ir.Attr):
             holder, state = self._eval(target.base, frame, state)
             if isinstance(holder, ObjectV):
-                self._heap.setdefault((holder.module, holder.qualname, target.name), [])
-                values = self._heap[(holder.module, holder.qualname, target.name)]
-                if value not in values and len(values) < 8:
-                    values.append(value)
+                self._remember((holder.module, holder.qualname, target.name), value)
+                if isinstance(target.base, ir.Name):  # later reads in this function see this value
+                    frame.env[f"{target.base.id}.{target.name}"] = value
             elif isinstance(target.base, ir.Name):
                 frame.env[f"{target.base.id}.{target.name}"] = value
                 if isinstance(holder, (RecordV, Unknown)):
@@ -652,9 +677,32 @@ class Interpreter:
             for item_target, item in zip(target.items, items, strict=True):
                 state = self._assign(item_target, item, frame, state, statement)
         elif isinstance(target, ir.Index):
+            memory = memory_of(value)
+            if memory is not None:
+                # ``caches[name] = tensor``: the container now holds that memory.
+                state = self._holds(target.base, TensorV(memory), frame, state)
             span = target.base.span if isinstance(target.base, (ir.Name, ir.Attr)) else None
             state = self._write(target, frame, state, span)
         return state
+
+    def _holds(self, container: ir.Expr, element: Value, frame: _Frame, state: _State) -> _State:
+        if isinstance(container, ir.Name):
+            frame.env[container.id] = join([frame.env.get(container.id, UNKNOWN), element])
+        elif isinstance(container, ir.Attr):
+            holder, state = self._eval(container.base, frame, state)
+            if isinstance(holder, ObjectV):
+                self._remember((holder.module, holder.qualname, container.name), element)
+            if isinstance(container.base, ir.Name):
+                local = f"{container.base.id}.{container.name}"
+                if local in frame.env:
+                    frame.env[local] = join([frame.env[local], element])
+        return state
+
+    def _remember(self, key: tuple[str, str, str], value: Value) -> None:
+        """An attribute or module global assigned somewhere: readers anywhere may see it."""
+        values = self._heap.setdefault(key, [])
+        if value not in values and len(values) < 8:
+            values.append(value)
 
     def _write(self, target: ir.Expr, frame: _Frame, state: _State, span: Span | None) -> _State:
         """A producer write (``t[i] = x``, ``t += x``) on the current stream."""
@@ -698,6 +746,12 @@ class Interpreter:
             then, state = self._eval(expr.then, frame, state)
             orelse, state = self._eval(expr.orelse, frame, state)
             return join([then, orelse]), state
+        if isinstance(expr, ir.IsNone):
+            operand, state = self._eval(expr.operand, frame, state)
+            is_none = _is_none(operand)
+            if is_none is None:
+                return UNKNOWN, state
+            return ConstV(is_none != expr.negated, "is None", frame.module.path, None), state
         if isinstance(expr, ir.Not):
             operand, state = self._eval(expr.operand, frame, state)
             truth = _truth(operand)
@@ -729,6 +783,9 @@ class Interpreter:
             return FuncV(module.name, name)
         if any(c.qualname == name for c in code.classes):
             return ClassV(module.name, name)
+        assigned = self._heap.get((module.name, "<globals>", name))
+        if assigned:
+            return join(assigned)
         if name in code.constants:
             if (module.name, name) not in self._constant_values:
                 self._constant_values[(module.name, name)] = UNKNOWN  # a self-referential constant
@@ -776,6 +833,8 @@ class Interpreter:
         if name in _ORDER_SPELLINGS:
             path = frame.module.path if frame else ""
             return ConstV(_ORDER_SPELLINGS[name], _spelling(expr), path, expr.span)
+        if isinstance(base, UnionV):
+            return join([self._attribute(option, expr, frame) for option in base.options])
         if isinstance(base, ObjectV):
             method = self._method(base.module, base.qualname, name)
             if method is not None:
@@ -1074,8 +1133,7 @@ class Interpreter:
         if last in COPY_APIS:
             return self._copy_api(last, args, kwargs, call, frame, state)
         if last == "Stream":
-            site = _site(frame, call)
-            return StreamV(site, f"stream created at {site}"), state
+            return StreamV(_site(frame, call), _NEW_STREAM), state
         if last in ("current_stream", "default_stream"):
             return self._current(frame, state, explicit=True), state
         if last in _STREAM_CONTEXTS and args:
@@ -1367,6 +1425,14 @@ def _stream_context(value: Value) -> StreamV | None:
     return None
 
 
+def _is_none(value: Value) -> bool | None:
+    if isinstance(value, ConstV):
+        return value.value is None
+    if isinstance(value, (Unknown, UnionV)):
+        return None
+    return False
+
+
 def _truth(value: Value) -> bool | None:
     if (
         isinstance(value, ConstV)
@@ -1390,6 +1456,9 @@ def _element(value: Value) -> Value:
 
 
 def _unpack(value: Value, count: int) -> list[Value]:
+    if isinstance(value, UnionV):
+        columns = [_unpack(option, count) for option in value.options]
+        return [join([column[i] for column in columns]) for i in range(count)]
     if isinstance(value, SeqV) and len(value.items) == count:
         return list(value.items)
     if isinstance(value, RecordV) and len(value.fields) == count:

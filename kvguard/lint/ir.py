@@ -68,11 +68,19 @@ class Not:
 
 
 @dataclass(frozen=True)
+class IsNone:
+    """``x is None`` (or ``is not None`` when negated): it prunes paths."""
+
+    operand: Expr
+    negated: bool
+
+
+@dataclass(frozen=True)
 class Opaque:
     parts: tuple[Expr, ...] = ()
 
 
-Expr = Name | Attr | Call | Const | Seq | Index | Cond | Not | Opaque
+Expr = Name | Attr | Call | Const | Seq | Index | Cond | Not | IsNone | Opaque
 
 
 @dataclass(frozen=True)
@@ -163,6 +171,7 @@ class Function:
     decorators: tuple[Expr, ...]
     span: Span
     class_name: str = ""  # the enclosing class for methods
+    global_names: tuple[str, ...] = ()  # names declared ``global`` in the body
 
 
 @dataclass(frozen=True)

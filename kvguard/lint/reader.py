@@ -29,6 +29,7 @@ class ModuleReader:
         self._segments = segments
         self._positions: Mapping[cst.CSTNode, CodeRange] = {}
         self._offset = 0
+        self._globals: list[set[str]] = []
         self.code = ir.ModuleCode()
 
     def read(self) -> ir.ModuleCode:
@@ -105,15 +106,19 @@ class ModuleReader:
         if p.star_kwarg is not None:
             params.append(ir.Param(p.star_kwarg.name.value, None, "**"))
         qualname = f"{prefix}{node.name.value}"
+        self._globals.append(set())
+        body = tuple(self._suite_block(node.body))
+        global_names = tuple(sorted(self._globals.pop()))
         self.code.functions.append(
             ir.Function(
                 name=node.name.value,
                 qualname=qualname,
                 params=tuple(params),
-                body=tuple(self._suite_block(node.body)),
+                body=body,
                 decorators=tuple(self._expr(d.decorator) for d in node.decorators),
                 span=self._span(node.name),
                 class_name=class_name,
+                global_names=global_names,
             )
         )
         # Nested functions are their own functions (they run when called, not here).
@@ -209,6 +214,8 @@ class ModuleReader:
                 yield ir.Eval(self._expr(small.value), span, lines)
         elif isinstance(small, cst.Return):
             yield ir.Return(self._optional(small.value), span)
+        elif isinstance(small, cst.Global) and self._globals:
+            self._globals[-1].update(name.name.value for name in small.names)
 
     # -------------------------------------------------------------- expressions
     def _optional(self, node: cst.BaseExpression | cst.CSTNode | None) -> ir.Expr | None:
@@ -253,6 +260,14 @@ class ModuleReader:
             return ir.Cond(self._expr(node.body), self._expr(node.test), self._expr(node.orelse))
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
             return ir.Not(self._expr(node.expression))
+        if (
+            isinstance(node, cst.Comparison)
+            and len(node.comparisons) == 1
+            and isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot))
+            and isinstance(node.comparisons[0].comparator, cst.Name)
+            and node.comparisons[0].comparator.value == "None"
+        ):
+            return ir.IsNone(self._expr(node.left), isinstance(node.comparisons[0].operator, cst.IsNot))
         if isinstance(node, (cst.Lambda, cst.Yield)):
             return ir.Opaque()
         # Anything else: keep the parts whose calls may matter.

@@ -182,7 +182,9 @@ def join(values: list[Value]) -> Value:
         v for v in distinct if not isinstance(v, Unknown) and not (isinstance(v, ConstV) and v.value is None)
     ]
     if not known:
-        return distinct[0] if distinct else UNKNOWN
+        # None and something unknown: it may be anything, not necessarily None.
+        unknown = [v for v in distinct if isinstance(v, Unknown)]
+        return unknown[0] if unknown else (distinct[0] if distinct else UNKNOWN)
     if len(known) == 1:
         return known[0]
     memories = {v.memory for v in known if isinstance(v, TensorV)}
