@@ -8,6 +8,7 @@ from kvguard.lint.findings import Finding, FlowStep
 from kvguard.lint.interpreter import MAIN_THREAD
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
+from lint_rules import offload_shapes as shapes
 
 _BAD = """\
 with torch.cuda.stream(store_stream):
@@ -135,6 +136,12 @@ class UnorderedDeviceToHostCopy(Rule):
             "import requests\n\ndef fetch(url):\n    return requests.get(url, stream=True)\n",
             note="stream=True is a flag, not a CUDA stream",
         ),
+        Example(
+            files=shapes.FIXED_EVENT, note="event recorded on the compute stream, waited in the copy thread"
+        ),
+        Example(files=shapes.FIXED_CALLER, note="barrier in the worker before the queue hand-off"),
+        Example(shapes.CONTEXT_MANAGER, note="barrier in a context manager that yields to the copy"),
+        Example(files=shapes.sibling(), note="sibling handler: wait_stream in the same function"),
     )
     INVALID = (
         Example(
@@ -216,6 +223,62 @@ class UnorderedDeviceToHostCopy(Rule):
             "    )\n",
             expect=(Expect(4, 5),),
             note="raw runtime copy on a stream handle",
+        ),
+        Example(
+            files=shapes.BUGGY,
+            expect=(Expect(*shapes.COPY_AT[1:], shapes.COPY_AT[0]),),
+            note="worker, queue, copy thread, batch copy in a third module: no barrier anywhere",
+        ),
+        Example(
+            files=shapes.shape(
+                store_order=", order=ORDER_STREAM",
+                load_order=", order=ORDER_ANY",
+                thread_barrier=shapes.COPY_THREAD_WAITS,
+            ),
+            expect=(Expect(*shapes.COPY_AT[1:], shapes.COPY_AT[0]),),
+            note="wait_stream(current_stream()) in the copy thread waits on the wrong stream",
+        ),
+        Example(
+            files=shapes.shape(
+                store_order=", order=ORDER_STREAM",
+                load_order=", order=ORDER_ANY",
+                caller_barrier=shapes.EVENT_IN_PAYLOAD,
+                ready=True,
+            ),
+            expect=(Expect(*shapes.COPY_AT[1:], shapes.COPY_AT[0]),),
+            note="the event travels in the payload but nobody waits on it",
+        ),
+        Example(
+            files=shapes.shape(
+                store_order=", order=ORDER_STREAM",
+                load_order=", order=ORDER_ANY",
+                caller_barrier=shapes.EVENT_ON_STORE_STREAM,
+                ready=True,
+                thread_barrier=shapes.WAIT_ON_PAYLOAD_EVENT,
+            ),
+            expect=(Expect(*shapes.COPY_AT[1:], shapes.COPY_AT[0]),),
+            note="the payload event is recorded on the store stream, not the compute stream",
+        ),
+        Example(
+            files=shapes.shape(
+                store_order=", order=ORDER_STREAM",
+                load_order=", order=ORDER_ANY",
+                caller_barrier=shapes.CALLER_WAITS.replace(
+                    "        self.store_stream.wait_stream", "        self.load_stream.wait_stream", 1
+                ),
+            ),
+            expect=(Expect(*shapes.COPY_AT[1:], shapes.COPY_AT[0]),),
+            note="the worker orders the load stream twice and the store stream never",
+        ),
+        Example(
+            shapes.CONTEXT_MANAGER_WITHOUT_BARRIER,
+            expect=(Expect(14, 9),),
+            note="a context manager that only switches streams",
+        ),
+        Example(
+            files=shapes.sibling(barrier=False),
+            expect=(Expect(17, 13, "pkg/handlers.py"),),
+            note="sibling handler without its wait_stream",
         ),
     )
 

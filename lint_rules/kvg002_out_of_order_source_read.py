@@ -8,6 +8,7 @@ from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_NAMES
 from kvguard.lint.findings import Finding, FlowStep
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
+from lint_rules import offload_shapes as shapes
 
 _BAD = """\
 attrs.srcAccessOrder = CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
@@ -18,6 +19,8 @@ attrs.srcAccessOrder = CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM
 cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, store_stream.cuda_stream)
 """
 _PRELUDE = "from cuda.bindings import driver\n\n"
+_INVERTED = shapes.sibling(order_expression="self.gpu_to_cpu")
+_INVERTED_AT = shapes.position(_INVERTED, "pkg/handlers.py", "True)")
 
 
 class OutOfOrderSourceRead(Rule):
@@ -71,6 +74,9 @@ class OutOfOrderSourceRead(Rule):
             "    ops.swap_blocks_batch(pinned, gpu_ptrs, sizes, is_src_access_order_any=True)\n",
             note="ANY on a load from pinned host memory",
         ),
+        Example(files=shapes.FIXED_EVENT, note="STREAM for stores, ANY for loads from pinned host memory"),
+        Example(files=shapes.FIXED_CALLER, note="STREAM for stores passed explicitly over an ANY default"),
+        Example(files=shapes.sibling(), note="order computed from the direction: ANY only host to GPU"),
     )
     INVALID = (
         Example(
@@ -115,6 +121,21 @@ class OutOfOrderSourceRead(Rule):
             expect=(Expect(2, 78),),
             note="is_src_access_order_any=True on a source that may be GPU memory",
         ),
+        Example(
+            files=shapes.BUGGY,
+            expect=(Expect(*shapes.DEFAULT_ANY_AT[1:], shapes.DEFAULT_ANY_AT[0]),),
+            note="ANY from a default parameter value reaches the store in another thread",
+        ),
+        Example(
+            files=shapes.shape(load_order=", order=ORDER_ANY", caller_barrier=shapes.CALLER_WAITS),
+            expect=(Expect(*shapes.DEFAULT_ANY_AT[1:], shapes.DEFAULT_ANY_AT[0]),),
+            note="barrier present, but the store keeps the ANY default",
+        ),
+        Example(
+            files=_INVERTED,
+            expect=(Expect(*_INVERTED_AT[1:], _INVERTED_AT[0]),),
+            note="sibling handler with the direction test inverted: ANY on the GPU source",
+        ),
     )
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
@@ -132,7 +153,7 @@ class OutOfOrderSourceRead(Rule):
                 path=order.path,
                 code=self.code,
                 message=f"{run.form} may read its GPU source out of stream order: source access "
-                f"order {order_name} ({order.value}) from {order.origin} '{order.spelling}'",
+                f"order {order_name} ({order.value}) from `{order.spelling}`, {order.origin}",
                 span=order.span,
                 statement_lines=(order.span.line, order.span.end_line),
                 flow=(

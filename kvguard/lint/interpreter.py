@@ -322,6 +322,7 @@ class Interpreter:
             for cls in module.code.classes:
                 self._classes[(module.name, cls.qualname)] = cls
         self._heap: dict[tuple[str, str, str], list[Value]] = {}
+        self._instances: list[ObjectV] = []
         self._constant_values: dict[tuple[str, str], Value] = {}
         self._bases: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._puts: dict[str, list[_Put]] = {}
@@ -340,6 +341,9 @@ class Interpreter:
             self._puts, self._threads = {}, []
             for root in roots:
                 self._run_root(root)
+                # Methods also run once per instance the project constructs, with its own fields.
+                for instance in self._instances_for(root):
+                    self._run_root(root, instance)
         # Threads consume what the roots put on queues; threads may start threads.
         done = 0
         while done < len(self._threads) and done < 64:
@@ -361,7 +365,18 @@ class Interpreter:
         roots += sorted(key for key, function in self._functions.items() if function.name not in called)
         return roots
 
-    def _run_root(self, key: tuple[str, str]) -> None:
+    def _instances_for(self, key: tuple[str, str]) -> list[ObjectV]:
+        function = self._functions.get(key)
+        # A constructor already ran for each instance, with its real arguments.
+        if function is None or not function.class_name or function.name == "__init__":
+            return []
+        return [
+            instance
+            for instance in self._instances
+            if self._method(instance.module, instance.qualname, function.name) == key
+        ]
+
+    def _run_root(self, key: tuple[str, str], instance: ObjectV | None = None) -> None:
         if key[0] == "<module>":
             module = self._modules[key[1]]
             frame = _Frame(module, {}, MAIN_THREAD, (), 0, ())
@@ -370,7 +385,9 @@ class Interpreter:
         module_name, qualname = key
         function = self._functions[key]
         module = self._modules[module_name]
-        bound: Value | None = ObjectV(module_name, function.class_name) if function.class_name else None
+        bound: Value | None = instance
+        if bound is None and function.class_name:
+            bound = ObjectV(module_name, function.class_name)
         self._invoke(
             FuncV(module_name, qualname, bound),
             (),
@@ -455,7 +472,7 @@ class Interpreter:
             elif param.default is not None:
                 value = self._eval(param.default, default_frame, _State())[0]
                 if isinstance(value, ConstV) and not value.origin:
-                    value = replace(value, origin=f"default of parameter '{param.name}'")
+                    value = replace(value, origin=f"the default of parameter '{param.name}'")
                 env[param.name] = value
             else:
                 env[param.name] = Unknown(param.name)
@@ -661,7 +678,7 @@ class Interpreter:
         elif isinstance(target, ir.Attr):
             holder, state = self._eval(target.base, frame, state)
             if isinstance(holder, ObjectV):
-                self._remember((holder.module, holder.qualname, target.name), value)
+                self._remember_field(holder, target.name, value)
                 if isinstance(target.base, ir.Name):  # later reads in this function see this value
                     frame.env[f"{target.base.id}.{target.name}"] = value
             elif isinstance(target.base, ir.Name):
@@ -691,12 +708,18 @@ class Interpreter:
         elif isinstance(container, ir.Attr):
             holder, state = self._eval(container.base, frame, state)
             if isinstance(holder, ObjectV):
-                self._remember((holder.module, holder.qualname, container.name), element)
+                self._remember_field(holder, container.name, element)
             if isinstance(container.base, ir.Name):
                 local = f"{container.base.id}.{container.name}"
                 if local in frame.env:
                     frame.env[local] = join([frame.env[local], element])
         return state
+
+    def _remember_field(self, holder: ObjectV, name: str, value: Value) -> None:
+        """A field of one instance, and of the class as a whole (what a generic ``self`` sees)."""
+        self._remember((holder.module, holder.qualname, name), value)
+        if holder.site:
+            self._remember((holder.module, f"{holder.qualname}@{holder.site}", name), value)
 
     def _remember(self, key: tuple[str, str, str], value: Value) -> None:
         """An attribute or module global assigned somewhere: readers anywhere may see it."""
@@ -746,6 +769,12 @@ class Interpreter:
             then, state = self._eval(expr.then, frame, state)
             orelse, state = self._eval(expr.orelse, frame, state)
             return join([then, orelse]), state
+        if isinstance(expr, ir.Comp):
+            iterable, state = self._eval(expr.iterable, frame, state)
+            scope = replace(frame, env=dict(frame.env))
+            state = self._assign(expr.target, _element(iterable), scope, state, expr)
+            element, state = self._eval(expr.element, scope, state)
+            return taint([element]), state
         if isinstance(expr, ir.IsNone):
             operand, state = self._eval(expr.operand, frame, state)
             is_none = _is_none(operand)
@@ -757,7 +786,9 @@ class Interpreter:
             truth = _truth(operand)
             if truth is None:
                 return UNKNOWN, state
-            return ConstV(not truth, "not ...", frame.module.path, None), state
+            spelt = operand.spelling if isinstance(operand, ConstV) else "..."
+            where = operand.span if isinstance(operand, ConstV) else None
+            return ConstV(not truth, f"not {spelt}", frame.module.path, where), state
         parts = []
         for part in expr.parts:
             value, state = self._eval(part, frame, state)
@@ -839,7 +870,9 @@ class Interpreter:
             method = self._method(base.module, base.qualname, name)
             if method is not None:
                 return FuncV(method[0], method[1], base)
-            stored = self._heap.get((base.module, base.qualname, name))
+            stored = (base.site and self._heap.get((base.module, f"{base.qualname}@{base.site}", name))) or (
+                self._heap.get((base.module, base.qualname, name))
+            )
             return join(stored) if stored else Unknown(f"self.{name}")
         if isinstance(base, RecordV):
             found = base.get(name)
@@ -962,7 +995,9 @@ class Interpreter:
             # A record: NamedTuple, dataclass or ctypes structure; fields by position and keyword.
             fields = list(zip(info.fields, args, strict=False)) + list(kwargs)
             return RecordV(info.qualname, tuple(fields)), state
-        obj = ObjectV(cls.module, cls.qualname)
+        obj = ObjectV(cls.module, cls.qualname, f"{_site(frame, call)}:{call.span.column}")
+        if obj not in self._instances and len(self._instances) < 4096:
+            self._instances.append(obj)
         if init is None:
             return obj, state
         _, state = self._invoke(FuncV(init[0], init[1], obj), args, kwargs, state, frame, call)
@@ -1116,6 +1151,8 @@ class Interpreter:
             and not isinstance(receiver, (ObjectV, ExternalV, ModuleV, ClassV))
         ):
             return receiver or UNKNOWN, self._write(call.func.base, frame, state, call.span)
+        if method == "data_ptr" and isinstance(receiver, Unknown):
+            return TensorV(Memory.UNKNOWN), state  # a pointer to memory the code does not place
         if method in _SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
             return taint([receiver]), state
         return None
@@ -1235,7 +1272,7 @@ class Interpreter:
                     3,
                     where.spelling if where else "True",
                     where.span if where and where.span else call.span,
-                    "is_src_access_order_any=True",
+                    "passed as is_src_access_order_any=True",
                     where.path if where else frame.module.path,
                 )
         stream_value = stream if stream is None or isinstance(stream, StreamV) else _opaque_stream(stream)
@@ -1516,7 +1553,7 @@ def _order_in(values: list[tuple[str, Value]]) -> SourceOrder | None:
     directly, through ``byref``/``addressof``, or in a list."""
     for key, value in values:
         if key in _ORDER_KEYWORDS:
-            order = _order_value(value, "argument")
+            order = _order_value(value, "passed as an argument")
             if order is not None:
                 return order
         if key == "":
@@ -1533,7 +1570,7 @@ def _order_in_value(value: Value, depth: int) -> SourceOrder | None:
         for name in _ORDER_KEYWORDS:
             field_value = value.get(name)
             if field_value is not None:
-                return _order_value(field_value, "attribute")
+                return _order_value(field_value, "set in the copy attributes")
         for _, inner in value.fields:
             found = _order_in_value(inner, depth + 1)
             if found is not None:

@@ -68,6 +68,15 @@ class Not:
 
 
 @dataclass(frozen=True)
+class Comp:
+    """A comprehension ``[element for target in iterable]`` (its first ``for`` clause)."""
+
+    element: Expr
+    target: Expr
+    iterable: Expr
+
+
+@dataclass(frozen=True)
 class IsNone:
     """``x is None`` (or ``is not None`` when negated): it prunes paths."""
 
@@ -80,7 +89,7 @@ class Opaque:
     parts: tuple[Expr, ...] = ()
 
 
-Expr = Name | Attr | Call | Const | Seq | Index | Cond | Not | IsNone | Opaque
+Expr = Name | Attr | Call | Const | Seq | Index | Cond | Not | IsNone | Comp | Opaque
 
 
 @dataclass(frozen=True)

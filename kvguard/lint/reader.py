@@ -268,12 +268,13 @@ class ModuleReader:
             and node.comparisons[0].comparator.value == "None"
         ):
             return ir.IsNone(self._expr(node.left), isinstance(node.comparisons[0].operator, cst.IsNot))
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            clause = node.for_in
+            return ir.Comp(self._expr(node.elt), self._expr(clause.target), self._expr(clause.iter))
         if isinstance(node, (cst.Lambda, cst.Yield)):
             return ir.Opaque()
         # Anything else: keep the parts whose calls may matter.
-        return ir.Opaque(
-            tuple(self._expr(child) for child in node.children if isinstance(child, cst.BaseExpression))
-        )
+        return ir.Opaque(tuple(self._expr(child) for child in _expression_children(node)))
 
     # ----------------------------------------------------------------- positions
     def _span(self, node: cst.CSTNode) -> Span:
@@ -297,6 +298,15 @@ def _branches(subject: ir.Expr, arms: list[tuple[ir.Stmt, ...]], span: Span) -> 
     for arm in reversed(arms):
         orelse = (ir.If(subject, arm, orelse, span, True),)
     return orelse[0] if orelse else ir.If(subject, (), (), span, False)  # type: ignore[return-value]
+
+
+def _expression_children(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
+    """Nearest expressions below a node (through comprehension clauses, slices, arguments)."""
+    for child in node.children:
+        if isinstance(child, cst.BaseExpression):
+            yield child
+        else:
+            yield from _expression_children(child)
 
 
 def _fields(node: cst.ClassDef) -> tuple[str, ...]:

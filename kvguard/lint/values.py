@@ -90,6 +90,7 @@ class ClassV:
 class ObjectV:
     module: str
     qualname: str  # its class
+    site: str = ""  # where it was constructed; "" stands for every instance of the class
 
 
 @dataclass(frozen=True)
