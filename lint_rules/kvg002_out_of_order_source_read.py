@@ -20,7 +20,7 @@ cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, store_stream.cuda_stre
 """
 _PRELUDE = "from cuda.bindings import driver\n\n"
 _INVERTED = shapes.sibling(order_expression="self.gpu_to_cpu")
-_INVERTED_AT = shapes.position(_INVERTED, "pkg/handlers.py", "True)")
+_INVERTED_AT = shapes.position(_INVERTED, "pkg/handlers.py", "True)\n    to_device")
 
 
 class OutOfOrderSourceRead(Rule):
