@@ -12,6 +12,7 @@ ones.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from vllm.distributed.kv_transfer.kv_connector.v1.metrics import (
@@ -68,6 +69,7 @@ def metric_of(counter: str) -> tuple[str, tuple[str, ...]] | None:
     return (plain[counter], ()) if counter in plain else None
 
 
+@dataclass  # a fresh __init__ that runs __post_init__ (0.23's base class has none)
 class KVGuardStats(_StockStats):  # type: ignore[misc]
     """Counter deltas keyed by metric name and label values (rank first)."""
 

@@ -14,7 +14,13 @@ import pytest
 import torch
 from transformers import LlamaConfig
 from vllm.config import CacheConfig, DeviceConfig, KVTransferConfig, ModelConfig, VllmConfig
-from vllm.v1.core.kv_cache_utils import get_kv_cache_configs
+
+try:  # after 0.23 the planner moved and takes the engine's global groups
+    from vllm.v1.core.kv_cache_planning import get_global_kv_cache_groups, get_kv_cache_configs
+except ImportError:
+    from vllm.v1.core.kv_cache_utils import get_kv_cache_configs
+
+    get_global_kv_cache_groups = None
 from vllm.v1.kv_cache_interface import FullAttentionSpec
 
 NUM_LAYERS = 2
@@ -71,4 +77,14 @@ def kv_cache_config(vllm_config: VllmConfig) -> Any:
         block_size=BLOCK_SIZE, num_kv_heads=4, head_size=16, dtype=torch.float16
     )
     layers = {f"model.layers.{i}.self_attn.attn": spec for i in range(NUM_LAYERS)}
-    return get_kv_cache_configs(vllm_config, [layers], [64 * spec.page_size_bytes * NUM_LAYERS])[0]
+    """The KV cache config EngineCore would plan for this model with 64 GPU blocks."""
+    memory = [64 * spec.page_size_bytes * NUM_LAYERS]
+    if get_global_kv_cache_groups is None:
+        return get_kv_cache_configs(vllm_config, [layers], memory)[0]
+    from vllm.v1.attention.backends.utils import resolve_kv_cache_layout
+
+    # As EngineCore does first, for one worker whose attention backend wants the usual layout.
+    layout = resolve_kv_cache_layout(vllm_config, [["LBNHC"]], layers.values())
+    vllm_config.cache_config.kv_cache_layout = layout.name
+    groups = get_global_kv_cache_groups(vllm_config, [layers])
+    return get_kv_cache_configs(vllm_config, [layers], memory, groups)[0]
