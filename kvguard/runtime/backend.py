@@ -23,13 +23,15 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 
 from kvguard.runtime.batch_copy import BatchCopier
+from kvguard.runtime.errors import GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
 from kvguard.runtime.order import MemoryKind
 from kvguard.runtime.verify import BlockSampler, mismatched_rows
@@ -50,18 +52,19 @@ class RefusedCopy:
     reason: str
 
 
-@dataclass(frozen=True)
-class _Copy:
+class _Copy(NamedTuple):
     request: CopyRequest
     compute_done: Any  # torch.cuda.Event or torch.Event recorded on the compute stream
     events_list: EventsList
+    pool: deque[Any] | None  # where compute_done goes back once waited on (backend-owned)
 
 
-@dataclass(frozen=True)
-class _Issued:
-    copy: _Copy
+class _Issued(NamedTuple):
+    """Copies issued together, their shared completion event, sampled positions per copy."""
+
+    copies: list[_Copy]
     done: torch.cuda.Event
-    sampled: list[int]
+    sampled: list[list[int]]
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,19 @@ class _Drain:
 
 
 class OrderedCopyBackend:
-    """Copies KV blocks on a background thread, each ordered behind its requester's compute."""
+    """Copies KV blocks on a background thread, each ordered behind its requester's compute.
+
+    Host cost per copy is kept low three ways. The copy thread takes every request queued when
+    it wakes (up to `max_group`, same direction) and issues them as one group: one wait per
+    compute stream, one guard read of the evidence, one `cuMemcpyBatchAsync`, one completion
+    event shared by the group. The compute-done events this backend records come from a pool
+    per compute stream and go back to it once the copy thread has waited on them, so they are
+    not created and destroyed per copy. Verification never blocks the copy thread: a group
+    with no sampled block is reported by the copy thread itself unless an earlier report is
+    still being verified.
+    """
+
+    max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
 
     def __init__(
         self,
@@ -78,7 +93,7 @@ class OrderedCopyBackend:
         verify_fraction: float = 0.0,
         verify_seed: int | None = None,
     ) -> None:
-        self._guard = CopyGuard(policy)
+        self._guard = self._make_guard(GuardPolicy(policy))
         self._sampler = BlockSampler(verify_fraction, verify_seed) if verify_fraction else None
         self._store_copier: BatchCopier | None = None
         self._load_copier: BatchCopier | None = None
@@ -89,6 +104,12 @@ class OrderedCopyBackend:
         self._errors: list[BaseException] = []
         self._refused: list[RefusedCopy] = []
         self._closed = False
+        self._event_pools: dict[int, deque[Any]] = {}
+        self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
+        self._reported = 0  # of those, reported or refused (written by the verify thread)
+
+    def _make_guard(self, policy: GuardPolicy) -> CopyGuard:
+        return CopyGuard(policy)
 
     @property
     def counters(self) -> dict[str, int]:
@@ -136,7 +157,8 @@ class OrderedCopyBackend:
         wait_event: Any = None,
     ) -> None:
         """Queue a copy; on this thread, note the compute stream and (if needed) record on it."""
-        self._raise_pending()
+        if self._errors:
+            self._raise_pending()
         if not self._threads or self._closed:
             raise RuntimeError("launch_copy() needs init() first and cannot follow shutdown()")
         if len(src_blocks) != len(dst_blocks):
@@ -144,13 +166,21 @@ class OrderedCopyBackend:
                 f"{len(src_blocks)} source blocks but {len(dst_blocks)} destination blocks"
             )
         compute = torch.cuda.current_stream(self._device)
+        handle = compute.cuda_stream
         request = self._guard.open_request(
-            compute.cuda_stream, is_store, event_idx, tuple(src_blocks), tuple(dst_blocks)
+            handle, is_store, event_idx, tuple(src_blocks), tuple(dst_blocks)
         )
+        pool = None
         if wait_event is None:  # the older worker shape: take the barrier's event here
-            wait_event = torch.cuda.Event()  # type: ignore[no-untyped-call]
+            pool = self._event_pools.get(handle)
+            if pool is None:
+                pool = self._event_pools.setdefault(handle, deque())
+            try:
+                wait_event = pool.pop()
+            except IndexError:
+                wait_event = torch.cuda.Event()  # type: ignore[no-untyped-call]
             wait_event.record(compute)
-        self._queue.put(_Copy(request, wait_event, events_list))
+        self._queue.put(_Copy(request, wait_event, events_list, pool))
 
     def drain(self) -> None:
         """Block until every queued copy was issued and reported; raise any copy-thread error."""
@@ -189,40 +219,99 @@ class OrderedCopyBackend:
         except Exception as exc:
             self._fail(exc)
             raise
-        while (item := self._queue.get()) is not None:
-            if isinstance(item, _Drain) and self._reports is None:
-                item.reached.set()
-            elif isinstance(item, _Drain):
-                self._reports.put(item)  # type: ignore[union-attr]
-            else:
-                try:
-                    self._issue(item)
-                except Exception as exc:  # surfaced to the caller on its next call
-                    self._fail(exc)
+        get, empty, limit = self._queue.get, self._queue.empty, max(1, self.max_group)
+        item = get()
+        while item is not None:
+            if isinstance(item, _Drain):
+                if self._reports is None:
+                    item.reached.set()
+                else:
+                    self._reports.put(item)
+                item = get()
+                continue
+            group = [item]
+            is_store = item.request.is_store
+            item = None
+            while len(group) < limit and not empty():  # only this thread takes from the queue
+                nxt = get()
+                if isinstance(nxt, _Copy) and nxt.request.is_store is is_store:
+                    group.append(nxt)
+                else:  # a marker or the other direction: it starts the next round
+                    item = nxt
+                    break
+            try:
+                self._issue(group)
+            except Exception as exc:  # surfaced to the caller on its next call
+                self._fail(exc)
+            if item is None:
+                item = get()
         if self._reports is not None:
             self._reports.put(None)
 
-    def _issue(self, copy: _Copy) -> None:
-        request = copy.request
-        copier = self._store_copier if request.is_store else self._load_copier
+    def _issue(self, group: list[_Copy]) -> None:
+        is_store = group[0].request.is_store
+        copier = self._store_copier if is_store else self._load_copier
         assert copier is not None
-        self._wait_for_compute(copier.stream, copy.compute_done)
-        verdict = self._guard.check(
-            request, copier.stream.cuda_stream, copier.source_kind, copier.source_order
-        )
-        if not verdict.copy:
-            assert verdict.violation is not None
-            self._refuse(request, verdict.violation.value)
+        stream = copier.stream
+        # The barrier: for the backend's own events, the newest per compute stream covers the
+        # older ones (recorded on that stream after them); a caller's event is waited on as is.
+        barriers: dict[Any, Any] = {}
+        for copy in group:
+            key = copy.request.compute_stream if copy.pool is not None else id(copy.compute_done)
+            barriers.pop(key, None)
+            barriers[key] = copy.compute_done
+        for compute_done in barriers.values():
+            self._wait_for_compute(stream, compute_done)
+        for copy in group:  # waited on: the pool may record them again
+            if copy.pool is not None:
+                copy.pool.append(copy.compute_done)
+        ok = self._check(group, copier)
+        if not ok:
             return
-        self._issue_copy(copier, request.src_blocks, request.dst_blocks)
+        src_blocks: Sequence[int]
+        dst_blocks: Sequence[int]
+        if len(ok) == 1:
+            src_blocks, dst_blocks = ok[0].request.src_blocks, ok[0].request.dst_blocks
+        else:
+            src_blocks = [b for copy in ok for b in copy.request.src_blocks]
+            dst_blocks = [b for copy in ok for b in copy.request.dst_blocks]
+        self._issue_copy(copier, src_blocks, dst_blocks)
         done = torch.cuda.Event()  # type: ignore[no-untyped-call]
-        done.record(copier.stream)
-        if self._reports is None:
-            copy.events_list.append((request.event_idx, done))
+        done.record(stream)
+        self._report_or_hand_off(ok, done)
+
+    def _check(self, group: list[_Copy], copier: BatchCopier) -> list[_Copy]:
+        """The guard, once per request, on one read of the evidence; returns what may copy."""
+        guard, transfer = self._guard, copier.stream.cuda_stream
+        kind, order = copier.source_kind, copier.source_order
+        waits = guard.evidence_for([copy.request for copy in group], transfer)
+        ok = []
+        for copy in group:
+            try:
+                verdict = guard.check(copy.request, transfer, kind, order, waits)
+            except GuardViolation as exc:  # policy raise: this copy never reaches the driver
+                self._fail(exc)
+                continue
+            if verdict.copy:
+                ok.append(copy)
+            else:
+                assert verdict.violation is not None
+                self._refuse(copy.request, verdict.violation.value)
+        return ok
+
+    def _report_or_hand_off(self, ok: list[_Copy], done: torch.cuda.Event) -> None:
+        sampler = self._sampler
+        sampled: list[list[int]] = []
+        if sampler is not None and ok[0].request.is_store:
+            sampled = [sampler.sample(len(copy.request.src_blocks)) for copy in ok]
+        if self._reports is None or (
+            self._handed_off == self._reported and not any(sampled)
+        ):  # nothing ahead of it is still being verified: report in order right here
+            for copy in ok:
+                copy.events_list.append((copy.request.event_idx, done))
             return
-        assert self._sampler is not None
-        sampled = self._sampler.sample(len(request.src_blocks)) if request.is_store else []
-        self._reports.put(_Issued(copy, done, sampled))
+        self._handed_off += 1
+        self._reports.put(_Issued(ok, done, sampled))
 
     def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, compute_done: Any) -> None:
         """The barrier: the transfer stream waits for the requester's compute stream."""
@@ -250,30 +339,40 @@ class OrderedCopyBackend:
                 self._report(item)
             except Exception as exc:  # surfaced to the caller on its next call
                 self._fail(exc)
+            finally:
+                self._reported += 1
 
     def _report(self, issued: _Issued) -> None:
-        copy = issued.copy
-        if issued.sampled:
-            issued.done.synchronize()
-            if not self._verify(copy, issued.sampled):
+        refused: set[int] = set()
+        if any(issued.sampled):
+            refused = self._verify(issued)
+        for position, copy in enumerate(issued.copies):
+            if position in refused:
                 self._refuse(copy.request, "verification_mismatch")
-                return
-        copy.events_list.append((copy.request.event_idx, issued.done))
+            else:
+                copy.events_list.append((copy.request.event_idx, issued.done))
 
-    def _verify(self, copy: _Copy, sampled: list[int]) -> bool:
-        """Compare sampled stored blocks with their GPU source; re-copy mismatches once."""
-        src = [copy.request.src_blocks[i] for i in sampled]
-        dst = [copy.request.dst_blocks[i] for i in sampled]
-        bad = self._mismatched(src, dst, copy.compute_done)
-        self._guard.counters.add("verified", len(sampled))
+    def _verify(self, issued: _Issued) -> set[int]:
+        """Compare sampled stored blocks with their GPU source; re-copy mismatches once.
+
+        Returns the positions (in the group) of copies whose blocks still differ.
+        """
+        owner, src, dst = [], [], []
+        for position, (copy, picked) in enumerate(zip(issued.copies, issued.sampled, strict=True)):
+            for i in picked:
+                owner.append(position)
+                src.append(copy.request.src_blocks[i])
+                dst.append(copy.request.dst_blocks[i])
+        bad = self._mismatched(src, dst, issued.done)
+        self._guard.counters.add("verified", len(src))
         if not bad:
-            return True
+            return set()
         self._guard.counters.add("mismatches", len(bad))
         bad_src, bad_dst = [src[i] for i in bad], [dst[i] for i in bad]
         logger.warning(
             "kvguard: %s: %d of %d verified blocks differ from their GPU source (source "
             "blocks %s); re-copying them behind a device synchronize",
-            copy.request.describe(), len(bad), len(sampled), bad_src[:8],
+            issued.copies[owner[bad[0]]].request.describe(), len(bad), len(src), bad_src[:8],
         )
         # A host-blocking device synchronize orders the re-copy after every stream's writes.
         torch.cuda.synchronize(self._device)
@@ -281,13 +380,19 @@ class OrderedCopyBackend:
         self._issue_copy(self._store_copier, bad_src, bad_dst)
         self._store_copier.stream.synchronize()
         self._guard.counters.add("recopied", len(bad))
-        return not self._mismatched(bad_src, bad_dst, None)
+        still_bad = self._mismatched(bad_src, bad_dst, None)
+        return {owner[bad[i]] for i in still_bad}
 
-    def _mismatched(self, src: list[int], dst: list[int], compute_done: Any) -> list[int]:
-        """Positions in src/dst whose host copy differs from the GPU source in any tensor."""
+    def _mismatched(self, src: list[int], dst: list[int], after: Any) -> list[int]:
+        """Positions in src/dst whose host copy differs from the GPU source in any tensor.
+
+        `after`: the store's completion event. The read-back runs on the verify stream behind
+        it, so the host copy is complete when it is compared and the source is read as the
+        store read it (the scheduler holds the source blocks until the store is reported).
+        """
         with torch.cuda.stream(self._verify_stream):
-            if compute_done is not None:  # read the source as the compute stream leaves it
-                self._verify_stream.wait_event(compute_done)
+            if after is not None:
+                self._verify_stream.wait_event(after)
             src_index = torch.tensor(src, dtype=torch.int64).to(self._device, non_blocking=True)
             sources = {}
             for name, gpu_cache in self._gpu_caches.items():
@@ -298,8 +403,9 @@ class OrderedCopyBackend:
                 )
             self._verify_stream.synchronize()
         differing: set[int] = set()
+        dst_index = torch.tensor(dst)
         for name, source_rows in sources.items():
-            copied_rows = self._cpu_caches[name].index_select(0, torch.tensor(dst))
+            copied_rows = self._cpu_caches[name].index_select(0, dst_index)
             differing.update(mismatched_rows(source_rows, copied_rows))
         return sorted(differing)
 

@@ -6,8 +6,10 @@ vLLM's SimpleCPUOffloadWorker hands its copy backend). Adjacent blocks become on
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
@@ -61,22 +63,32 @@ def check_pairing(src: CacheLayout, dst: CacheLayout) -> None:
 
 @dataclass(frozen=True)
 class CopyPlan:
-    """One descriptor per (tensor, run of adjacent blocks), tensor-major."""
+    """One descriptor per (tensor, run of adjacent blocks), tensor-major.
 
-    dst_addresses: torch.Tensor  # int64, one per descriptor
-    src_addresses: torch.Tensor
-    sizes: torch.Tensor
-    run_src_starts: torch.Tensor  # first source block of each run
-    run_dst_starts: torch.Tensor
-    run_lengths: torch.Tensor
+    The descriptor arrays are `array.array("q")` (signed 64-bit, the driver reads them as
+    unsigned): built in plain Python, no tensor operation per copy, and `pointers()` gives the
+    addresses the driver call takes.
+    """
+
+    dst_addresses: array[int]  # one per descriptor
+    src_addresses: array[int]
+    sizes: array[int]
+    run_src_starts: list[int]  # first source block of each run
+    run_dst_starts: list[int]
+    run_lengths: list[int]
 
     @property
     def count(self) -> int:
-        return int(self.sizes.numel())
+        return len(self.sizes)
+
+    def pointers(self) -> tuple[int, int, int]:
+        """Host addresses of the dst, src and size arrays (valid while the plan lives)."""
+        return (self.dst_addresses.buffer_info()[0], self.src_addresses.buffer_info()[0],
+                self.sizes.buffer_info()[0])
 
     def describe(self, index: int, layout: CacheLayout) -> str:
         """Name descriptor `index`: which tensor and which blocks it copies."""
-        runs = int(self.run_lengths.numel())
+        runs = len(self.run_lengths)
         tensor, run = divmod(index, runs)
         src0, dst0 = int(self.run_src_starts[run]), int(self.run_dst_starts[run])
         length = int(self.run_lengths[run])
@@ -88,43 +100,104 @@ class CopyPlan:
         )
 
 
-def _check_blocks(role: str, blocks: torch.Tensor, layout: CacheLayout) -> None:
+def _check_blocks(role: str, blocks: Sequence[int], layout: CacheLayout) -> None:
     limit = min(layout.num_blocks)
-    low, high = int(blocks.min()), int(blocks.max())
+    low, high = min(blocks), max(blocks)
     if low < 0 or high >= limit:
         bad = low if low < 0 else high
         raise IndexError(f"{role} block {bad} is out of range: the {role} cache has {limit} blocks")
+
+
+def _runs(src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
+    """Split block pairs into runs adjacent on both sides: (src starts, dst starts, lengths)."""
+    src_starts: list[int] = []
+    dst_starts: list[int] = []
+    lengths: list[int] = []
+    last_src = last_dst = -2
+    length = 0
+    for src, dst in zip(src_blocks, dst_blocks, strict=True):
+        if src == last_src + 1 and dst == last_dst + 1:
+            length += 1
+        else:
+            if length:
+                lengths.append(length)
+            src_starts.append(src)
+            dst_starts.append(dst)
+            length = 1
+        last_src, last_dst = src, dst
+    lengths.append(length)
+    return src_starts, dst_starts, lengths
 
 
 def plan_block_copies(
     src: CacheLayout, dst: CacheLayout, src_blocks: Sequence[int], dst_blocks: Sequence[int]
 ) -> CopyPlan:
     """Turn block id lists into driver descriptors, merging runs adjacent on both sides."""
-    if len(src_blocks) != len(dst_blocks):
+    count = len(src_blocks)
+    if count != len(dst_blocks):
         raise ValueError(
-            f"{len(src_blocks)} source blocks but {len(dst_blocks)} destination blocks; "
+            f"{count} source blocks but {len(dst_blocks)} destination blocks; "
             "each source block needs exactly one destination block"
         )
-    if not src_blocks:
+    if not count:
         raise ValueError("no blocks to copy")
-    ids = torch.tensor([list(src_blocks), list(dst_blocks)], dtype=torch.int64)
-    _check_blocks("source", ids[0], src)
-    _check_blocks("destination", ids[1], dst)
-    breaks = (ids[:, 1:] != ids[:, :-1] + 1).any(dim=0)
-    starts = torch.cat([torch.zeros(1, dtype=torch.int64), breaks.nonzero().flatten() + 1])
-    ends = torch.cat([starts[1:], torch.tensor([ids.shape[1]])])
-    lengths = ends - starts
-    run_ids = ids[:, starts]
-    block_bytes = torch.tensor(src.block_bytes, dtype=torch.int64).unsqueeze(1)
-    src_base = torch.tensor(src.base_addresses, dtype=torch.int64).unsqueeze(1)
-    dst_base = torch.tensor(dst.base_addresses, dtype=torch.int64).unsqueeze(1)
+    if _np is not None and count >= _NUMPY_FROM:
+        return _plan_numpy(src, dst, src_blocks, dst_blocks)
+    src_ids = list(src_blocks) if type(src_blocks[0]) is int else [int(b) for b in src_blocks]
+    dst_ids = list(dst_blocks) if type(dst_blocks[0]) is int else [int(b) for b in dst_blocks]
+    _check_blocks("source", src_ids, src)
+    _check_blocks("destination", dst_ids, dst)
+    if count == 1:
+        src_starts, dst_starts, lengths = src_ids, dst_ids, [1]
+    else:
+        src_starts, dst_starts, lengths = _runs(src_ids, dst_ids)
+    dst_addresses, src_addresses, sizes = array("q"), array("q"), array("q")
+    for src_base, dst_base, block in zip(
+        src.base_addresses, dst.base_addresses, src.block_bytes, strict=True
+    ):
+        src_addresses.extend([src_base + b * block for b in src_starts])
+        dst_addresses.extend([dst_base + b * block for b in dst_starts])
+        sizes.extend([block * n for n in lengths])
+    return CopyPlan(dst_addresses, src_addresses, sizes, src_starts, dst_starts, lengths)
+
+
+# Large batches are planned with numpy when it is installed (torch's wheels bring it; kvguard
+# does not require it): a few vector operations instead of a Python loop per block.
+_np: Any
+try:
+    import numpy as _np
+except ImportError:  # pragma: no cover - the plain-Python planner covers every size
+    _np = None
+
+_NUMPY_FROM = 128  # blocks; below this the plain loop is faster than numpy's call overhead
+
+
+def _as_array(values: Any) -> array[int]:
+    out = array("q")
+    out.frombytes(values.astype(_np.int64, copy=False).tobytes())
+    return out
+
+
+def _plan_numpy(
+    src: CacheLayout, dst: CacheLayout, src_blocks: Sequence[int], dst_blocks: Sequence[int]
+) -> CopyPlan:
+    ids = _np.array((src_blocks, dst_blocks), dtype=_np.int64)
+    low, high = ids.min(axis=1).tolist(), ids.max(axis=1).tolist()
+    for role, layout, lo, hi in (("source", src, low[0], high[0]),
+                                 ("destination", dst, low[1], high[1])):
+        _check_blocks(role, (lo, hi), layout)
+    breaks = _np.flatnonzero((ids[:, 1:] != ids[:, :-1] + 1).any(axis=0)) + 1
+    starts = _np.concatenate(([0], breaks))
+    lengths = _np.diff(starts, append=ids.shape[1])
+    runs = ids[:, starts]
+    block = _np.array(src.block_bytes, dtype=_np.int64)[:, None]
+    src_base = _np.array(src.base_addresses, dtype=_np.int64)[:, None]
+    dst_base = _np.array(dst.base_addresses, dtype=_np.int64)[:, None]
     return CopyPlan(
-        dst_addresses=(dst_base + run_ids[1] * block_bytes).flatten(),
-        src_addresses=(src_base + run_ids[0] * block_bytes).flatten(),
-        sizes=(block_bytes * lengths).flatten(),
-        run_src_starts=run_ids[0],
-        run_dst_starts=run_ids[1],
-        run_lengths=lengths,
+        _as_array((dst_base + runs[1] * block).ravel()),
+        _as_array((src_base + runs[0] * block).ravel()),
+        _as_array((block * lengths).ravel()),
+        runs[0].tolist(), runs[1].tolist(), lengths.tolist(),
     )
 
 
@@ -176,6 +249,7 @@ class BatchCopier:
         self.dst_layout = CacheLayout.of(dst_caches)
         check_pairing(self.src_layout, self.dst_layout)
         self.stream = stream
+        self._stream_handle = stream.cuda_stream
         self._entry = resolve_batch_memcpy()
         self._attributes = CUmemcpyAttributes(srcAccessOrder=int(order))
 
@@ -191,9 +265,9 @@ class BatchCopier:
     def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
         """Enqueue the copies on the stream; raise BatchCopyError naming the failing copy."""
         plan = plan_block_copies(self.src_layout, self.dst_layout, src_blocks, dst_blocks)
+        dsts, srcs, sizes = plan.pointers()
         code, failed = self._entry(
-            plan.dst_addresses.data_ptr(), plan.src_addresses.data_ptr(), plan.sizes.data_ptr(),
-            plan.count, self._attributes, self.stream.cuda_stream,
+            dsts, srcs, sizes, plan.count, self._attributes, self._stream_handle
         )
         if code != 0:
             name, detail = result_name(code)

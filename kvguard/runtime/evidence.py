@@ -1,17 +1,21 @@
 """Evidence of CUDA event records and waits, gathered from PyTorch's GPU trace callbacks.
 
-Tuples rather than dataclasses: these run inside every event record and wait of the process.
-
 The guard must not trust the code it checks, so it learns about barriers the way PyTorch's
 stream sanitizer does: `torch.cuda._gpu_trace` reports every event record and stream wait made
 through PyTorch (Event.record/wait, Stream.wait_event, Stream.wait_stream), from any thread,
 with the raw event and stream handles. Raw driver calls (ctypes, cuda-bindings) are invisible
 to it, so a barrier made that way is reported as missing. These are private PyTorch APIs;
 tests/gpu pins the behaviour kvguard relies on.
+
+The callbacks run inside every event record, wait and deletion of the process, so they take no
+lock and allocate one tuple: each is a few dict or deque operations, each atomic under the GIL
+(`itertools.count`, `dict` get/set/pop, `deque.append` are single C calls). Readers copy what
+they need in one C-level call and retry if a writer raced them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from collections import deque
@@ -39,56 +43,66 @@ class StreamWait(NamedTuple):
 
 
 class StreamEventLog:
-    """Thread-safe log of event records and stream waits, numbered in one global order."""
+    """Log of event records and stream waits, numbered in one global order; safe across threads.
+
+    Lock-free: the GIL makes each single dict/deque/counter operation atomic, and no reader
+    iterates a container another thread may be growing except through a one-call copy.
+    """
 
     def __init__(self, waits_kept_per_stream: int = 1024, records_kept: int = 65536) -> None:
-        # Re-entrant: a garbage collection inside a locked section can destroy a torch event,
-        # whose deletion callback comes back here on the same thread.
-        self._lock = threading.RLock()
         self._counter = itertools.count(1)
         self._records: dict[int, EventRecord] = {}
         self._waits: dict[int, deque[StreamWait]] = {}
         self._waits_kept = waits_kept_per_stream
         self._records_kept = records_kept
+        # Bound methods, looked up once: the callbacks run on every traced event operation.
+        self._next = self._counter.__next__
+        self._ident = threading.get_ident
 
     def next_seq(self) -> int:
         """A number later than every fact logged so far (requests take one to mark their time)."""
-        return next(self._counter)
+        return self._next()
 
     def on_record(self, event_id: int, stream: int) -> None:
-        with self._lock:
-            self._records.pop(event_id, None)  # re-insert so the oldest entry is first
-            self._records[event_id] = EventRecord(
-                next(self._counter), stream, threading.get_ident()
-            )
-            if len(self._records) > self._records_kept:
-                del self._records[next(iter(self._records))]
+        records = self._records
+        records.pop(event_id, None)  # re-insert so the oldest entry is first
+        records[event_id] = EventRecord(self._next(), stream, self._ident())
+        if len(records) > self._records_kept:
+            with contextlib.suppress(RuntimeError, StopIteration):  # raced by another thread
+                records.pop(next(iter(records)), None)
 
     def on_wait(self, event_id: int, stream: int) -> None:
-        with self._lock:
-            wait = StreamWait(next(self._counter), stream, event_id, self._records.get(event_id))
-            waits = self._waits.get(stream)
-            if waits is None:
-                waits = self._waits[stream] = deque(maxlen=self._waits_kept)
-            waits.append(wait)
+        waits = self._waits.get(stream)
+        if waits is None:
+            waits = self._waits.setdefault(stream, deque(maxlen=self._waits_kept))
+        waits.append(StreamWait(self._next(), stream, event_id, self._records.get(event_id)))
 
     def on_delete(self, event_id: int) -> None:
-        with self._lock:
-            self._records.pop(event_id, None)
+        self._records.pop(event_id, None)
 
     def waits_after(self, stream: int, seq: int, limit: int = 64) -> list[StreamWait]:
         """Up to `limit` waits made on `stream` later than `seq`, newest first.
 
-        The copy thread checks right after its own wait, so the newest wait is the one that
-        matters; the limit keeps a check O(1) when requests queue up far ahead of the copies.
+        The copy thread checks right after its own waits, so the newest waits are the ones that
+        matter; the limit keeps a check O(1) when requests queue up far ahead of the copies.
         """
-        with self._lock:
-            newer = []
-            for wait in itertools.islice(reversed(self._waits.get(stream, ())), limit):
-                if wait.seq <= seq:  # kept in seq order
-                    break
-                newer.append(wait)
-            return newer
+        waits = self._waits.get(stream)
+        if not waits:
+            return []
+        for _ in range(8):
+            try:  # one C-level pass; a concurrent append makes the deque iterator raise
+                newest = list(itertools.islice(reversed(waits), limit))
+                break
+            except RuntimeError:
+                continue
+        else:
+            newest = []
+        newer = []
+        for wait in newest:
+            if wait.seq <= seq:  # kept in seq order
+                break
+            newer.append(wait)
+        return newer
 
 
 _process_log: StreamEventLog | None = None
@@ -98,7 +112,8 @@ _process_log_lock = threading.Lock()
 def process_event_log() -> StreamEventLog:
     """The log fed by PyTorch's GPU trace; installed once per process, on first use.
 
-    PyTorch offers no way to remove a trace callback, hence one shared log.
+    PyTorch offers no way to remove a trace callback, hence one shared log; its three
+    callbacks are registered once and stay.
     """
     global _process_log
     with _process_log_lock:

@@ -12,11 +12,13 @@ from __future__ import annotations
 import enum
 import logging
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from kvguard.runtime.counters import RuntimeCounters
 from kvguard.runtime.errors import GuardViolation
-from kvguard.runtime.evidence import StreamEventLog, process_event_log
+from kvguard.runtime.evidence import StreamEventLog, StreamWait, process_event_log
 from kvguard.runtime.order import MemoryKind, SourceOrder
 
 logger = logging.getLogger("kvguard.runtime")
@@ -64,9 +66,11 @@ class Verdict:
     violation: ViolationKind | None = None
 
 
-@dataclass(frozen=True)
-class CopyRequest:
-    """A copy as requested: when, by which thread, behind which compute stream."""
+class CopyRequest(NamedTuple):
+    """A copy as requested: when, by which thread, behind which compute stream.
+
+    A tuple, not a dataclass: one is made on the compute thread for every copy.
+    """
 
     seq: int
     thread: int
@@ -82,6 +86,9 @@ class CopyRequest:
         shown = list(self.src_blocks[:8])
         more = f" and {len(self.src_blocks) - 8} more" if len(self.src_blocks) > 8 else ""
         return f"{direction} event {self.event_idx} (source blocks {shown}{more})"
+
+
+_COPY = Verdict(copy=True)
 
 
 def counter_names() -> list[str]:
@@ -104,17 +111,19 @@ class CopyGuard:
         self._last_request: dict[int, int] = {}
         self._lock = threading.Lock()
         self._logged_kinds: set[ViolationKind] = set()
+        self._ident = threading.get_ident
 
     def open_request(
         self, compute_stream: int, is_store: bool, event_idx: int,
         src_blocks: tuple[int, ...], dst_blocks: tuple[int, ...],
     ) -> CopyRequest:
         """Call on the requesting thread, before recording its compute-done event."""
-        thread = threading.get_ident()
+        thread = self._ident()
         seq = self.event_log.next_seq()
-        with self._lock:
-            fresh_after = self._last_request.get(thread, 0)
-            self._last_request[thread] = seq
+        # Only this thread writes its own key, and one dict get or set is atomic: no lock.
+        last = self._last_request
+        fresh_after = last.get(thread, 0)
+        last[thread] = seq
         return CopyRequest(
             seq, thread, compute_stream, fresh_after, is_store, event_idx, src_blocks, dst_blocks
         )
@@ -122,31 +131,53 @@ class CopyGuard:
     def find_violation(
         self, request: CopyRequest, transfer_stream: int,
         source_kind: MemoryKind, source_order: SourceOrder,
+        waits: Sequence[StreamWait] | None = None,
     ) -> ViolationKind | None:
+        """What is wrong with the request's ordering, if anything.
+
+        `waits`: the transfer stream's newest waits, newest first, as `evidence_for` returns
+        them; read from the log when not given. Only waits later than the request count.
+        """
         if source_kind is MemoryKind.DEVICE and source_order is not SourceOrder.STREAM:
             return ViolationKind.UNSAFE_SOURCE_ORDER
-        waits = self.event_log.waits_after(transfer_stream, request.seq)
-        if not waits:
-            return ViolationKind.NO_WAIT
-        stale = False
+        if waits is None:
+            waits = self.event_log.waits_after(transfer_stream, request.seq)
+        seq, compute, fresh_after = request.seq, request.compute_stream, request.fresh_after
+        seen_wait = stale = False
         for wait in waits:
+            if wait.seq <= seq:  # newest first: the rest came before the request
+                break
+            seen_wait = True
             record = wait.record
-            if record is None or record.stream != request.compute_stream:
+            if record is None or record.stream != compute:
                 continue
-            if record.seq > request.fresh_after:
+            if record.seq > fresh_after:
                 return None
             stale = True
+        if not seen_wait:
+            return ViolationKind.NO_WAIT
         return ViolationKind.STALE_RECORD if stale else ViolationKind.WAIT_NOT_ON_COMPUTE
+
+    def evidence_for(
+        self, requests: Sequence[CopyRequest], transfer_stream: int
+    ) -> list[StreamWait]:
+        """One read of the log for a group of requests: waits later than the oldest of them."""
+        return self.event_log.waits_after(transfer_stream, min(r.seq for r in requests))
 
     def check(
         self, request: CopyRequest, transfer_stream: int,
         source_kind: MemoryKind, source_order: SourceOrder,
+        waits: Sequence[StreamWait] | None = None,
     ) -> Verdict:
-        """Copy if ordered (or under WARN); skip under REFUSE; raise GuardViolation under RAISE."""
+        """Copy if ordered (or under WARN); skip under REFUSE; raise GuardViolation under RAISE.
+
+        `waits`: evidence read once for a group of requests (`evidence_for`); by default the
+        log is read for this request alone.
+        """
         self.counters.add("stores_checked" if request.is_store else "loads_checked")
-        kind = self.find_violation(request, transfer_stream, source_kind, source_order)
+        kind = self.find_violation(request, transfer_stream, source_kind, source_order, waits)
         if kind is None:
-            return Verdict(copy=True)
+            return _COPY
         self.counters.add(f"violations_{kind.value}")
         message = (
             f"kvguard: {request.describe()} on transfer stream {transfer_stream:#x} is not "

@@ -31,9 +31,10 @@ def test_each_abi_resolves_and_copies(abi: BatchMemcpyAbi, proof_results: dict[s
     stream = low_priority_stream()
     copier = BatchCopier(gpu, cpu, stream)
     plan = plan_block_copies(copier.src_layout, copier.dst_layout, [3, 4, 9], [0, 1, 7])
+    dsts, srcs, sizes = plan.pointers()
     code, failed = entry(
-        plan.dst_addresses.data_ptr(), plan.src_addresses.data_ptr(), plan.sizes.data_ptr(),
-        plan.count, CUmemcpyAttributes(srcAccessOrder=int(SourceOrder.STREAM)), stream.cuda_stream,
+        dsts, srcs, sizes, plan.count,
+        CUmemcpyAttributes(srcAccessOrder=int(SourceOrder.STREAM)), stream.cuda_stream,
     )
     stream.synchronize()
     assert (code, failed) == (0, None)

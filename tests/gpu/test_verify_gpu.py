@@ -15,7 +15,11 @@ SAMPLED_STORES = 2000
 
 
 class CorruptingBackend(OrderedCopyBackend):
-    """After a store's copy, on the same stream, overwrite its first host block with garbage."""
+    """After a store's copy, on the same stream, overwrite its first host block with garbage.
+
+    Each store copies blocks 4s..4s+3, so its first block is the one divisible by 4; the
+    backend may issue several stores in one driver call, so every such block in the call is hit.
+    """
 
     corrupt_every_time = False
 
@@ -27,14 +31,16 @@ class CorruptingBackend(OrderedCopyBackend):
         self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int]
     ) -> None:
         super()._issue_copy(copier, src_blocks, dst_blocks)
-        target = dst_blocks[0]
-        if not copier.is_store or (target in self.corrupted and not self.corrupt_every_time):
+        if not copier.is_store:
             return
-        self.corrupted.add(target)
-        with torch.cuda.stream(copier.stream):
-            for name in self._cpu_caches:
-                garbage = torch.full_like(self._gpu_caches[name][0], -7)
-                self._cpu_caches[name][target].copy_(garbage, non_blocking=True)
+        for target in dst_blocks:
+            if target % 4 or (target in self.corrupted and not self.corrupt_every_time):
+                continue
+            self.corrupted.add(target)
+            with torch.cuda.stream(copier.stream):
+                for name in self._cpu_caches:
+                    garbage = torch.full_like(self._gpu_caches[name][0], -7)
+                    self._cpu_caches[name][target].copy_(garbage, non_blocking=True)
 
 
 def run(corrupt_every_time: bool, compute_stream: torch.cuda.Stream) -> dict[str, Any]:

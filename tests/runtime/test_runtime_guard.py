@@ -28,8 +28,10 @@ def guard(policy: GuardPolicy = GuardPolicy.RAISE) -> tuple[CopyGuard, StreamEve
     return CopyGuard(policy, event_log=log), log
 
 
-def check(g: CopyGuard, request: object, order: SourceOrder = SourceOrder.STREAM) -> object:
-    return g.check(request, TRANSFER, MemoryKind.DEVICE, order)  # type: ignore[arg-type]
+def check(
+    g: CopyGuard, request: object, order: SourceOrder = SourceOrder.STREAM, waits: object = None
+) -> object:
+    return g.check(request, TRANSFER, MemoryKind.DEVICE, order, waits)  # type: ignore[arg-type]
 
 
 def open_store(g: CopyGuard, event_idx: int = 0) -> object:
@@ -196,3 +198,32 @@ def test_process_log_is_fed_by_pytorch_trace_callbacks() -> None:
     _gpu_trace.EventDeletionCallbacks.fire_callbacks(0xE1)
     _gpu_trace.EventWaitCallbacks.fire_callbacks(0xE1, TRANSFER)
     assert log.waits_after(TRANSFER, seq)[0].record is None
+
+
+def test_one_read_of_the_evidence_serves_a_group_of_requests() -> None:
+    """The copy thread waits once on the newest compute record for a group of queued requests."""
+    g, log = guard()
+    requests = []
+    for i in range(3):
+        requests.append(open_store(g, i))
+        log.on_record(10 + i, COMPUTE)  # each request's own event, recorded after it opens
+    log.on_wait(12, TRANSFER)  # only the newest: recorded after every request of the group
+    waits = g.evidence_for(requests, TRANSFER)
+    assert [check(g, r, waits=waits).copy for r in requests] == [True] * 3  # type: ignore[attr-defined]
+    late = open_store(g, 3)  # opened after the wait: the wait does not cover it
+    with pytest.raises(GuardViolation) as caught:
+        g.check(late, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM, waits)
+    assert caught.value.kind == ViolationKind.NO_WAIT.value
+
+
+def test_group_evidence_keeps_the_stale_rule() -> None:
+    g, log = guard()
+    log.on_record(7, COMPUTE)
+    first = open_store(g, 0)
+    second = open_store(g, 1)  # its previous request came after the record: stale for it
+    log.on_wait(7, TRANSFER)
+    waits = g.evidence_for([first, second], TRANSFER)
+    assert check(g, first, waits=waits).copy  # type: ignore[attr-defined]
+    with pytest.raises(GuardViolation) as caught:
+        check(g, second, waits=waits)
+    assert caught.value.kind == ViolationKind.STALE_RECORD.value
