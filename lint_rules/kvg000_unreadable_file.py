@@ -29,7 +29,7 @@ class UnreadableFile(Rule):
     )
     VALID = (Example("x = 1\n"), Example(""), Example("\ufeffx = torch.cuda.Stream()\n"))
     INVALID = (
-        Example("def store(stream:\n    pass\n", expect=(Expect(1, 10),)),
+        Example("def store(stream:\n    stream.wait_stream(other)\n", expect=(Expect(1, 10),)),
         Example("# -*- coding: ascii -*-\ns = 'caf\u00e9 stream'\n", expect=(Expect(2, 9),)),
     )
 

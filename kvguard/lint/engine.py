@@ -3,6 +3,7 @@ apply suppressions, return findings in a deterministic order."""
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -65,10 +66,14 @@ def run_check(
         summaries = [summarize(stdin.display_path, stdin.data)]
     else:
         summaries = _summaries(discover(list(paths), settings), cache, jobs or os.cpu_count() or 1, progress)
+    analysis_key = _analysis_key(summaries)
+    runs = cache.runs(analysis_key) if cache is not None else None
+    model = ProjectModel(summaries, known_codes, cache.code if cache is not None else None, runs)
+    findings = [finding for rule in rules for finding in rule.check(model)]
     if cache is not None:
         cache.save()
-    model = ProjectModel(summaries, known_codes)
-    findings = [finding for rule in rules for finding in rule.check(model)]
+        if model.analysed:
+            cache.put_runs(analysis_key, model.copy_runs)
     kept, suppressed = _apply_suppressions(findings, summaries, settings)
     kept.sort(key=Finding.sort_key)
     return CheckResult(
@@ -77,6 +82,15 @@ def run_check(
         files_parsed=sum(1 for s in summaries if s.parsed),
         suppressed=suppressed,
     )
+
+
+def _analysis_key(summaries: list[FileSummary]) -> str:
+    """What the analysis depends on: the parsed files, by path and content."""
+    digest = hashlib.blake2b(digest_size=20)
+    for summary in sorted(summaries, key=lambda s: s.path):
+        if summary.parsed:
+            digest.update(f"{summary.path}\0{summary.cache_key}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
 
 
 def _summaries(
@@ -104,10 +118,13 @@ def _summaries(
         elif GATE.search(data):
             to_parse.append((index, shown, data, key))
         else:
-            results[index] = summarize(shown, data)  # cheap: no parse
+            summary = summarize(shown, data)  # cheap: no parse
+            summary.cache_key = key
+            results[index] = summary
             if cache is not None:
-                cache.put(key, results[index])  # type: ignore[arg-type]
+                cache.put(key, summary)
     for (index, _, _, key), summary in zip(to_parse, _parse_all(to_parse, jobs, progress), strict=True):
+        summary.cache_key = key
         results[index] = summary
         if cache is not None:
             cache.put(key, summary)

@@ -66,3 +66,5 @@ class FileSummary:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # Whether the file passed the token gate and was parsed.
     parsed: bool = False
+    # Where its code is cached, when ``code`` was left out of the summary to load lazily.
+    cache_key: str = ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -54,6 +55,28 @@ def is_excluded(path: Path, root: Path, patterns: Iterable[str], given: Path | N
     return False
 
 
+class _Excludes:
+    """Exclude patterns compiled once, for checking walked entries one at a time (a walked
+    entry's ancestors were checked before it)."""
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        names, paths = [], []
+        for pattern in patterns:
+            pattern = pattern.rstrip("/")
+            if "/" in pattern:
+                paths.append(fnmatch.translate(pattern[2:] if pattern.startswith("./") else pattern))
+            else:
+                names.append(fnmatch.translate(pattern))
+        self._names = re.compile("|".join(names)) if names else None
+        self._paths = re.compile("|".join(paths)) if paths else None
+
+    def entry(self, relative: str, name: str) -> bool:
+        return bool(
+            (self._names is not None and self._names.match(name))
+            or (self._paths is not None and self._paths.match(relative))
+        )
+
+
 def _git_ignored(root: Path) -> tuple[Path, set[str]] | None:
     """The git work tree containing ``root`` and its ignored paths (directories end in '/')."""
     try:
@@ -86,30 +109,33 @@ def _git_ignored(root: Path) -> tuple[Path, set[str]] | None:
 
 
 class _GitIgnore:
+    """Paths git ignores in the work tree of each walked top directory (one git call each)."""
+
     def __init__(self) -> None:
         self._trees: dict[Path, tuple[Path, set[str]] | None] = {}
 
-    def ignored(self, path: Path, is_dir: bool) -> bool:
-        directory = path.parent.resolve()
-        tree = self._tree(directory)
+    def tree_for(self, top: Path) -> tuple[Path, set[str]] | None:
+        resolved = top.resolve()
+        for known, tree in self._trees.items():
+            if tree is not None and resolved.is_relative_to(tree[0]):
+                return tree
+        if resolved not in self._trees:
+            self._trees[resolved] = _git_ignored(resolved)
+        return self._trees[resolved]
+
+    @staticmethod
+    def ignored(tree: tuple[Path, set[str]] | None, path: Path, is_dir: bool) -> bool:
         if tree is None:
             return False
         top, ignored = tree
         try:
-            relative = path.resolve().relative_to(top).as_posix()
+            relative = path.absolute().relative_to(top).as_posix()
         except ValueError:
-            return False
+            try:
+                relative = path.resolve().relative_to(top).as_posix()
+            except ValueError:
+                return False
         return (relative + "/" if is_dir else relative) in ignored
-
-    def _tree(self, directory: Path) -> tuple[Path, set[str]] | None:
-        for known, tree in self._trees.items():
-            if tree is not None and directory.is_relative_to(tree[0]):
-                return tree
-            if tree is None and directory == known:
-                return None
-        tree = _git_ignored(directory)
-        self._trees[directory] = tree
-        return tree
 
 
 def discover(paths: list[Path], settings: Settings) -> list[Candidate]:
@@ -147,9 +173,11 @@ def discover(paths: list[Path], settings: Settings) -> list[Candidate]:
 def _walk(
     top: Path, settings: Settings, gitignore: _GitIgnore, seen_dirs: set[tuple[int, int]]
 ) -> Iterator[Candidate]:
-    excludes = settings.all_excludes
+    excludes = _Excludes(settings.all_excludes)
+    tree = gitignore.tree_for(top)
     for directory, dirnames, filenames in os.walk(top, followlinks=True):
         here = Path(directory)
+        prefix = "/".join(_relative_parts(here, settings.root))
         try:
             stat = here.stat()
         except OSError:
@@ -161,7 +189,7 @@ def _walk(
         kept = []
         for name in sorted(dirnames):
             child = here / name
-            if is_excluded(child, settings.root, excludes, top) or gitignore.ignored(child, is_dir=True):
+            if excludes.entry(f"{prefix}/{name}".lstrip("/"), name) or gitignore.ignored(tree, child, is_dir=True):
                 continue
             kept.append(name)
             if name.endswith(PYTHON_SUFFIXES):
@@ -171,6 +199,6 @@ def _walk(
             if not name.endswith(PYTHON_SUFFIXES):
                 continue
             child = here / name
-            if is_excluded(child, settings.root, excludes, top) or gitignore.ignored(child, is_dir=False):
+            if excludes.entry(f"{prefix}/{name}".lstrip("/"), name) or gitignore.ignored(tree, child, is_dir=False):
                 continue
             yield Candidate(child)

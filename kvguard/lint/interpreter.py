@@ -165,6 +165,24 @@ _SAME_MEMORY_METHODS = frozenset(
 _STREAM_CONTEXTS = frozenset({"stream", "StreamContext"})
 _QUEUES = frozenset({"Queue", "SimpleQueue", "LifoQueue", "PriorityQueue", "JoinableQueue"})
 _STREAM_HANDLES = frozenset({"cuda_stream", "handle", "stream_id", "ptr"})
+# Names whose mention makes a function matter to stream ordering, and names of tensor
+# copies and placements that matter when such a function calls it.
+_SEED_NAMES = (
+    frozenset(
+        {
+            "stream", "StreamContext", "wait_stream", "wait_event", "record_event", "current_stream",
+            "default_stream", "Stream", "Event", "cuGetProcAddress", "Thread", "Queue", "SimpleQueue",
+            "LifoQueue", "PriorityQueue", "synchronize", "cuda_stream", "put", "put_nowait",
+        }
+    )
+    | COPY_APIS
+    | frozenset(_ORDER_SPELLINGS)
+    | frozenset(_ORDER_KEYWORDS)
+    | {"is_src_access_order_any"}
+)
+_WEAK_NAMES = frozenset(
+    {"copy_", "cpu", "to", "pin_memory", "cuda", "data_ptr", "get", "get_nowait"}
+) | _ALLOCATORS
 
 
 @dataclass(frozen=True)
@@ -321,6 +339,10 @@ class Interpreter:
                 self._functions[(module.name, function.qualname)] = function
             for cls in module.code.classes:
                 self._classes[(module.name, cls.qualname)] = cls
+        self._uses: dict[int, tuple[set[str], set[str]]] = {}
+        self._relevant: set[tuple[str, str]] = set()
+        self._reach: set[tuple[str, str]] = set()
+        self._relevance()
         self._heap: dict[tuple[str, str, str], list[Value]] = {}
         self._instances: list[ObjectV] = []
         self._constant_values: dict[tuple[str, str], Value] = {}
@@ -351,19 +373,66 @@ class Interpreter:
             done += 1
             self._run_thread(start)
         self._fallback = True
-        for key in sorted(set(self._functions) - self._entered):
+        for key in sorted(self._relevant - self._entered):
             self._run_root(key)
         return self.runs
 
     def _roots(self) -> list[tuple[str, str]]:
+        """Functions nothing in the project calls, and module code, that can reach a stream
+        ordering construct; everything else is reached from them or cannot matter."""
         called: set[str] = set()
-        for module in self._modules.values():
-            for function in module.code.functions:
-                _collect_called(function.body, called)
-            _collect_called(tuple(module.code.body), called)
-        roots = [("<module>", name) for name in sorted(self._modules)]
-        roots += sorted(key for key, function in self._functions.items() if function.name not in called)
+        for function in self._functions.values():
+            called |= self._uses[id(function.body)][0]
+        roots = [
+            ("<module>", name)
+            for name, module in sorted(self._modules.items())
+            if self._uses[id(module.code.body)][1] & _SEED_NAMES
+        ]
+        roots += sorted(
+            key
+            for key, function in self._functions.items()
+            if function.name not in called and key in self._relevant
+        )
         return roots
+
+    def _relevance(self) -> None:
+        """Which functions can matter: those naming a stream construct, a raw copy, a thread
+        or a source order (relevant), and those naming a tensor copy or allocation (reach);
+        each closed over callers, by called name."""
+        callers: dict[str, set[tuple[str, str]]] = {}
+        seeds, weak = [], []
+        for key, function in self._functions.items():
+            called, mentioned = _names_used(function.body)
+            self._uses[id(function.body)] = (called, mentioned)
+            for name in called:
+                callers.setdefault(name, set()).add(key)
+            if mentioned & _SEED_NAMES or any(_spelling(d).endswith("contextmanager") for d in function.decorators):
+                seeds.append(key)
+            elif mentioned & _WEAK_NAMES:
+                weak.append(key)
+        for module in self._modules.values():
+            self._uses[id(module.code.body)] = _names_used(module.code.body)
+        self._relevant = self._closure(seeds, callers)
+        self._reach = self._closure(seeds + weak, callers)
+
+    def _closure(
+        self, seeds: list[tuple[str, str]], callers: dict[str, set[tuple[str, str]]]
+    ) -> set[tuple[str, str]]:
+        """Seeds and everything that calls them by name; constructing a class whose methods
+        are in the set counts as calling them (its instances carry their fields)."""
+        found = set(seeds)
+        pending = list(seeds)
+        while pending:
+            function = self._functions[pending.pop()]
+            names = [function.name]
+            if function.class_name:
+                names.append(function.class_name.rsplit(".", 1)[-1])
+            for name in names:
+                for caller in callers.get(name, ()):
+                    if caller not in found:
+                        found.add(caller)
+                        pending.append(caller)
+        return found
 
     def _instances_for(self, key: tuple[str, str]) -> list[ObjectV]:
         function = self._functions.get(key)
@@ -425,6 +494,9 @@ class Interpreter:
         function = self._functions.get(key)
         if function is None or caller.depth >= _MAX_DEPTH or func.qualname in caller.stack:
             return UNKNOWN, state
+        if key not in self._reach and not state.streams and caller.thread == MAIN_THREAD:
+            # It names nothing that matters, and no side stream or copy thread runs it.
+            return taint([*args, *(v for _, v in kwargs)]), state
         self._entered.add(key)
         module = self._modules[func.module]
         flow = caller.flow
@@ -556,10 +628,13 @@ class Interpreter:
         iterated, state = self._eval(statement.iter, frame, state)
         if statement.target is not None:
             state = self._assign(statement.target, _element(iterated), frame, state, statement)
-        reporting = self._reporting
+        if not self._reporting:  # collecting fields and hand-offs: one turn is enough
+            last = self._block(statement.body, frame, state.copy())
+            return self._block(statement.orelse, frame, _merge([state, last], [None, None]))
+        # A second turn sees what the end of the body leaves for the next iteration.
         self._reporting = False
         first = self._block(statement.body, frame, state.copy())
-        self._reporting = reporting
+        self._reporting = True
         entry = _merge([state, first], [None, None])
         last = self._block(statement.body, frame, entry)
         state = _merge([state, last], [None, None])
@@ -810,9 +885,9 @@ class Interpreter:
             return UNKNOWN
         seen.add((module.name, name))
         code = module.code
-        if any(f.qualname == name for f in code.functions):
+        if (module.name, name) in self._functions:
             return FuncV(module.name, name)
-        if any(c.qualname == name for c in code.classes):
+        if (module.name, name) in self._classes:
             return ClassV(module.name, name)
         assigned = self._heap.get((module.name, "<globals>", name))
         if assigned:
@@ -1359,24 +1434,33 @@ class Interpreter:
         return FlowStep(frame.module.path, span.line, span.column, message)
 
 
-def _collect_called(statements: Sequence[ir.Stmt] | tuple[ir.Stmt, ...], called: set[str]) -> None:
+def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
+    """(names called, every name, attribute, keyword and string mentioned) in statements."""
+    called: set[str] = set()
+    mentioned: set[str] = set()
+
     def expr(e: ir.Expr | None) -> None:
         if e is None:
             return
-        if isinstance(e, ir.Call):
-            if isinstance(e.func, ir.Name):
-                called.add(e.func.id)
-            elif isinstance(e.func, ir.Attr):
-                called.add(e.func.name)
+        if isinstance(e, ir.Name):
+            mentioned.add(e.id)
+        elif isinstance(e, ir.Attr):
+            mentioned.add(e.name)
+            expr(e.base)
+        elif isinstance(e, ir.Call):
+            if isinstance(e.func, (ir.Name, ir.Attr)):
+                called.add(e.func.id if isinstance(e.func, ir.Name) else e.func.name)
             expr(e.func)
             for a in e.args:
                 expr(a)
             for key, a in e.kwargs:
+                mentioned.add(key)
                 if key == "target" and isinstance(a, (ir.Name, ir.Attr)):
                     called.add(a.id if isinstance(a, ir.Name) else a.name)
                 expr(a)
-        elif isinstance(e, ir.Attr):
-            expr(e.base)
+        elif isinstance(e, ir.Const):
+            if isinstance(e.value, (str, bytes)) and len(e.value) < 64:
+                mentioned.add(e.value.decode("latin-1") if isinstance(e.value, bytes) else e.value)
         elif isinstance(e, ir.Seq):
             for item in e.items:
                 expr(item)
@@ -1387,33 +1471,47 @@ def _collect_called(statements: Sequence[ir.Stmt] | tuple[ir.Stmt, ...], called:
             expr(e.then)
             expr(e.test)
             expr(e.orelse)
-        elif isinstance(e, ir.Not):
+        elif isinstance(e, (ir.Not, ir.IsNone)):
             expr(e.operand)
+        elif isinstance(e, ir.Comp):
+            expr(e.element)
+            expr(e.target)
+            expr(e.iterable)
         elif isinstance(e, ir.Opaque):
             for part in e.parts:
                 expr(part)
 
-    for statement in statements:
-        if isinstance(statement, (ir.Assign, ir.AugAssign, ir.Eval, ir.Return, ir.Yield)):
-            expr(statement.value)
-        elif isinstance(statement, ir.If):
-            expr(statement.test)
-            _collect_called(statement.body, called)
-            _collect_called(statement.orelse, called)
-        elif isinstance(statement, ir.Loop):
-            expr(statement.iter)
-            _collect_called(statement.body, called)
-            _collect_called(statement.orelse, called)
-        elif isinstance(statement, ir.With):
-            for item, _ in statement.items:
-                expr(item)
-            _collect_called(statement.body, called)
-        elif isinstance(statement, ir.Try):
-            _collect_called(statement.body, called)
-            for handler in statement.handlers:
-                _collect_called(handler, called)
-            _collect_called(statement.orelse, called)
-            _collect_called(statement.final, called)
+    def block(body: Sequence[ir.Stmt]) -> None:
+        for statement in body:
+            if isinstance(statement, ir.Assign):
+                for target in statement.targets:
+                    expr(target)
+                expr(statement.value)
+            elif isinstance(statement, (ir.AugAssign, ir.Eval, ir.Return, ir.Yield)):
+                expr(statement.value)
+            elif isinstance(statement, ir.If):
+                expr(statement.test)
+                block(statement.body)
+                block(statement.orelse)
+            elif isinstance(statement, ir.Loop):
+                expr(statement.target)
+                expr(statement.iter)
+                block(statement.body)
+                block(statement.orelse)
+            elif isinstance(statement, ir.With):
+                for item, name in statement.items:
+                    expr(item)
+                    expr(name)
+                block(statement.body)
+            elif isinstance(statement, ir.Try):
+                block(statement.body)
+                for handler in statement.handlers:
+                    block(handler)
+                block(statement.orelse)
+                block(statement.final)
+
+    block(statements)
+    return called, mentioned
 
 
 def _is_static(function: ir.Function) -> bool:

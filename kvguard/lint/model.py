@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cached_property
 from pathlib import Path
 
 from kvguard.lint.facts import FileSummary, Suppression
 from kvguard.lint.interpreter import CopyRun, Interpreter, ModuleEntry, module_name_for
+from kvguard.lint.ir import ModuleCode
 
 
 class ProjectModel:
-    def __init__(self, summaries: list[FileSummary], known_codes: frozenset[str]) -> None:
+    def __init__(
+        self,
+        summaries: list[FileSummary],
+        known_codes: frozenset[str],
+        load_code: Callable[[str], ModuleCode | None] | None = None,
+        runs: list[CopyRun] | None = None,
+    ) -> None:
         self.summaries = summaries
         self.known_codes = known_codes
+        self._load_code = load_code
+        self._reused = runs is not None
+        if runs is not None:
+            self.__dict__["copy_runs"] = runs  # an earlier run analysed exactly these files
+
+    @property
+    def analysed(self) -> bool:
+        """Whether this model ran the analysis (rather than reusing a cached result)."""
+        return "copy_runs" in self.__dict__ and not self._reused
 
     def files(self) -> Iterator[FileSummary]:
         return iter(self.summaries)
@@ -31,6 +47,8 @@ class ProjectModel:
 
         names: set[str] = set()
         for summary in self.summaries:
+            if summary.code is None and summary.parsed and summary.cache_key and self._load_code is not None:
+                summary.code = self._load_code(summary.cache_key)
             if summary.code is not None:
                 name = module_name_for(summary.path, is_package)
                 if name in names:

@@ -18,9 +18,15 @@ from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
 if TYPE_CHECKING:
     from kvguard.lint.reader import Segment
 
-# A file can only hold a finding if it mentions streams, raw copies or source orders;
-# suppression comments are read from every file that has one.
-GATE = re.compile(rb"stream|Stream|[Mm]emcpy|swap_blocks|AccessOrder|access_order|asnumpy")
+# A file takes part in the analysis only if its code names a stream ordering construct, a
+# raw copy or a source access order; the rest is never parsed. Files that merely mention
+# "stream" (streaming responses, upstream) do not pass.
+GATE = re.compile(
+    rb"wait_stream|wait_event|current_stream|default_stream|cuda_stream|\.stream\(|Stream\(|StreamContext"
+    rb"|record_event|[Mm]emcpy|swap_blocks|AccessOrder|access_order|asnumpy"
+    # Copy threads and their queues carry requests from the compute thread to the copy.
+    rb"|Thread\(|Queue\("
+)
 _SUPPRESSION_HINT = re.compile(rb"kvguard|noqa", re.IGNORECASE)
 _KVGUARD_COMMENT = re.compile(
     r"#\s*kvguard:\s*(?P<kind>ignore-file|ignore)(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE

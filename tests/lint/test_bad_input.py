@@ -25,16 +25,16 @@ def _by_path(result: object) -> dict[str, list[tuple[str, int, str]]]:
 def test_each_bad_file_is_a_diagnostic_and_the_race_is_still_found(lint: Lint, tmp_path: Path) -> None:
     (tmp_path / "dir.py").mkdir()
     (tmp_path / "dangling.py").symlink_to(tmp_path / "missing-target.py")
-    deep = "stream = " + "(" * 5000 + "1" + ")" * 5000 + "\n"
+    deep = "stream = torch.cuda.current_stream(" + "(" * 5000 + "1" + ")" * 5001 + "\n"
     files: dict[str, str | bytes] = {
         "race.py": RACE,
-        "syntax.py": "def store(stream:\n    pass\n",
+        "syntax.py": "def store(stream:\n    stream.wait_stream(other)\n",
         "latin.py": b"# -*- coding: utf-8 -*-\nname = 'caf\xe9 stream'\n",
         "bad_cookie.py": b"# -*- coding: no-such-codec -*-\nx = 1\n",
         "bom.py": b"\xef\xbb\xbf" + RACE.encode(),
         "empty.py": "",
         "deep.py": deep,
-        "generated.py": "TABLE = [\n" + "    (1, 2, 3),  # stream\n" * 200_000 + "]\n",
+        "generated.py": "TABLE = [\n" + "    (1, 2, 3),  # wait_stream\n" * 200_000 + "]\n",
     }
     result = lint(files)
     found = _by_path(result)
@@ -72,7 +72,7 @@ def test_unreadable_file_is_a_diagnostic(lint: Lint, tmp_path: Path) -> None:
 
 
 def test_very_deep_indentation_is_a_diagnostic(lint: Lint) -> None:
-    deep = "".join("    " * i + "if stream:\n" for i in range(120)) + "    " * 120 + "pass\n"
+    deep = "".join("    " * i + "if stream:\n" for i in range(120)) + "    " * 120 + "stream.wait_stream(other)\n"
     result = lint({"indent.py": deep, "race.py": RACE})
     codes = sorted((f.path, f.code) for f in result.findings)
     assert codes == [("indent.py", "KVG000"), ("race.py", "KVG001")]

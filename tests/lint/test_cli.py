@@ -191,7 +191,7 @@ def test_json_report_schema(project: Path) -> None:
 def test_sarif_report_validates_against_the_official_schema(project: Path) -> None:
     (project / "branched.py").write_text(BRANCHED)
     (project / "order.py").write_text(ANY_ORDER)
-    (project / "broken.py").write_text("def store(stream:\n")
+    (project / "broken.py").write_text("def store(stream:\n    stream.wait_stream(other)\n")
     document = json.loads(kvguard("check", "--format", "sarif", ".", cwd=project).stdout)
     schema = json.loads(SARIF_SCHEMA.read_text())
     jsonschema.validate(document, schema)

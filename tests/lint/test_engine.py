@@ -144,7 +144,7 @@ def test_parallel_run_matches_serial_run(lint: Lint) -> None:
     files = {
         f"pkg/m{i:02}.py": RACE if i % 3 else RACE.replace("stream)", "stream, extra)") for i in range(40)
     }
-    files["pkg/broken.py"] = "def store(stream:\n"
+    files["pkg/broken.py"] = "def store(stream:\n    stream.wait_stream(other)\n"
     serial = lint(files, jobs=1)
     parallel = lint(files, jobs=2)
     assert serial.findings == parallel.findings
@@ -162,8 +162,9 @@ def test_cache_is_reused_and_invalidated_by_content(tmp_path: Path, monkeypatch:
         return [(f.path, f.code) for f in result.findings]
 
     assert check() == [("a.py", "KVG001")]
-    cache_files = list((tmp_path / CACHE_DIRECTORY).glob("summaries-*.pickle"))
+    cache_files = list((tmp_path / CACHE_DIRECTORY).glob("*/summaries.pickle"))
     assert len(cache_files) == 1
+    assert list((tmp_path / CACHE_DIRECTORY).glob("*/analysis/*.pickle"))
     assert (tmp_path / CACHE_DIRECTORY / ".gitignore").read_text().endswith("*\n")
 
     import kvguard.lint.engine as engine
