@@ -116,7 +116,7 @@ class _GitIgnore:
 
     def tree_for(self, top: Path) -> tuple[Path, set[str]] | None:
         resolved = top.resolve()
-        for known, tree in self._trees.items():
+        for tree in self._trees.values():
             if tree is not None and resolved.is_relative_to(tree[0]):
                 return tree
         if resolved not in self._trees:
@@ -189,7 +189,9 @@ def _walk(
         kept = []
         for name in sorted(dirnames):
             child = here / name
-            if excludes.entry(f"{prefix}/{name}".lstrip("/"), name) or gitignore.ignored(tree, child, is_dir=True):
+            if excludes.entry(f"{prefix}/{name}".lstrip("/"), name) or gitignore.ignored(
+                tree, child, is_dir=True
+            ):
                 continue
             kept.append(name)
             if name.endswith(PYTHON_SUFFIXES):
@@ -199,6 +201,8 @@ def _walk(
             if not name.endswith(PYTHON_SUFFIXES):
                 continue
             child = here / name
-            if excludes.entry(f"{prefix}/{name}".lstrip("/"), name) or gitignore.ignored(tree, child, is_dir=False):
+            if excludes.entry(f"{prefix}/{name}".lstrip("/"), name) or gitignore.ignored(
+                tree, child, is_dir=False
+            ):
                 continue
             yield Candidate(child)

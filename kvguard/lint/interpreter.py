@@ -170,9 +170,25 @@ _STREAM_HANDLES = frozenset({"cuda_stream", "handle", "stream_id", "ptr"})
 _SEED_NAMES = (
     frozenset(
         {
-            "stream", "StreamContext", "wait_stream", "wait_event", "record_event", "current_stream",
-            "default_stream", "Stream", "Event", "cuGetProcAddress", "Thread", "Queue", "SimpleQueue",
-            "LifoQueue", "PriorityQueue", "synchronize", "cuda_stream", "put", "put_nowait",
+            "stream",
+            "StreamContext",
+            "wait_stream",
+            "wait_event",
+            "record_event",
+            "current_stream",
+            "default_stream",
+            "Stream",
+            "Event",
+            "cuGetProcAddress",
+            "Thread",
+            "Queue",
+            "SimpleQueue",
+            "LifoQueue",
+            "PriorityQueue",
+            "synchronize",
+            "cuda_stream",
+            "put",
+            "put_nowait",
         }
     )
     | COPY_APIS
@@ -180,9 +196,9 @@ _SEED_NAMES = (
     | frozenset(_ORDER_KEYWORDS)
     | {"is_src_access_order_any"}
 )
-_WEAK_NAMES = frozenset(
-    {"copy_", "cpu", "to", "pin_memory", "cuda", "data_ptr", "get", "get_nowait"}
-) | _ALLOCATORS
+_WEAK_NAMES = (
+    frozenset({"copy_", "cpu", "to", "pin_memory", "cuda", "data_ptr", "get", "get_nowait"}) | _ALLOCATORS
+)
 
 
 @dataclass(frozen=True)
@@ -406,7 +422,9 @@ class Interpreter:
             self._uses[id(function.body)] = (called, mentioned)
             for name in called:
                 callers.setdefault(name, set()).add(key)
-            if mentioned & _SEED_NAMES or any(_spelling(d).endswith("contextmanager") for d in function.decorators):
+            if mentioned & _SEED_NAMES or any(
+                _spelling(d).endswith("contextmanager") for d in function.decorators
+            ):
                 seeds.append(key)
             elif mentioned & _WEAK_NAMES:
                 weak.append(key)

@@ -72,7 +72,8 @@ def test_unreadable_file_is_a_diagnostic(lint: Lint, tmp_path: Path) -> None:
 
 
 def test_very_deep_indentation_is_a_diagnostic(lint: Lint) -> None:
-    deep = "".join("    " * i + "if stream:\n" for i in range(120)) + "    " * 120 + "stream.wait_stream(other)\n"
+    nested = "".join("    " * i + "if stream:\n" for i in range(120))
+    deep = nested + "    " * 120 + "stream.wait_stream(other)\n"
     result = lint({"indent.py": deep, "race.py": RACE})
     codes = sorted((f.path, f.code) for f in result.findings)
     assert codes == [("indent.py", "KVG000"), ("race.py", "KVG001")]
