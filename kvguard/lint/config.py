@@ -44,6 +44,21 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
+class AnalysisSettings:
+    """What users teach the analysis about code it cannot see through. Names are dotted
+    (``pkg.module.function``, ``pkg.module.Class.method``) or a bare function name."""
+
+    # Calls that order every side stream (or the streams passed to them) behind the producer.
+    barrier_functions: tuple[str, ...] = ()
+    # Calls that copy their first argument into their second on the current stream.
+    copy_functions: tuple[str, ...] = ()
+    # Spellings of streams that are the producer (``self.compute_stream``).
+    producer_streams: tuple[str, ...] = ()
+    # Functions that run on a copy thread started where the analysis cannot see.
+    copy_thread_functions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Settings:
     root: Path
     config_file: Path | None = None
@@ -54,8 +69,7 @@ class Settings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     force_exclude: bool = False
-    # Keys that change what a file summary holds; part of the cache key.
-    analysis: tuple[tuple[str, str], ...] = field(default=())
+    analysis: AnalysisSettings = field(default_factory=AnalysisSettings)
 
     @property
     def all_excludes(self) -> tuple[str, ...]:
@@ -66,7 +80,8 @@ class Settings:
 
 
 _LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
-_KNOWN_KEYS = frozenset({*_LIST_KEYS, "per-file-ignores", "force-exclude"})
+_ANALYSIS_KEYS = ("barrier-functions", "copy-functions", "producer-streams", "copy-thread-functions")
+_KNOWN_KEYS = frozenset({*_LIST_KEYS, *_ANALYSIS_KEYS, "per-file-ignores", "force-exclude"})
 
 
 def find_config(start: Path) -> Path | None:
@@ -146,7 +161,10 @@ def parse_table(table: Mapping[str, Any], path: Path, prefix: str, known_codes: 
     force = table.get("force-exclude", False)
     if not isinstance(force, bool):
         raise ConfigError(f"{path}: '{prefix}force-exclude' must be true or false, not {force!r}")
-    settings = Settings(root=path.parent.resolve(), config_file=path)
+    analysis = AnalysisSettings(
+        *(_string_list(table.get(key, []), f"{prefix}{key}", path) for key in _ANALYSIS_KEYS)
+    )
+    settings = Settings(root=path.parent.resolve(), config_file=path, analysis=analysis)
     return replace(
         settings,
         select=values.get("select"),

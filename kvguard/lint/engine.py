@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import subprocess
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -61,32 +62,84 @@ def run_check(
     stdin: StdinSource | None = None,
     progress: Progress | None = None,
 ) -> CheckResult:
-    cache = SummaryCache(settings.root, settings.fingerprint()) if use_cache and stdin is None else None
+    root = settings.root if stdin is not None else project_root(settings, paths)
+    cache = SummaryCache(root, settings.fingerprint()) if use_cache and stdin is None else None
+    touched: Callable[[Finding], bool] = lambda finding: True  # noqa: E731
     if stdin is not None:
         summaries = [summarize(stdin.display_path, stdin.data)]
+        checked = 1
     else:
-        summaries = _summaries(discover(list(paths), settings), cache, jobs or os.cpu_count() or 1, progress)
-    analysis_key = _analysis_key(summaries)
+        targets = discover(list(paths), settings)
+        candidates, touched = _with_context(targets, paths, root, settings)
+        summaries = _summaries(candidates, cache, jobs or os.cpu_count() or 1, progress)
+        checked = len(targets)
+    analysis_key = _analysis_key(summaries, settings)
     runs = cache.runs(analysis_key) if cache is not None else None
-    model = ProjectModel(summaries, known_codes, cache.code if cache is not None else None, runs)
+    model = ProjectModel(
+        summaries, known_codes, cache.code if cache is not None else None, runs, settings.analysis
+    )
     findings = [finding for rule in rules for finding in rule.check(model)]
     if cache is not None:
         cache.save()
         if model.analysed:
             cache.put_runs(analysis_key, model.copy_runs)
-    kept, suppressed = _apply_suppressions(findings, summaries, settings)
+    kept, suppressed = _apply_suppressions([f for f in findings if touched(f)], summaries, settings)
     kept.sort(key=Finding.sort_key)
     return CheckResult(
         findings=kept,
-        files_checked=len(summaries),
+        files_checked=checked,
         files_parsed=sum(1 for s in summaries if s.parsed),
         suppressed=suppressed,
     )
 
 
-def _analysis_key(summaries: list[FileSummary]) -> str:
-    """What the analysis depends on: the parsed files, by path and content."""
-    digest = hashlib.blake2b(digest_size=20)
+def project_root(settings: Settings, paths: Sequence[Path]) -> Path:
+    """The project the checked paths belong to: the configuration's directory, else the git
+    work tree, else the directory above the outermost package."""
+    if settings.config_file is not None:
+        return settings.root
+    first = paths[0].absolute() if paths else Path.cwd()
+    start = first if first.is_dir() else first.parent
+    try:
+        top = subprocess.run(
+            ["git", "-C", str(start), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        ).stdout.strip()
+        return Path(top)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    while (start / "__init__.py").is_file() and start.parent != start:
+        start = start.parent
+    return start
+
+
+def _with_context(
+    targets: list[Candidate], paths: Sequence[Path], root: Path, settings: Settings
+) -> tuple[list[Candidate], Callable[[Finding], bool]]:
+    """The checked files plus the rest of their project, which the analysis reads for
+    context; and which findings to report: those whose copy or path touches a checked file."""
+    given = [p.absolute() for p in paths]
+    if any(root.absolute() == p or root.absolute().is_relative_to(p) for p in given if p.is_dir()):
+        return targets, lambda finding: True
+    known = {c.path.absolute() for c in targets}
+    context = [c for c in discover([root], settings) if not c.problem and c.path.absolute() not in known]
+    files = {display_path(c.path) for c in targets}
+    directories = tuple(display_path(p).rstrip("/") + "/" for p in given if p.is_dir())
+
+    def touches(finding: Finding) -> bool:
+        places = [finding.path, *(step.path for step in finding.flow)]
+        return any(place in files or place.startswith(directories) for place in places)
+
+    return targets + context, touches
+
+
+def _analysis_key(summaries: list[FileSummary], settings: Settings) -> str:
+    """What the analysis depends on: the parsed files, by path and content, and what the
+    configuration teaches it."""
+    digest = hashlib.blake2b(settings.fingerprint().encode(), digest_size=20)
     for summary in sorted(summaries, key=lambda s: s.path):
         if summary.parsed:
             digest.update(f"{summary.path}\0{summary.cache_key}\0".encode("utf-8", "surrogateescape"))

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
 from kvguard.lint import ir
+from kvguard.lint.config import AnalysisSettings
 from kvguard.lint.facts import Memory, SourceOrder
 from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.values import (
@@ -247,11 +248,13 @@ class _State:
     records: dict[str, tuple[StreamV | None, int]] = field(default_factory=dict)
     writes: dict[str, tuple[int, int]] = field(default_factory=dict)
     synced: int | None = None
+    # a taught barrier helper ordered every stream (not a host sync)
+    ordered_all: int | None = None
     streams: tuple[StreamV, ...] = ()
     returned: bool = False  # the path has left the function
 
     def ordered_since(self, stream: str) -> int | None:
-        times = [t for t in (self.barriers.get(stream), self.synced) if t is not None]
+        times = [t for t in (self.barriers.get(stream), self.synced, self.ordered_all) if t is not None]
         return max(times) if times else None
 
     def copy(self) -> _State:
@@ -261,6 +264,7 @@ class _State:
             dict(self.records),
             dict(self.writes),
             self.synced,
+            self.ordered_all,
             self.streams,
             self.returned,
         )
@@ -292,9 +296,14 @@ def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State
         for tensor, write in state.writes.items():
             if tensor not in merged.writes or merged.writes[tensor][0] < write[0]:
                 merged.writes[tensor] = write
-    synced = [s.synced for s in states]
-    merged.synced = None if any(t is None for t in synced) else min(t for t in synced if t is not None)
+    merged.synced = _earliest([s.synced for s in states])
+    merged.ordered_all = _earliest([s.ordered_all for s in states])
     return merged
+
+
+def _earliest(times: list[int | None]) -> int | None:
+    """When every path had it: the earliest time, or None if some path never did."""
+    return None if any(t is None for t in times) else min(t for t in times if t is not None)
 
 
 @dataclass(frozen=True)
@@ -346,7 +355,8 @@ def module_name_for(path: str, package_dirs: Callable[[str], bool]) -> str:
 
 
 class Interpreter:
-    def __init__(self, modules: Iterable[ModuleEntry]) -> None:
+    def __init__(self, modules: Iterable[ModuleEntry], taught: AnalysisSettings | None = None) -> None:
+        self._taught = taught or AnalysisSettings()
         self._modules = {m.name: m for m in modules}
         self._functions: dict[tuple[str, str], ir.Function] = {}
         self._classes: dict[tuple[str, str], ir.Class] = {}
@@ -524,7 +534,12 @@ class Interpreter:
                 FlowStep(caller.module.path, call.span.line, call.span.column, f"calls {function.qualname}"),
             )
         env = self._bind(function, func.bound, args, kwargs, module, caller)
-        frame = _Frame(module, env, caller.thread, flow, caller.depth + 1, (*caller.stack, func.qualname))
+        thread = caller.thread
+        if thread == MAIN_THREAD and _taught(
+            f"{func.module}.{func.qualname}", self._taught.copy_thread_functions
+        ):
+            thread = f"copy thread running {function.qualname} (configured)"
+        frame = _Frame(module, env, thread, flow, caller.depth + 1, (*caller.stack, func.qualname))
         frame.global_names = function.global_names
         state = self._block(function.body, frame, state)
         ends = [*frame.exits, *([] if state.returned else [state])]
@@ -1046,6 +1061,29 @@ class Interpreter:
         frame: _Frame,
         state: _State,
     ) -> tuple[Value, _State]:
+        name = _callee_name(callee)
+        if name and _taught(name, self._taught.barrier_functions):
+            streams = [a for a in args if isinstance(a, StreamV)]
+            for stream in streams:
+                state.barriers[stream.key] = self._clock
+                state.gaps.pop(stream.key, None)
+            if not streams:
+                state.ordered_all = self._clock
+            return UNKNOWN, state
+        if name and _taught(name, self._taught.copy_functions):
+            source, destination = [*args, UNKNOWN, UNKNOWN][:2]
+            state = self._copy(
+                call,
+                name.rsplit(".", 1)[-1],
+                frame,
+                state,
+                self._stream(frame, state),
+                source,
+                destination,
+                _root_spelling(call.args[0]) if call.args else "",
+                None,
+            )
+            return UNKNOWN, state
         if isinstance(callee, UnionV):
             results = []
             for option in callee.options:
@@ -1387,6 +1425,8 @@ class Interpreter:
             return state
         if self._fallback and (stream is None or stream.key.startswith("opaque:")):
             return state  # reached only as a fallback root: its stream is not known here
+        if stream is not None and stream.label in self._taught.producer_streams:
+            stream = None  # issued on a configured producer stream: no barrier needed
         key = stream.key if stream is not None else ""
         barrier = state.ordered_since(key) if stream is not None else None
         write = state.writes.get(source_key) if source_key else None
@@ -1430,6 +1470,8 @@ class Interpreter:
         if isinstance(producer, StreamV):
             if producer.key == waiter.key:
                 return False
+            if producer.label in self._taught.producer_streams:
+                return True
             if producer.current_of:
                 return producer.current_of == MAIN_THREAD
             return producer.key.startswith("opaque:")  # a stream we cannot tell apart from the producer
@@ -1530,6 +1572,20 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
 
     block(statements)
     return called, mentioned
+
+
+def _taught(name: str, names: tuple[str, ...]) -> bool:
+    return any(name == taught or name.endswith(f".{taught}") for taught in names)
+
+
+def _callee_name(callee: Value) -> str:
+    if isinstance(callee, FuncV):
+        return f"{callee.module}.{callee.qualname}"
+    if isinstance(callee, ExternalV):
+        return callee.dotted
+    if isinstance(callee, Unknown):
+        return callee.spelling
+    return ""
 
 
 def _is_static(function: ir.Function) -> bool:

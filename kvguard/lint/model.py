@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from functools import cached_property
 from pathlib import Path
 
+from kvguard.lint.config import AnalysisSettings
 from kvguard.lint.facts import FileSummary, Suppression
 from kvguard.lint.interpreter import CopyRun, Interpreter, ModuleEntry, module_name_for
 from kvguard.lint.ir import ModuleCode
@@ -18,8 +19,10 @@ class ProjectModel:
         known_codes: frozenset[str],
         load_code: Callable[[str], ModuleCode | None] | None = None,
         runs: list[CopyRun] | None = None,
+        analysis: AnalysisSettings | None = None,
     ) -> None:
         self.summaries = summaries
+        self._analysis = analysis
         self.known_codes = known_codes
         self._load_code = load_code
         self._reused = runs is not None
@@ -55,7 +58,7 @@ class ProjectModel:
                     name = summary.path  # two files claim one module name: keep both apart
                 names.add(name)
                 entries.append(ModuleEntry(name, summary.path, summary.code))
-        return Interpreter(entries).run()
+        return Interpreter(entries, self._analysis).run()
 
     def unknown_suppression_codes(self) -> Iterator[tuple[str, Suppression, str]]:
         """(path, suppression, code) for every code a suppression names that no rule has."""

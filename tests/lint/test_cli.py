@@ -112,6 +112,7 @@ def test_usage_errors_exit_2_without_traceback(project: Path, arguments: list[st
         ("force-exclude = 'yes'\n", "'tool.kvguard.force-exclude' must be true or false"),
         ("per-file-ignores = ['x']\n", "'tool.kvguard.per-file-ignores' must be a table"),
         ("select = [\n", "invalid TOML"),
+        ("copy-functions = [1]\n", "'tool.kvguard.copy-functions' must be a list of strings"),
     ],
 )
 def test_bad_configuration_exits_2_naming_the_key(project: Path, table: str, message: str) -> None:
@@ -257,3 +258,22 @@ def test_version(project: Path) -> None:
     from kvguard import __version__
 
     assert kvguard("--version", cwd=project).stdout.strip() == f"kvguard, version {__version__}"
+
+
+def test_checking_one_file_uses_the_whole_project_for_context(tmp_path: Path) -> None:
+    from lint_rules import offload_shapes
+
+    for relative, text in {**offload_shapes.BUGGY, "pkg/unrelated.py": CLEAN}.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    for touched in ("pkg/worker.py", "pkg/backend.py", "pkg/memops.py"):
+        result = kvguard("check", "--format", "json", touched, cwd=tmp_path)
+        document = json.loads(result.stdout)
+        assert {f["code"] for f in document["findings"]} >= {"KVG001"}, touched
+        assert document["summary"]["files_checked"] == 1
+        first = next(f for f in document["findings"] if f["code"] == "KVG001")
+        assert first["path"] == "pkg/memops.py"
+        assert [step["path"] for step in first["flow"]][:2] == ["pkg/worker.py", "pkg/backend.py"]
+    unrelated = kvguard("check", "pkg/unrelated.py", cwd=tmp_path)
+    assert (unrelated.returncode, unrelated.stdout) == (0, "All checks passed (1 file checked).\n")

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kvguard.lint.cache import CACHE_DIRECTORY
-from kvguard.lint.config import Settings
+from kvguard.lint.config import AnalysisSettings, Settings
 from kvguard.lint.engine import run_check
 from kvguard.lint.files import discover, is_excluded
 from kvguard.lint.source import read_suppressions
@@ -187,3 +187,59 @@ def test_a_directory_named_on_the_command_line_is_checked_even_if_excluded(tmp_p
     assert discover([tmp_path], settings_) == []
     found = [c.path.relative_to(tmp_path).as_posix() for c in discover([tmp_path / "examples"], settings_)]
     assert found == ["examples/a.py"]
+
+
+def _codes_with(tmp_path: Path, source: str, analysis: AnalysisSettings) -> list[str]:
+    write_tree(tmp_path, {"a.py": source})
+    settings_ = Settings(root=tmp_path, analysis=analysis)
+    result = run_check([tmp_path / "a.py"], settings_, RULE_OBJECTS, KNOWN, jobs=1, use_cache=False)
+    return [f.code for f in result.findings]
+
+
+BARRIER_HELPER = (
+    "import torch\nimport mylib\n\n"
+    "def store(cpu, gpu, stream):\n"
+    "    mylib.order_behind_compute(stream)\n"
+    "    with torch.cuda.stream(stream):\n"
+    "        cpu.copy_(gpu, non_blocking=True)\n"
+)
+COPY_HELPER = (
+    "import torch\nfrom mylib import kernels\n\n"
+    "def store(cpu, gpu, stream):\n"
+    "    with torch.cuda.stream(stream):\n"
+    "        kernels.move_blocks(gpu, cpu)\n"
+)
+PRODUCER = (
+    "import torch\n\n"
+    "class Runner:\n"
+    "    def store(self, cpu, gpu):\n"
+    "        with torch.cuda.stream(self.compute_stream):\n"
+    "            cpu.copy_(gpu, non_blocking=True)\n"
+)
+THREAD_LOOP = (
+    "import torch\n\n"
+    "class Saver:\n"
+    "    def __init__(self):\n"
+    "        self.stream = torch.cuda.Stream()\n\n"
+    "    def loop(self, cpu, gpu):\n"
+    "        self.stream.wait_stream(torch.cuda.current_stream())\n"
+    "        with torch.cuda.stream(self.stream):\n"
+    "            cpu.copy_(gpu, non_blocking=True)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "taught", "before", "after"),
+    [
+        (BARRIER_HELPER, AnalysisSettings(barrier_functions=("mylib.order_behind_compute",)), ["KVG001"], []),
+        (COPY_HELPER, AnalysisSettings(copy_functions=("kernels.move_blocks",)), [], ["KVG001"]),
+        (PRODUCER, AnalysisSettings(producer_streams=("self.compute_stream",)), ["KVG001"], []),
+        (THREAD_LOOP, AnalysisSettings(copy_thread_functions=("Saver.loop",)), [], ["KVG001"]),
+    ],
+    ids=["barrier-functions", "copy-functions", "producer-streams", "copy-thread-functions"],
+)
+def test_configuration_teaches_the_analysis(
+    tmp_path: Path, source: str, taught: AnalysisSettings, before: list[str], after: list[str]
+) -> None:
+    assert _codes_with(tmp_path, source, AnalysisSettings()) == before
+    assert _codes_with(tmp_path, source, taught) == after
