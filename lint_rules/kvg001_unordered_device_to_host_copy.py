@@ -87,6 +87,14 @@ class UnorderedDeviceToHostCopy(Rule):
             note="record_event on the producer, Event.wait(stream)",
         ),
         Example(
+            "import torch\n\n"
+            "def snapshot(state, table, stream):\n"
+            "    state.ready.wait(stream=stream)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        return table.cpu()\n",
+            note="an event from elsewhere waited with stream= before the copy",
+        ),
+        Example(
             "def store(cpu, gpu):\n    cpu.copy_(gpu, non_blocking=True)\n",
             note="copy on the current (producer) stream",
         ),
@@ -284,11 +292,20 @@ class UnorderedDeviceToHostCopy(Rule):
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
         reported: set[tuple[str, int, int]] = set()
-        for run in model.copy_runs:
+        unordered = [
+            run
+            for run in model.copy_runs
+            if not run.ordered
+            and run.on_side_stream
+            and run.stream is not None
+            and run.may_read_device
+            and run.may_write_host
+        ]
+        # Per copy site, the path whose stream the analysis resolved tells the clearest story.
+        unordered.sort(key=lambda run: not run.resolved_stream)
+        for run in unordered:
             site = (run.path, run.span.line, run.span.column)
-            if site in reported or run.ordered or not run.on_side_stream:
-                continue
-            if not (run.may_read_device and run.may_write_host) or run.stream is None:
+            if site in reported or run.stream is None:
                 continue
             reported.add(site)
             stream = run.stream.label

@@ -384,6 +384,7 @@ class Interpreter:
     # ------------------------------------------------------------------ driver
     def run(self) -> list[CopyRun]:
         roots = self._roots()
+        unreached: list[tuple[str, str]] = []
         for reporting in (False, True):
             self._reporting = reporting
             self._puts, self._threads = {}, []
@@ -392,15 +393,21 @@ class Interpreter:
                 # Methods also run once per instance the project constructs, with its own fields.
                 for instance in self._instances_for(root):
                     self._run_root(root, instance)
+            if not reporting:
+                # Called only from places the analysis cannot resolve (another package, a
+                # registry, a callback): run on their own, where an unresolved stream is not
+                # reported, since the real caller may pass a resolved one.
+                unreached = sorted(self._relevant - self._entered)
+            self._fallback = True
+            for key in unreached:
+                self._run_root(key)
+            self._fallback = False
         # Threads consume what the roots put on queues; threads may start threads.
         done = 0
         while done < len(self._threads) and done < 64:
             start = self._threads[done]
             done += 1
             self._run_thread(start)
-        self._fallback = True
-        for key in sorted(self._relevant - self._entered):
-            self._run_root(key)
         return self.runs
 
     def _roots(self) -> list[tuple[str, str]]:
@@ -1149,6 +1156,8 @@ class Interpreter:
         now = self._clock
         if method in ("wait_stream", "wait_event", "record_event") and isinstance(receiver, Unknown):
             receiver = _opaque_stream(receiver) if receiver.spelling else receiver
+        if "stream" in kwargs and method in ("record", "wait") and not args:
+            args = [kwargs["stream"]]  # ``event.wait(stream=s)``, ``event.record(stream=s)``
         if (
             method in ("record", "wait")
             and isinstance(receiver, Unknown)
