@@ -119,19 +119,17 @@ def project_root(settings: Settings, paths: Sequence[Path]) -> Path:
 def _with_context(
     targets: list[Candidate], paths: Sequence[Path], root: Path, settings: Settings
 ) -> tuple[list[Candidate], Callable[[Finding], bool]]:
-    """The checked files plus the rest of their project, which the analysis reads for
-    context; and which findings to report: those whose copy or path touches a checked file."""
-    given = [p.absolute() for p in paths]
-    if any(root.absolute() == p or root.absolute().is_relative_to(p) for p in given if p.is_dir()):
-        return targets, lambda finding: True
+    """Given files (what pre-commit passes): those files plus the rest of their project, which
+    the analysis reads for context; and which findings to report: those whose copy or path
+    touches a given file."""
+    if any(path.is_dir() for path in paths):
+        return targets, lambda finding: True  # a directory is checked as a whole, on its own
     known = {c.path.absolute() for c in targets}
     context = [c for c in discover([root], settings) if not c.problem and c.path.absolute() not in known]
     files = {display_path(c.path) for c in targets}
-    directories = tuple(display_path(p).rstrip("/") + "/" for p in given if p.is_dir())
 
     def touches(finding: Finding) -> bool:
-        places = [finding.path, *(step.path for step in finding.flow)]
-        return any(place in files or place.startswith(directories) for place in places)
+        return any(place in files for place in (finding.path, *(step.path for step in finding.flow)))
 
     return targets + context, touches
 

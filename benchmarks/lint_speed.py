@@ -1,0 +1,116 @@
+"""How fast `kvguard check` is on a large real tree, against libcst's bare parse of it.
+
+Usage: python3 benchmarks/lint_speed.py [PACKAGE_DIR] [--output FILE]
+
+PACKAGE_DIR defaults to the vllm package of the 0.33.0 test environment
+(tests/vllm/venvs.py builds it). The tree is copied to a temporary directory first, so
+the runs can change a file and write their cache there. Measured in one run, side by side:
+
+- bare parse: `libcst.parse_module` of every .py file, one process;
+- kvguard cold: `kvguard check --jobs 1 --no-cache` over the tree;
+- kvguard cold, parallel: `--no-cache` with one worker per CPU;
+- kvguard warm: a rerun with the cache filled;
+- one changed file: `kvguard check FILE` after FILE changed, cache warm, for a file the
+  analysis reads (it mentions streams) and for one it does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from importlib.metadata import version
+from pathlib import Path
+
+import libcst
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+def default_package() -> Path:
+    sys.path.insert(0, str(REPOSITORY))
+    from tests.vllm import venvs
+
+    python = venvs.ensure_env("0.33.0")
+    code = "import importlib.util; print(importlib.util.find_spec('vllm').submodule_search_locations[0])"
+    found = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
+    return Path(found.stdout.strip())
+
+
+def bare_parse(files: list[Path]) -> float:
+    start = time.perf_counter()
+    for path in files:
+        with contextlib.suppress(Exception):  # the baseline parses what it can
+            libcst.parse_module(path.read_text(encoding="utf-8"))
+    return time.perf_counter() - start
+
+
+def kvguard(arguments: list[str], cwd: Path) -> tuple[float, int]:
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-I", "-m", "kvguard", "check", "--exit-zero", "-q", *arguments],
+        cwd=cwd, capture_output=True, text=True, check=True,
+    )
+    return time.perf_counter() - start, len(result.stdout.splitlines())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("package", nargs="?", type=Path)
+    default_output = REPOSITORY / "benchmarks" / "results" / "lint-speed.json"
+    parser.add_argument("--output", type=Path, default=default_output)
+    options = parser.parse_args()
+    source = options.package or default_package()
+    with tempfile.TemporaryDirectory() as scratch:
+        tree = Path(scratch) / source.name
+        shutil.copytree(source, tree, ignore=shutil.ignore_patterns("*.so", "*.pyc", "__pycache__"))
+        files = sorted(tree.rglob("*.py"))
+        lines = sum(path.read_bytes().count(b"\n") for path in files)
+        print(f"{len(files)} files, {lines} lines; parsing them all with libcst...", flush=True)
+        parse = bare_parse(files)
+        cold, findings = kvguard(["--jobs", "1", "--no-cache", tree.name], tree.parent)
+        cold_parallel, _ = kvguard(["--no-cache", tree.name], tree.parent)
+        kvguard([tree.name], tree.parent)  # fill the cache
+        warm, _ = kvguard([tree.name], tree.parent)
+        read = tree / "v1" / "simple_kv_offload" / "worker.py"
+        unread = tree / "logger.py"
+        timings = {}
+        changes = (("one changed file the analysis reads", read), ("one changed file it does not", unread))
+        for label, changed in changes:
+            with changed.open("a") as stream:
+                stream.write("\n# changed\n")
+            timings[label], _ = kvguard([str(changed.relative_to(tree.parent))], tree.parent)
+    results = {
+        "tree": str(source),
+        "files": len(files),
+        "lines": lines,
+        "findings": findings,
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "libcst": version("libcst"),
+        "seconds": {
+            "libcst parse_module, every file, 1 process": round(parse, 2),
+            "kvguard --jobs 1 --no-cache": round(cold, 2),
+            "kvguard --no-cache, all CPUs": round(cold_parallel, 2),
+            "kvguard, warm cache": round(warm, 2),
+            **{f"kvguard {label}, warm cache": round(value, 2) for label, value in timings.items()},
+        },
+        "ratio kvguard --jobs 1 --no-cache / bare parse": round(cold / parse, 3),
+    }
+    options.output.parent.mkdir(parents=True, exist_ok=True)
+    options.output.write_text(json.dumps(results, indent=2) + "\n")
+    for label, value in results["seconds"].items():
+        print(f"{value:9.2f} s  {label}")
+    ratio = results["ratio kvguard --jobs 1 --no-cache / bare parse"]
+    print(f"ratio kvguard --jobs 1 --no-cache / bare parse: {ratio}")
+
+
+if __name__ == "__main__":
+    main()

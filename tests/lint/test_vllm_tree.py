@@ -1,0 +1,63 @@
+"""kvguard over the whole installed vLLM package of each tested release: no crash, the
+offload code of the newest release clean, and exactly the findings docs/triage-vllm.md
+explains."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.vllm import venvs
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+TRIAGE = REPOSITORY / "docs" / "triage-vllm.md"
+
+
+def _triaged(release: str) -> set[tuple[str, str]]:
+    """(path:line, code) rows of the release's section of the triage report."""
+    text = TRIAGE.read_text()
+    section = text.split(f"## vLLM {release}", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `(vllm/[^`]+:\d+)` \| (KVG\d{3}) \|", section, flags=re.MULTILINE))
+
+
+def _package(release: str) -> Path:
+    python = venvs.ensure_env(release)
+    found = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import importlib.util; print(importlib.util.find_spec('vllm').submodule_search_locations[0])",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout.strip()
+    return Path(found)
+
+
+@pytest.mark.parametrize("release", venvs.RELEASES)
+def test_findings_on_the_vllm_package_are_the_triaged_ones(release: str) -> None:
+    package = _package(release)
+    result = subprocess.run(
+        [sys.executable, "-I", "-m", "kvguard", "check", "--format", "json", "--exit-zero", "vllm"],
+        cwd=package.parent,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert result.returncode == 0, result.stderr
+    findings = json.loads(result.stdout)["findings"]
+    assert [f for f in findings if f["code"] == "KVG000"] == []  # every file read and parsed
+    found = {(f"{f['path']}:{f['line']}", f["code"]) for f in findings}
+    assert found == _triaged(release), "update docs/triage-vllm.md: the findings changed"
+    if release == "0.33.0":
+        offload = [
+            f for f in findings if f["path"].startswith(("vllm/v1/simple_kv_offload/", "vllm/v1/kv_offload/"))
+        ]
+        assert offload == []
