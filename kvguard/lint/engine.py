@@ -32,7 +32,6 @@ Progress = Callable[[int, int], None]
 class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     files_checked: int = 0
-    files_parsed: int = 0
     suppressed: int = 0
 
 
@@ -88,7 +87,6 @@ def run_check(
     return CheckResult(
         findings=kept,
         files_checked=checked,
-        files_parsed=sum(1 for s in summaries if s.parsed),
         suppressed=suppressed,
     )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, order=True)
@@ -35,7 +35,6 @@ class Finding:
     statement_lines: tuple[int, int]
     flow: tuple[FlowStep, ...] = ()
     fix_hint: str = ""
-    severity: str = field(default="error")
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.span.line, self.span.column, self.code, self.message)

@@ -22,7 +22,7 @@ from pathlib import PurePosixPath
 
 from kvguard.lint import ir
 from kvguard.lint.config import AnalysisSettings
-from kvguard.lint.facts import Memory, SourceOrder
+from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_STREAM, Memory, SourceOrder
 from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.values import (
     UNKNOWN,
@@ -52,6 +52,9 @@ from kvguard.lint.values import (
 )
 
 MAIN_THREAD = "the requesting thread"
+# Calls followed from one entry point; past it, calls are left opaque. Offload paths take a
+# few dozen; the budget keeps one sprawling entry point from taking the run's time.
+_CALLS_PER_ROOT = 600
 _NEW_STREAM = "a stream created here"
 _MAX_DEPTH = 12
 _BEFORE_PATH = -1
@@ -75,17 +78,17 @@ _POINTER_COPIES = frozenset(
 COPY_APIS = _BATCH_COPIES | _POINTER_COPIES | {"swap_blocks", "swap_blocks_batch"}
 
 _ORDER_SPELLINGS = {
-    "CU_MEMCPY_SRC_ACCESS_ORDER_STREAM": 1,
-    "CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL": 2,
-    "CU_MEMCPY_SRC_ACCESS_ORDER_ANY": 3,
-    "cudaMemcpySrcAccessOrderStream": 1,
-    "cudaMemcpySrcAccessOrderDuringApiCall": 2,
-    "cudaMemcpySrcAccessOrderAny": 3,
-    "hipMemcpySrcAccessOrderStream": 1,
-    "hipMemcpySrcAccessOrderDuringApiCall": 2,
-    "hipMemcpySrcAccessOrderAny": 3,
+    "CU_MEMCPY_SRC_ACCESS_ORDER_STREAM": ORDER_STREAM,
+    "CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL": ORDER_DURING_API_CALL,
+    "CU_MEMCPY_SRC_ACCESS_ORDER_ANY": ORDER_ANY,
+    "cudaMemcpySrcAccessOrderStream": ORDER_STREAM,
+    "cudaMemcpySrcAccessOrderDuringApiCall": ORDER_DURING_API_CALL,
+    "cudaMemcpySrcAccessOrderAny": ORDER_ANY,
+    "hipMemcpySrcAccessOrderStream": ORDER_STREAM,
+    "hipMemcpySrcAccessOrderDuringApiCall": ORDER_DURING_API_CALL,
+    "hipMemcpySrcAccessOrderAny": ORDER_ANY,
 }
-_ORDER_STRINGS = {"stream": 1, "during_api_call": 2, "any": 3}
+_ORDER_STRINGS = {"stream": ORDER_STREAM, "during_api_call": ORDER_DURING_API_CALL, "any": ORDER_ANY}
 _ORDER_KEYWORDS = ("srcAccessOrder", "src_access_order")
 _KIND_SPELLINGS = {
     "cudaMemcpyHostToHost": 0,
@@ -377,6 +380,7 @@ class Interpreter:
         self._threads: list[_ThreadStart] = []
         self._entered: set[tuple[str, str]] = set()
         self._clock = 0
+        self._budget = _CALLS_PER_ROOT
         self._reporting = False
         self._fallback = False
         self.runs: list[CopyRun] = []
@@ -481,6 +485,7 @@ class Interpreter:
         ]
 
     def _run_root(self, key: tuple[str, str], instance: ObjectV | None = None) -> None:
+        self._budget = _CALLS_PER_ROOT
         if key[0] == "<module>":
             module = self._modules[key[1]]
             frame = _Frame(module, {}, MAIN_THREAD, (), 0, ())
@@ -502,6 +507,7 @@ class Interpreter:
         )
 
     def _run_thread(self, start: _ThreadStart) -> None:
+        self._budget = _CALLS_PER_ROOT
         target = start.target
         if not isinstance(target, FuncV):
             return
@@ -529,6 +535,9 @@ class Interpreter:
         function = self._functions.get(key)
         if function is None or caller.depth >= _MAX_DEPTH or func.qualname in caller.stack:
             return UNKNOWN, state
+        self._budget -= 1
+        if self._budget < 0:
+            return taint([*args, *(v for _, v in kwargs)]), state  # this root has had its share
         if key not in self._reach and not state.streams and caller.thread == MAIN_THREAD:
             # It names nothing that matters, and no side stream or copy thread runs it.
             return taint([*args, *(v for _, v in kwargs)]), state
@@ -999,8 +1008,8 @@ class Interpreter:
             return FuncV(method[0], method[1]) if method else UNKNOWN
         if isinstance(base, ExternalV):
             return ExternalV(f"{base.dotted}.{name}")
-        if isinstance(base, StreamV) and name in _STREAM_HANDLES:
-            return base
+        if isinstance(base, (StreamV, Unknown)) and name in _STREAM_HANDLES:
+            return base  # a stream's handle (``s.cuda_stream``) names the stream itself
         if isinstance(base, ConstV) and name == "value":
             return base
         if isinstance(base, (TensorV, SeqV, UnionV)):
@@ -1409,7 +1418,7 @@ class Interpreter:
             if flag is not None and _truth(flag) is True:
                 where = flag if isinstance(flag, ConstV) else None
                 order = SourceOrder(
-                    3,
+                    ORDER_ANY,
                     where.spelling if where else "True",
                     where.span if where and where.span else call.span,
                     "passed as is_src_access_order_any=True",
@@ -1527,9 +1536,10 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
                 if key == "target" and isinstance(a, (ir.Name, ir.Attr)):
                     called.add(a.id if isinstance(a, ir.Name) else a.name)
                 expr(a)
-        elif isinstance(e, ir.Const):
-            if isinstance(e.value, (str, bytes)) and len(e.value) < 64:
-                mentioned.add(e.value.decode("latin-1") if isinstance(e.value, bytes) else e.value)
+        elif isinstance(e, ir.Const) and isinstance(e.value, (str, bytes)):
+            text = e.value.decode("latin-1") if isinstance(e.value, bytes) else e.value
+            if text in COPY_APIS:  # ``cuGetProcAddress(b"cuMemcpyBatchAsync")``, ``getattr(lib, ...)``
+                mentioned.add(text)
         elif isinstance(e, ir.Seq):
             for item in e.items:
                 expr(item)

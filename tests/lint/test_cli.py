@@ -277,3 +277,14 @@ def test_checking_one_file_uses_the_whole_project_for_context(tmp_path: Path) ->
         assert [step["path"] for step in first["flow"]][:2] == ["pkg/worker.py", "pkg/backend.py"]
     unrelated = kvguard("check", "pkg/unrelated.py", cwd=tmp_path)
     assert (unrelated.returncode, unrelated.stdout) == (0, "All checks passed (1 file checked).\n")
+
+
+def test_the_quick_start_examples() -> None:
+    racy = kvguard("check", "-q", "examples/store_race.py", cwd=REPOSITORY)
+    assert racy.returncode == 1
+    assert [line.split(" ", 2)[:2] for line in racy.stdout.splitlines()] == [
+        ["examples/store_race.py:11:13:", "KVG001"],
+        ["examples/store_race.py:18:28:", "KVG002"],
+    ]
+    fixed = kvguard("check", "examples/store_fixed.py", cwd=REPOSITORY)
+    assert (fixed.returncode, fixed.stdout) == (0, "All checks passed (1 file checked).\n")
