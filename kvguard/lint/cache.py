@@ -33,7 +33,15 @@ def _code_fingerprint() -> str:
     invalidates every entry, released or not."""
     digest = hashlib.blake2b(digest_size=12)
     package = Path(__file__).parent
-    for name in ("source.py", "reader.py", "ir.py", "facts.py", "interpreter.py", "values.py"):
+    for name in (
+        "source.py",
+        "reader.py",
+        "positions.py",
+        "ir.py",
+        "facts.py",
+        "interpreter.py",
+        "values.py",
+    ):
         digest.update((package / name).read_bytes())
     return digest.hexdigest()
 

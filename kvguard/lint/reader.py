@@ -10,10 +10,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from kvguard.lint import ir
 from kvguard.lint.findings import Span
+from kvguard.lint.positions import Position, positions
 
 
 @dataclass(frozen=True)
@@ -27,14 +27,14 @@ class Segment:
 class ModuleReader:
     def __init__(self, segments: Sequence[Segment]) -> None:
         self._segments = segments
-        self._positions: Mapping[cst.CSTNode, CodeRange] = {}
+        self._positions: Mapping[cst.CSTNode, Position] = {}
         self._offset = 0
         self._globals: list[set[str]] = []
         self.code = ir.ModuleCode()
 
     def read(self) -> ir.ModuleCode:
         for segment in self._segments:
-            self._positions = MetadataWrapper(segment.module, unsafe_skip_copy=True).resolve(PositionProvider)
+            self._positions = positions(segment.module)
             self._offset = segment.first_line - 1
             self._module_level(segment.module.body)
         return self.code
@@ -278,18 +278,12 @@ class ModuleReader:
 
     # ----------------------------------------------------------------- positions
     def _span(self, node: cst.CSTNode) -> Span:
-        position = self._positions[node]
-        offset = self._offset
-        return Span(
-            position.start.line + offset,
-            position.start.column + 1,
-            position.end.line + offset,
-            position.end.column + 1,
-        )
+        line, column, end_line, end_column = self._positions[node]
+        return Span(line + self._offset, column + 1, end_line + self._offset, end_column + 1)
 
     def _lines(self, node: cst.CSTNode) -> tuple[int, int]:
-        position = self._positions[node]
-        return (position.start.line + self._offset, position.end.line + self._offset)
+        line, _, end_line, _ = self._positions[node]
+        return (line + self._offset, end_line + self._offset)
 
 
 def _branches(subject: ir.Expr, arms: list[tuple[ir.Stmt, ...]], span: Span) -> ir.If:
