@@ -1122,10 +1122,7 @@ class Interpreter:
             return self._external(callee.dotted, args, dict(kwargs), call, frame, state)
         if isinstance(callee, Unknown) and callee.spelling:
             return self._external(callee.spelling, args, dict(kwargs), call, frame, state)
-        copy_api = next((a for a in args if isinstance(a, CopyApiV)), None)
-        if copy_api is not None and len(args) == 1:
-            return copy_api, state  # a ctypes prototype wrapping an entry point
-        return taint([*args, *(v for _, v in kwargs)]), state
+        return _opaque_call("", args, dict(kwargs)), state
 
     def _construct(
         self,
@@ -1364,14 +1361,7 @@ class Interpreter:
             text = name.decode() if isinstance(name, bytes) else str(name)
             if text in COPY_APIS:
                 return SeqV((UNKNOWN, CopyApiV(text), UNKNOWN)), state
-        copy_api = next((a for a in args if isinstance(a, CopyApiV)), None)
-        if copy_api is not None and len(args) == 1:
-            return copy_api, state
-        if any(key in _ORDER_KEYWORDS for key in kwargs):
-            return RecordV(last, tuple(kwargs.items())), state  # copy attributes built by keyword
-        if len(args) == 1 and isinstance(args[0], RecordV) and not kwargs:
-            return args[0], state  # byref(attrs), addressof(attrs), pointer(attrs): the same struct
-        return taint([*args, *kwargs.values()]), state
+        return _opaque_call(last, args, kwargs), state
 
     # ------------------------------------------------------------------- copies
     def _copy_api(
@@ -1591,6 +1581,16 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
 
     block(statements)
     return called, mentioned
+
+
+def _opaque_call(name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
+    """The result of calling something the analysis does not model."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], (CopyApiV, RecordV)):
+        # A ctypes prototype wrapping an entry point; byref/addressof/pointer of a struct.
+        return args[0]
+    if any(key in _ORDER_KEYWORDS for key in kwargs):
+        return RecordV(name, tuple(kwargs.items()))  # copy attributes built by keyword
+    return taint([*args, *kwargs.values()])
 
 
 def _taught(name: str, names: tuple[str, ...]) -> bool:
