@@ -35,24 +35,12 @@ def _relative_parts(path: Path, root: Path) -> tuple[str, ...]:
         return PurePosixPath(path.as_posix()).parts
 
 
-def is_excluded(path: Path, root: Path, patterns: Iterable[str], given: Path | None = None) -> bool:
+def is_excluded(path: Path, root: Path, patterns: Iterable[str]) -> bool:
     """Ruff-style: a pattern without '/' matches any component's name; one with '/' matches
-    the path relative to the project root or one of its parent directories. Components of
-    ``given`` (a directory named on the command line) and above never match: asking for a
-    directory checks it."""
+    the path relative to the project root or one of its parent directories."""
+    excludes = _Excludes(patterns)
     parts = _relative_parts(path, root)
-    skip = len(_relative_parts(given, root)) if given is not None else 0
-    prefixes = [PurePosixPath(*parts[: i + 1]).as_posix() for i in range(skip, len(parts))]
-    parts = parts[skip:]
-    for pattern in patterns:
-        pattern = pattern.rstrip("/")
-        if "/" in pattern:
-            pattern = pattern.lstrip("./") if pattern.startswith("./") else pattern
-            if any(fnmatch.fnmatchcase(prefix, pattern) for prefix in prefixes):
-                return True
-        elif any(fnmatch.fnmatchcase(part, pattern) for part in parts):
-            return True
-    return False
+    return any(excludes.entry("/".join(parts[: i + 1]), part) for i, part in enumerate(parts))
 
 
 class _Excludes:

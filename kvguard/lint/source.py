@@ -195,15 +195,12 @@ def _parse_segments(text: str) -> list[Segment]:
 
 def _wanted(piece: str) -> bool:
     lines = piece.count("\n")
+    relevant = lines <= _SHORT_PIECE_LINES or bool(GATE.search(piece.encode("utf-8", "surrogatepass")))
     if piece.startswith(_DEFINITIONS):
-        return bool(GATE.search(piece.encode("utf-8", "surrogatepass"))) or lines <= _SHORT_PIECE_LINES
+        return relevant
     if lines > _GENERATED_PIECE_LINES:
         return False  # a generated table, not code that launches copies
-    return (
-        bool(GATE.search(piece.encode("utf-8", "surrogatepass")))
-        or piece.startswith(("import ", "from ", "if ", "try:"))
-        or lines <= _SHORT_PIECE_LINES
-    )
+    return relevant or piece.startswith(("import ", "from ", "if ", "try:"))
 
 
 def _top_level_pieces(text: str) -> list[tuple[int, str]]:
