@@ -6,12 +6,16 @@ from kvguard.lint.rule import Rule
 from lint_rules.kvg000_unreadable_file import UnreadableFile
 from lint_rules.kvg001_unordered_device_to_host_copy import UnorderedDeviceToHostCopy
 from lint_rules.kvg002_out_of_order_source_read import OutOfOrderSourceRead
+from lint_rules.kvg003_host_read_before_copy_completes import HostReadBeforeCopyCompletes
+from lint_rules.kvg004_unordered_load_to_device import UnorderedLoadToDevice
 from lint_rules.kvg100_unknown_suppression_code import UnknownSuppressionCode
 
 RULES: tuple[type[Rule], ...] = (
     UnreadableFile,
     UnorderedDeviceToHostCopy,
     OutOfOrderSourceRead,
+    HostReadBeforeCopyCompletes,
+    UnorderedLoadToDevice,
     UnknownSuppressionCode,
 )
 

@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from kvguard import __version__
 from kvguard.lint.facts import FileSummary
-from kvguard.lint.interpreter import CopyRun
+from kvguard.lint.interpreter import Analysis
 from kvguard.lint.ir import ModuleCode
 
 T = TypeVar("T")
@@ -79,14 +79,14 @@ class SummaryCache:
             return self._new_code[key]
         return self._read(self._directory / "code" / f"{key}.pickle", ModuleCode)
 
-    def runs(self, key: str) -> list[CopyRun] | None:
-        return self._read(self._directory / "analysis" / f"{key}.pickle", list)
+    def analysis(self, key: str) -> Analysis | None:
+        return self._read(self._directory / "analysis" / f"{key}.pickle", Analysis)
 
-    def put_runs(self, key: str, runs: list[CopyRun]) -> None:
+    def put_analysis(self, key: str, result: Analysis) -> None:
         analysis = self._directory / "analysis"
         for stale in analysis.glob("*.pickle") if analysis.is_dir() else ():
             stale.unlink(missing_ok=True)  # one result is kept: the latest
-        self._write(analysis / f"{key}.pickle", runs)
+        self._write(analysis / f"{key}.pickle", result)
 
     def save(self) -> None:
         for key, code in self._new_code.items():

@@ -73,15 +73,15 @@ def run_check(
         summaries = _summaries(candidates, cache, jobs or os.cpu_count() or 1, progress)
         checked = len(targets)
     analysis_key = _analysis_key(summaries, settings)
-    runs = cache.runs(analysis_key) if cache is not None else None
+    earlier = cache.analysis(analysis_key) if cache is not None else None
     model = ProjectModel(
-        summaries, known_codes, cache.code if cache is not None else None, runs, settings.analysis
+        summaries, known_codes, cache.code if cache is not None else None, earlier, settings.analysis
     )
     findings = [finding for rule in rules for finding in rule.check(model)]
     if cache is not None:
         cache.save()
         if model.analysed:
-            cache.put_runs(analysis_key, model.copy_runs)
+            cache.put_analysis(analysis_key, model.analysis)
     kept, suppressed = _apply_suppressions([f for f in findings if touched(f)], summaries, settings)
     kept.sort(key=Finding.sort_key)
     return CheckResult(

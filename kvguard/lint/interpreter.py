@@ -49,6 +49,7 @@ from kvguard.lint.values import (
     join,
     memory_of,
     taint,
+    view_of,
 )
 
 MAIN_THREAD = "the requesting thread"
@@ -167,6 +168,11 @@ _SAME_MEMORY_METHODS = frozenset(
     }
 )
 _STREAM_CONTEXTS = frozenset({"stream", "StreamContext"})
+# Ways the host reads a buffer's bytes: methods of the buffer, and functions given it.
+_HOST_READ_METHODS = frozenset({"numpy", "tolist", "item", "tobytes", "tofile", "__array__"})
+_HOST_READ_FUNCTIONS = frozenset(
+    {"memoryview", "bytes", "bytearray", "int", "float", "bool", "asarray", "array", "save", "dump", "equal"}
+)
 _QUEUES = frozenset({"Queue", "SimpleQueue", "LifoQueue", "PriorityQueue", "JoinableQueue"})
 _STREAM_HANDLES = frozenset({"cuda_stream", "handle", "stream_id", "ptr"})
 # Names whose mention makes a function matter to stream ordering, and names of tensor
@@ -198,7 +204,7 @@ _SEED_NAMES = (
     | COPY_APIS
     | frozenset(_ORDER_SPELLINGS)
     | frozenset(_ORDER_KEYWORDS)
-    | {"is_src_access_order_any"}
+    | {"is_src_access_order_any", "non_blocking"}
 )
 _WEAK_NAMES = (
     frozenset({"copy_", "cpu", "to", "pin_memory", "cuda", "data_ptr", "get", "get_nowait"}) | _ALLOCATORS
@@ -244,6 +250,40 @@ class CopyRun:
         return "GPU to host, assumed: the code does not show where source and destination live"
 
 
+@dataclass(frozen=True)
+class PendingCopy:
+    """An asynchronous copy into host memory whose completion the host has not waited for."""
+
+    path: str
+    line: int
+    column: int
+    form: str
+    destination: str  # how the code spells the destination
+    stream_key: str
+    time: int
+
+
+@dataclass(frozen=True)
+class HostRead:
+    """The host reading a buffer while a copy into it may still be running."""
+
+    path: str
+    span: Span
+    lines: tuple[int, int]
+    how: str
+    copy: PendingCopy
+    flow: tuple[FlowStep, ...]
+    thread: str
+
+
+@dataclass
+class Analysis:
+    """What one run of the interpreter found: copy launches and early host reads."""
+
+    runs: list[CopyRun] = field(default_factory=list)
+    host_reads: list[HostRead] = field(default_factory=list)
+
+
 @dataclass
 class _State:
     barriers: dict[str, int] = field(default_factory=dict)
@@ -255,6 +295,8 @@ class _State:
     ordered_all: int | None = None
     streams: tuple[StreamV, ...] = ()
     returned: bool = False  # the path has left the function
+    # Asynchronous copies into host buffers not yet waited for, by buffer identity.
+    pending: dict[str, PendingCopy] = field(default_factory=dict)
 
     def ordered_since(self, stream: str) -> int | None:
         times = [t for t in (self.barriers.get(stream), self.synced, self.ordered_all) if t is not None]
@@ -270,7 +312,19 @@ class _State:
             self.ordered_all,
             self.streams,
             self.returned,
+            dict(self.pending),
         )
+
+    def completed(self, stream_key: str | None, before: int | None = None) -> None:
+        """The host waited for a stream (every stream when None), up to ``before`` if given."""
+        self.pending = {
+            key: copy
+            for key, copy in self.pending.items()
+            if not (
+                (stream_key is None or copy.stream_key == stream_key)
+                and (before is None or copy.time < before)
+            )
+        }
 
 
 def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State:
@@ -299,6 +353,9 @@ def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State
         for tensor, write in state.writes.items():
             if tensor not in merged.writes or merged.writes[tensor][0] < write[0]:
                 merged.writes[tensor] = write
+    for state in states:
+        for key, copy in state.pending.items():
+            merged.pending.setdefault(key, copy)  # still running on some path: reading is unsafe
     merged.synced = _earliest([s.synced for s in states])
     merged.ordered_all = _earliest([s.ordered_all for s in states])
     return merged
@@ -328,6 +385,8 @@ class _Frame:
     exits: list[_State] = field(default_factory=list)  # states of paths that returned early
     on_yield: Callable[[_State], _State] | None = None
     global_names: tuple[str, ...] = ()
+    # Parameters bound to a caller's buffer: the caller's identity for that buffer.
+    aliases: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -384,9 +443,10 @@ class Interpreter:
         self._reporting = False
         self._fallback = False
         self.runs: list[CopyRun] = []
+        self.host_reads: list[HostRead] = []
 
     # ------------------------------------------------------------------ driver
-    def run(self) -> list[CopyRun]:
+    def run(self) -> Analysis:
         roots = self._roots()
         unreached: list[tuple[str, str]] = []
         for reporting in (False, True):
@@ -412,7 +472,7 @@ class Interpreter:
             start = self._threads[done]
             done += 1
             self._run_thread(start)
-        return self.runs
+        return Analysis(self.runs, self.host_reads)
 
     def _roots(self) -> list[tuple[str, str]]:
         """Functions nothing in the project calls, and module code, that can reach a stream
@@ -557,11 +617,31 @@ class Interpreter:
             thread = f"copy thread running {function.qualname} (configured)"
         frame = _Frame(module, env, thread, flow, caller.depth + 1, (*caller.stack, func.qualname))
         frame.global_names = function.global_names
+        if call is not None:
+            frame.aliases = self._aliases(function, func.bound, call, caller)
         state = self._block(function.body, frame, state)
         ends = [*frame.exits, *([] if state.returned else [state])]
         state = _merge(ends, [None] * len(ends)) if ends else state
         state.returned = False
         return (join(frame.returns) if frame.returns else UNKNOWN), state
+
+    def _aliases(
+        self, function: ir.Function, bound: Value | None, call: ir.Call, caller: _Frame
+    ) -> dict[str, str]:
+        """Which caller buffer each parameter names, for buffers known only by their spelling."""
+        if call.star_args:
+            return {}
+        params = [p for p in function.params if not p.star]
+        if bound is not None and params and not _is_static(function):
+            params = params[1:]
+        pairs = list(zip((p.name for p in params), call.args, strict=False)) + list(call.kwargs)
+        aliases = {}
+        for name, expr in pairs:
+            if isinstance(expr, (ir.Name, ir.Attr)):
+                identity = self._identity(UNKNOWN, expr, caller)
+                if identity:
+                    aliases[name] = identity
+        return aliases
 
     def _bind(
         self,
@@ -658,8 +738,13 @@ class Interpreter:
         if truth is False:
             return self._block(statement.orelse, frame, state)
         line = statement.span.line
-        taken = self._block(statement.body, frame, state.copy())
-        other = self._block(statement.orelse, frame, state.copy())
+        taken, other = state.copy(), state.copy()
+        queried = self._queried(statement.test, frame, state)
+        if queried is not None:
+            # ``if event.query():`` — the branch where it returned True has waited for it.
+            self._host_waited(queried[0], other if queried[1] else taken)
+        taken = self._block(statement.body, frame, taken)
+        other = self._block(statement.orelse, frame, other)
         other_label = (
             f"else branch of the if at line {line}"
             if statement.has_else
@@ -687,6 +772,9 @@ class Interpreter:
         entry = _merge([state, first], [None, None])
         last = self._block(statement.body, frame, entry)
         state = _merge([state, last], [None, None])
+        queried = self._queried(statement.iter, frame, state) if statement.target is None else None
+        if queried is not None and queried[1]:
+            self._host_waited(queried[0], state)  # ``while not event.query(): ...`` ends once it is done
         return self._block(statement.orelse, frame, state)
 
     def _with(
@@ -851,6 +939,74 @@ class Interpreter:
         if value not in values and len(values) < 8:
             values.append(value)
 
+    # ------------------------------------------------------------- host reads
+    def _identity(self, value: Value, expr: ir.Expr | None, frame: _Frame) -> str:
+        """Which buffer an expression names: its allocation or copy site where known, else
+        its spelling, scoped to the object or function that holds it."""
+        if isinstance(value, TensorV) and value.key:
+            return value.key
+        if isinstance(expr, ir.Index):
+            return self._identity(UNKNOWN, expr.base, frame)
+        if (
+            isinstance(expr, ir.Call)
+            and isinstance(expr.func, ir.Attr)
+            and expr.func.name in _SAME_MEMORY_METHODS
+        ):
+            return self._identity(UNKNOWN, expr.func.base, frame)
+        if isinstance(expr, ir.Name):
+            if expr.id in frame.aliases:
+                return frame.aliases[expr.id]
+            return f"{frame.module.name}:{'.'.join(frame.stack)}:{expr.id}"
+        if isinstance(expr, ir.Attr):
+            chain: list[str] = []
+            root: ir.Expr = expr
+            while isinstance(root, ir.Attr):
+                chain.insert(0, root.name)
+                root = root.base
+            if isinstance(root, ir.Name):
+                holder = frame.env.get(root.id)
+                if isinstance(holder, ObjectV):
+                    return f"{holder.module}.{holder.qualname}@{holder.site}:{'.'.join(chain)}"
+                return f"{self._identity(UNKNOWN, root, frame)}.{'.'.join(chain)}"
+        return ""
+
+    def _host_read(
+        self, value: Value, expr: ir.Expr | None, how: str, call: ir.Call, frame: _Frame, state: _State
+    ) -> None:
+        if not state.pending or not self._reporting:
+            return
+        copy = state.pending.get(self._identity(value, expr, frame))
+        if copy is not None:
+            self.host_reads.append(
+                HostRead(frame.module.path, call.span, call.lines, how, copy, frame.flow, frame.thread)
+            )
+
+    def _host_waited(self, target: Value | None, state: _State) -> None:
+        """The host waited for ``target`` (a stream or event; None: the whole device)."""
+        if target is None or isinstance(target, (ExternalV, ModuleV)):
+            state.completed(None)
+        elif isinstance(target, StreamV):
+            state.completed(None if target.key.startswith("opaque:") else target.key)
+        elif isinstance(target, EventV):
+            record = state.records.get(target.key)
+            if record is None or record[0] is None:
+                state.completed(None)  # recorded where the path does not show: assume after the copy
+            else:
+                state.completed(record[0].key, before=record[1])
+        elif isinstance(target, Unknown):
+            state.completed(None)
+
+    def _queried(self, test: ir.Expr, frame: _Frame, state: _State) -> tuple[Value, bool] | None:
+        """(event or stream, negated) for a test ``x.query()`` or ``not x.query()``."""
+        negated = isinstance(test, ir.Not)
+        call = test.operand if isinstance(test, ir.Not) else test
+        if isinstance(call, ir.Call) and isinstance(call.func, ir.Attr) and call.func.name == "query":
+            target, _ = self._eval(call.func.base, frame, state.copy())
+            if isinstance(target, Unknown) and target.spelling:
+                target = EventV(f"opaque:{target.spelling}", target.spelling)
+            return target, negated
+        return None
+
     def _write(self, target: ir.Expr, frame: _Frame, state: _State, span: Span | None) -> _State:
         """A producer write (``t[i] = x``, ``t += x``) on the current stream."""
         if state.streams and state.streams[-1].current_of != MAIN_THREAD:
@@ -1013,7 +1169,7 @@ class Interpreter:
         if isinstance(base, ConstV) and name == "value":
             return base
         if isinstance(base, (TensorV, SeqV, UnionV)):
-            return taint([base])
+            return view_of(base)
         if isinstance(base, Unknown) and base.spelling:
             return Unknown(f"{base.spelling}.{name}")
         return UNKNOWN
@@ -1203,7 +1359,12 @@ class Interpreter:
                 record = state.records.get(target.key)
                 if record is not None and record[0] is not None and record[0].current_of == MAIN_THREAD:
                     state.synced = record[1]
+            self._host_waited(target, state)
             return UNKNOWN, state
+        if isinstance(call.func, ir.Attr) and receiver is not None and method in _HOST_READ_METHODS:
+            self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
+        if method == "write" and args:
+            self._host_read(args[0], call.args[0] if call.args else None, "`write()`", call, frame, state)
         if method in ("put", "put_nowait") and isinstance(receiver, QueueV) and args:
             step = FlowStep(frame.module.path, call.span.line, call.span.column, f"put on {receiver.label}")
             if self._reporting or not self._puts.get(receiver.key):
@@ -1213,7 +1374,9 @@ class Interpreter:
             return UNKNOWN, state
         if method in ("get", "get_nowait") and isinstance(receiver, QueueV):
             return QueueGetV(receiver), state
-        if method == "copy_" and receiver is not None and args:
+        if method == "copy_" and receiver is not None and args and isinstance(call.func, ir.Attr):
+            held = call.func.base
+            blocking = args[1] if len(args) > 1 else kwargs.get("non_blocking", ConstV(False, "", "", None))
             return receiver, self._copy(
                 call,
                 "Tensor.copy_",
@@ -1224,6 +1387,8 @@ class Interpreter:
                 receiver,
                 _root_spelling(call.args[0]),
                 None,
+                written=_written(self._identity(receiver, held, frame), held),
+                asynchronous=_truth(blocking) is not False,
             )
         if (
             method == "cpu"
@@ -1241,12 +1406,14 @@ class Interpreter:
                 TensorV(Memory.HOST),
                 _root_spelling(call.func.base) if isinstance(call.func, ir.Attr) else "",
                 None,
+                asynchronous=False,
             )
             return TensorV(Memory.HOST), state
         if method == "to" and receiver is not None and not isinstance(receiver, (ObjectV, ExternalV)):
             device = args[0] if args else kwargs.get("device")
             moved_to = _device_memory(device) if device is not None else None
             if moved_to is Memory.HOST:
+                result = TensorV(Memory.HOST, f"copy@{_site(frame, call)}:{call.span.column}")
                 state = self._copy(
                     call,
                     "Tensor.to",
@@ -1254,18 +1421,20 @@ class Interpreter:
                     state,
                     self._stream(frame, state),
                     receiver,
-                    TensorV(Memory.HOST),
+                    result,
                     _root_spelling(call.func.base) if isinstance(call.func, ir.Attr) else "",
                     None,
+                    written=(result.key, f"the result of {_spelling(call.func)}()"),
+                    asynchronous=_truth(kwargs.get("non_blocking", ConstV(False, "", "", None))) is not False,
                 )
-                return TensorV(Memory.HOST), state
+                return result, state
             if moved_to is Memory.DEVICE:
                 return TensorV(Memory.DEVICE), state
             return receiver, state
         if method in ("cuda",) and isinstance(receiver, (TensorV, Unknown)):
             return TensorV(Memory.DEVICE), state
         if method in ("pin_memory", "numpy") and isinstance(receiver, (TensorV, Unknown)):
-            return TensorV(Memory.HOST), state
+            return TensorV(Memory.HOST, receiver.key if isinstance(receiver, TensorV) else ""), state
         given_stream = kwargs.get("stream")
         if (
             method in ("get", "asnumpy")
@@ -1273,16 +1442,18 @@ class Interpreter:
             and not (isinstance(given_stream, Unknown) and not given_stream.spelling)
         ):
             # cupy: ``array.get(stream=s)``; ``requests.get(url, stream=True)`` passes a constant.
-            return TensorV(Memory.HOST), self._copy(
+            result = TensorV(Memory.HOST, f"copy@{_site(frame, call)}:{call.span.column}")
+            return result, self._copy(
                 call,
                 method,
                 frame,
                 state,
                 _opaque_stream(given_stream),
                 TensorV(Memory.DEVICE),
-                TensorV(Memory.HOST),
+                result,
                 "",
                 None,
+                written=(result.key, f"the result of {_spelling(call.func)}()"),
             )
         if method in ("append", "extend", "add", "insert") and isinstance(call.func, ir.Attr):
             holder = call.func.base
@@ -1300,7 +1471,7 @@ class Interpreter:
         if method == "data_ptr" and isinstance(receiver, Unknown):
             return TensorV(Memory.UNKNOWN), state  # a pointer to memory the code does not place
         if method in _SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
-            return taint([receiver]), state
+            return view_of(receiver), state
         return None
 
     def _external(
@@ -1327,7 +1498,11 @@ class Interpreter:
             return EventV(site, f"event created at {site}"), state
         if last == "synchronize":
             state.synced = self._clock
+            state.completed(None)
             return UNKNOWN, state
+        if last in _HOST_READ_FUNCTIONS:
+            for value, expr in zip(args, call.args, strict=False):
+                self._host_read(value, expr, f"`{last}()`", call, frame, state)
         if last in _QUEUES:
             site = _site(frame, call)
             return QueueV(site, f"the queue created at {site}"), state
@@ -1340,7 +1515,8 @@ class Interpreter:
                 self._threads.append(_ThreadStart(target, items, state.copy(), (*frame.flow, step), dotted))
             return UNKNOWN, state
         if last in _ALLOCATORS:
-            return TensorV(_allocation_memory(args, kwargs)), state
+            site = f"alloc@{_site(frame, call)}:{call.span.column}"
+            return TensorV(_allocation_memory(args, kwargs), site), state
         if last == "int" and args:
             return args[0], state
         if (
@@ -1415,7 +1591,11 @@ class Interpreter:
                     where.path if where else frame.module.path,
                 )
         stream_value = stream if stream is None or isinstance(stream, StreamV) else _opaque_stream(stream)
-        return UNKNOWN, self._copy(call, api, frame, state, stream_value, source, destination, "", order)
+        spelled = call.args[0] if call.args and not call.star_args else None
+        written = (self._identity(destination, spelled, frame), _spelling(spelled)) if spelled else ("", "")
+        return UNKNOWN, self._copy(
+            call, api, frame, state, stream_value, source, destination, "", order, written=written
+        )
 
     def _copy(
         self,
@@ -1428,7 +1608,30 @@ class Interpreter:
         destination: Value,
         source_key: str,
         order: SourceOrder | None,
+        written: tuple[str, str] = ("", ""),
+        asynchronous: bool = True,
     ) -> _State:
+        """A copy launch; ``written`` names the destination buffer (identity, spelling) for host reads."""
+        copy_stream = stream.key if stream is not None else f"current@{frame.thread}"
+        if not asynchronous and stream is None:
+            state.completed(copy_stream)  # a blocking copy waits for the current stream
+        target_memory = memory_of(destination)
+        if (
+            asynchronous
+            and written[0]
+            and (target_memory is Memory.HOST or target_memory is None)
+            and memory_of(source) is not Memory.HOST
+            and (target_memory is Memory.HOST or memory_of(source) is Memory.DEVICE)
+        ):
+            state.pending[written[0]] = PendingCopy(
+                frame.module.path,
+                call.span.line,
+                call.span.column,
+                form,
+                written[1],
+                copy_stream,
+                self._clock,
+            )
         if not self._reporting:
             return state
         if self._fallback and (stream is None or stream.key.startswith("opaque:")):
@@ -1632,6 +1835,10 @@ def _root_spelling(expr: ir.Expr) -> str:
     return _spelling(expr) if isinstance(expr, (ir.Name, ir.Attr)) else ""
 
 
+def _written(identity: str, expr: ir.Expr) -> tuple[str, str]:
+    return identity, _spelling(expr)
+
+
 def _site(frame: _Frame, call: ir.Call) -> str:
     return f"{frame.module.path}:{call.span.line}"
 
@@ -1703,7 +1910,7 @@ def _index(base: Value, index: Value) -> Value:
         return UNKNOWN
     if isinstance(base, RecordV) and isinstance(index, ConstV) and isinstance(index.value, str):
         return base.get(index.value) or UNKNOWN
-    return taint([base])
+    return view_of(base)
 
 
 def _kind(value: Value) -> int | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kvguard.lint.config import AnalysisSettings
 from kvguard.lint.facts import FileSummary, Suppression
-from kvguard.lint.interpreter import CopyRun, Interpreter, ModuleEntry, module_name_for
+from kvguard.lint.interpreter import Analysis, CopyRun, HostRead, Interpreter, ModuleEntry, module_name_for
 from kvguard.lint.ir import ModuleCode
 
 
@@ -18,28 +18,38 @@ class ProjectModel:
         summaries: list[FileSummary],
         known_codes: frozenset[str],
         load_code: Callable[[str], ModuleCode | None] | None = None,
-        runs: list[CopyRun] | None = None,
+        analysis_result: Analysis | None = None,
         analysis: AnalysisSettings | None = None,
     ) -> None:
         self.summaries = summaries
         self._analysis = analysis
         self.known_codes = known_codes
         self._load_code = load_code
-        self._reused = runs is not None
-        if runs is not None:
-            self.__dict__["copy_runs"] = runs  # an earlier run analysed exactly these files
+        self._reused = analysis_result is not None
+        if analysis_result is not None:
+            self.__dict__["analysis"] = analysis_result  # an earlier run analysed exactly these files
 
     @property
     def analysed(self) -> bool:
         """Whether this model ran the analysis (rather than reusing a cached result)."""
-        return "copy_runs" in self.__dict__ and not self._reused
+        return "analysis" in self.__dict__ and not self._reused
 
     def files(self) -> Iterator[FileSummary]:
         return iter(self.summaries)
 
-    @cached_property
+    @property
     def copy_runs(self) -> list[CopyRun]:
         """Every copy launch along every analysed path."""
+        return self.analysis.runs
+
+    @property
+    def host_reads(self) -> list[HostRead]:
+        """Every host read of a buffer an unfinished copy may still be writing, per path."""
+        return self.analysis.host_reads
+
+    @cached_property
+    def analysis(self) -> Analysis:
+        """The stream-ordering analysis of the whole project, run once."""
         entries = []
         package_dirs: dict[str, bool] = {}
 

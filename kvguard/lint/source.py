@@ -26,6 +26,8 @@ GATE = re.compile(
     rb"|record_event|[Mm]emcpy|swap_blocks|AccessOrder|access_order|asnumpy"
     # Copy threads and their queues carry requests from the compute thread to the copy.
     rb"|Thread\(|Queue\("
+    # Asynchronous copies whose destination the host may read too early.
+    rb"|non_blocking\s*=\s*True"
 )
 _SUPPRESSION_HINT = re.compile(rb"kvguard|noqa", re.IGNORECASE)
 _KVGUARD_COMMENT = re.compile(

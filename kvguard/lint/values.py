@@ -42,7 +42,9 @@ class TensorV:
     """A tensor, or anything derived from one (data pointers, pointer arrays, views)."""
 
     memory: Memory
-    key: str = ""  # spelling of the root reference, for producer writes
+    # Which buffer it is, where the code shows it (an allocation or copy site): host reads
+    # of a copy's destination are matched by it. Views and pointers keep it.
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -188,9 +190,13 @@ def join(values: list[Value]) -> Value:
         return unknown[0] if unknown else (distinct[0] if distinct else UNKNOWN)
     if len(known) == 1:
         return known[0]
-    memories = {v.memory for v in known if isinstance(v, TensorV)}
-    if len(memories) == len(known) and memories:
-        return TensorV(memories.pop() if len(memories) == 1 else Memory.UNKNOWN)
+    tensors = [v for v in known if isinstance(v, TensorV)]
+    if len(tensors) == len(known):
+        memories = {v.memory for v in tensors}
+        keys = {v.key for v in tensors}
+        return TensorV(
+            memories.pop() if len(memories) == 1 else Memory.UNKNOWN, keys.pop() if len(keys) == 1 else ""
+        )
     return UnionV(tuple(known[:8]))
 
 
@@ -210,6 +216,13 @@ def memory_of(value: Value) -> Memory | None:
             return found.pop()
         return Memory.UNKNOWN if found else None
     return None
+
+
+def view_of(value: Value) -> Value:
+    """A view, slice or pointer of a tensor: same memory, same buffer."""
+    if isinstance(value, TensorV):
+        return value
+    return taint([value])
 
 
 def taint(values: list[Value]) -> Value:

@@ -1,0 +1,175 @@
+"""KVG004: a copy into GPU memory on a side stream that is not ordered behind the compute stream."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kvguard.lint.facts import Memory
+from kvguard.lint.findings import Finding, FlowStep
+from kvguard.lint.interpreter import MAIN_THREAD
+from kvguard.lint.model import ProjectModel
+from kvguard.lint.rule import Example, Expect, Rule, RulePage
+from lint_rules import offload_shapes as shapes
+
+_BAD = """\
+with torch.cuda.stream(load_stream):
+    gpu_blocks.copy_(pinned_blocks, non_blocking=True)
+"""
+_GOOD = """\
+load_stream.wait_stream(torch.cuda.current_stream())  # on the compute thread
+with torch.cuda.stream(load_stream):
+    gpu_blocks.copy_(pinned_blocks, non_blocking=True)
+"""
+
+
+class UnorderedLoadToDevice(Rule):
+    code = "KVG004"
+    name = "unordered-load-to-device"
+    summary = "Host-to-GPU load on a side stream that is not ordered behind the compute stream"
+    page = RulePage(
+        flags=(
+            "A copy shown to write GPU memory from memory that is not shown to be GPU memory, or to "
+            "read host memory into memory that is not shown to be host memory (`gpu.copy_(host)`, "
+            "`cudaMemcpyAsync` with a host-to-device kind, batch copies and `swap_blocks` out of "
+            "pinned host buffers), issued on a stream other than the "
+            "requesting thread's current stream, where some path reaches it with no barrier behind "
+            "that stream: `S.wait_stream(P)`, `S.wait_event(E)` / `E.wait(S)` with E recorded on "
+            "the producer, or a host-blocking sync. The same paths as KVG001 are followed (calls, "
+            "queues, copy threads). The source access order is not this rule's concern: ANY is "
+            "fine for a pinned host source."
+        ),
+        why=(
+            "A load overwrites GPU blocks. The scheduler hands a load blocks it just freed, and "
+            "the compute stream may still have kernels queued that read them (write-after-read). "
+            "A load on an unordered side stream can land first, and those kernels then read the "
+            "loaded data instead of what they were launched with."
+        ),
+        bad=_BAD,
+        good=_GOOD,
+        fix=(
+            "As for stores: on the thread that owns the compute stream, when the load is requested, "
+            "call `load_stream.wait_stream(torch.cuda.current_stream())`, or record an event there "
+            "and make the load stream wait on it before the copy."
+        ),
+        references=("https://docs.pytorch.org/docs/stable/notes/cuda.html#cuda-streams",),
+    )
+    VALID = (
+        Example(
+            "import torch\n\n"
+            "def load(gpu, n, stream):\n"
+            "    pinned = torch.empty(n, pin_memory=True)\n"
+            "    stream.wait_stream(torch.cuda.current_stream())\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        gpu.copy_(pinned, non_blocking=True)\n",
+            note="barrier before the load",
+        ),
+        Example(
+            "import torch\n\n"
+            "def load(gpu, n):\n"
+            "    pinned = torch.empty(n, pin_memory=True)\n"
+            "    gpu.copy_(pinned, non_blocking=True)\n",
+            note="load on the compute stream itself",
+        ),
+        Example(
+            "import torch\n\n"
+            "def store(cpu, n, stream):\n"
+            "    gpu = torch.empty(n, device='cuda')\n"
+            "    stream.wait_stream(torch.cuda.current_stream())\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            note="a store: KVG001's concern",
+        ),
+        Example(files=shapes.FIXED_EVENT, note="loads and stores both wait on the compute event"),
+        Example(files=shapes.FIXED_CALLER, note="the worker orders both streams before the hand-off"),
+        Example(files=shapes.sibling(), note="sibling handler: wait_stream before either direction"),
+    )
+    INVALID = (
+        Example(
+            "import torch\n\n"
+            "def load(gpu, n, stream):\n"
+            "    pinned = torch.empty(n, pin_memory=True)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        gpu.copy_(pinned, non_blocking=True)\n",
+            expect=(Expect(6, 9),),
+            note="no barrier",
+        ),
+        Example(
+            "from cuda.bindings import runtime\n\n"
+            "def load(dst, src, nbytes, stream):\n"
+            "    runtime.cudaMemcpyAsync(\n"
+            "        dst, src, nbytes, runtime.cudaMemcpyKind.cudaMemcpyHostToDevice, stream.cuda_stream\n"
+            "    )\n",
+            expect=(Expect(4, 5),),
+            note="raw runtime copy, host-to-device kind",
+        ),
+        Example(
+            files=shapes.BUGGY,
+            expect=(Expect(*shapes.COPY_AT[1:], shapes.COPY_AT[0]),),
+            note="loads out of the pinned caches on the copy thread: no barrier anywhere",
+        ),
+        Example(
+            files=shapes.shape(
+                store_order=", order=ORDER_STREAM",
+                load_order=", order=ORDER_ANY",
+                caller_barrier=shapes.CALLER_WAITS.replace(
+                    "        self.load_stream.wait_stream(torch.cuda.current_stream())\n", ""
+                ),
+            ),
+            expect=(Expect(*shapes.COPY_AT[1:], shapes.COPY_AT[0]),),
+            note="the worker orders the store stream and forgets the load stream",
+        ),
+    )
+
+    def check(self, model: ProjectModel) -> Iterator[Finding]:
+        reported: set[tuple[str, int, int]] = set()
+        for run in model.copy_runs:
+            stream = run.stream
+            if (
+                stream is None
+                or not run.on_side_stream
+                or not _is_load(run.source_memory, run.destination_memory)
+                # A later write of a host source does not matter to a load: any barrier orders it.
+                or run.ordered
+                or run.stale_write_line is not None
+            ):
+                continue
+            site = (run.path, run.span.line, run.span.column)
+            if site in reported:
+                continue
+            reported.add(site)
+            problem = (
+                f"some paths reach it with no barrier on '{stream.label}'"
+                if run.gap
+                else f"no barrier on '{stream.label}' behind the compute stream precedes it"
+            )
+            if run.thread != MAIN_THREAD:
+                problem += f" (it runs on the {run.thread}, whose current stream is not the compute stream)"
+            copy_step = FlowStep(
+                run.path, run.span.line, run.span.column, f"{run.form} on stream '{stream.label}'"
+            )
+            flow = (*run.flow, *run.gap, copy_step)
+            direction = _direction(run.source_memory, run.destination_memory)
+            yield Finding(
+                path=run.path,
+                code=self.code,
+                message=f"{run.form} ({direction}) writes GPU memory on side stream '{stream.label}' "
+                f"without waiting for the compute stream, which may still read those blocks: {problem}",
+                span=run.span,
+                statement_lines=run.lines,
+                flow=flow if len(flow) > 1 else (),
+                fix_hint=f"when the load is requested, on the compute thread, call `{stream.label}."
+                "wait_stream(torch.cuda.current_stream())` or wait on an event recorded there",
+            )
+
+
+def _is_load(source: Memory, destination: Memory) -> bool:
+    """Host to GPU, as far as the code shows where either side lives."""
+    if source is Memory.DEVICE or destination is Memory.HOST:
+        return False
+    return destination is Memory.DEVICE or source is Memory.HOST
+
+
+def _direction(source: Memory, destination: Memory) -> str:
+    if source is Memory.HOST and destination is Memory.DEVICE:
+        return "host to GPU"
+    return "host to GPU, assumed: the code does not show where both sides live"
