@@ -20,6 +20,7 @@ error) are raised on the caller's next `launch_copy()` or `drain()`.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import queue
 import threading
@@ -31,14 +32,21 @@ from typing import Any, NamedTuple
 import torch
 
 from kvguard.runtime.batch_copy import BatchCopier
+from kvguard.runtime.driver import RawEventRecord, resolve_event_record
 from kvguard.runtime.errors import GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
-from kvguard.runtime.order import MemoryKind
-from kvguard.runtime.verify import BlockSampler, mismatched_rows
+from kvguard.runtime.order import MemoryKind, SourceOrder
+from kvguard.runtime.pool import ReusePool
+from kvguard.runtime.verify import BlockSampler, differing_rows
 
 logger = logging.getLogger("kvguard.runtime")
 
 EventsList = list[tuple[int, Any]]
+
+# Verification reads sampled host blocks back to the GPU into a staging area of at most this
+# many bytes (and rows), and compares them there with their GPU source.
+_READBACK_BYTES = 16 << 20
+_READBACK_ROWS = 256
 
 
 @dataclass(frozen=True)
@@ -63,8 +71,24 @@ class _Issued(NamedTuple):
     """Copies issued together, their shared completion event, sampled positions per copy."""
 
     copies: list[_Copy]
-    done: torch.cuda.Event
+    done: Any  # torch.cuda.Event
     sampled: list[list[int]]
+
+
+class _Check(NamedTuple):
+    """A comparison queued on the verify stream: one flag tensor per chunk, `finished` after."""
+
+    finished: Any  # torch.cuda.Event
+    flags: list[torch.Tensor]  # host bool tensors, valid once `finished` has completed
+
+
+class _Verification(NamedTuple):
+    """The sampled blocks of one issued group, and their comparison in flight."""
+
+    owner: list[int]  # position in the group of the copy each sampled block belongs to
+    src: list[int]
+    dst: list[int]
+    check: _Check
 
 
 @dataclass(frozen=True)
@@ -72,20 +96,35 @@ class _Drain:
     reached: threading.Event
 
 
+def _new_event() -> Any:
+    return torch.cuda.Event()  # type: ignore[no-untyped-call]
+
+
 class OrderedCopyBackend:
     """Copies KV blocks on a background thread, each ordered behind its requester's compute.
 
-    Host cost per copy is kept low three ways. The copy thread takes every request queued when
-    it wakes (up to `max_group`, same direction) and issues them as one group: one wait per
-    compute stream, one guard read of the evidence, one `cuMemcpyBatchAsync`, one completion
-    event shared by the group. The compute-done events this backend records come from a pool
-    per compute stream and go back to it once the copy thread has waited on them, so they are
-    not created and destroyed per copy. Verification never blocks the copy thread: a group
-    with no sampled block is reported by the copy thread itself unless an earlier report is
-    still being verified.
+    Host cost per copy is kept low four ways. The copy thread takes the requests queued when
+    it wakes (same direction, while the group holds fewer than `max_group_blocks` blocks and
+    `max_group` requests) and issues them as one group: one wait per compute stream, one guard
+    read of the evidence, one `cuMemcpyBatchAsync`, one completion event shared by the group.
+    The cap keeps a group small enough that the GPU is not left idle while a large one is
+    planned; a single request above it is issued on its own. The compute-done events this
+    backend records come from a pool per compute stream and go back to it once the copy thread
+    has waited on them. Completion events come from a pool too, reused once nothing but the
+    pool references them (the caller dropped them), and are then re-recorded with one driver
+    call that bypasses PyTorch's GPU trace (they are not ordering evidence; the compute-done
+    records and the transfer stream's waits, which are, always go through PyTorch).
+
+    Verification (opt-in, sampled) never blocks the copy thread: a group with no sampled block
+    is reported by the copy thread itself unless an earlier report is still being verified.
+    The verify thread reads sampled host blocks back to the GPU (the host-to-device direction,
+    which stores do not use) behind the store's completion event and compares them there with
+    their source; it queues the comparisons of every waiting group before it waits for the
+    first one.
     """
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
+    max_group_blocks = 256  # merge requests only while a group holds fewer blocks than this
 
     def __init__(
         self,
@@ -105,6 +144,8 @@ class OrderedCopyBackend:
         self._refused: list[RefusedCopy] = []
         self._closed = False
         self._event_pools: dict[int, deque[Any]] = {}
+        self._done_events: ReusePool[Any] = ReusePool(_new_event)
+        self._raw_record: RawEventRecord | None = None
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._reported = 0  # of those, reported or refused (written by the verify thread)
 
@@ -115,6 +156,11 @@ class OrderedCopyBackend:
     def counters(self) -> dict[str, int]:
         """Stores and loads checked, violations by kind, refused, verified, mismatches, recopied."""
         return self._guard.counters.as_dict()
+
+    @property
+    def completion_events_created(self) -> int:
+        """Completion events made so far (the other groups reused one the caller had dropped)."""
+        return self._done_events.created
 
     def init(
         self,
@@ -136,12 +182,13 @@ class OrderedCopyBackend:
         # Threads need an explicit index: "cuda" alone means the current device of each thread.
         index = torch.cuda.current_device() if device.index is None else device.index
         self._device = torch.device("cuda", index)
-        threads = [threading.Thread(target=self._copy_loop, name="kvguard-copy", daemon=True)]
+        self._raw_record = resolve_event_record()
+        threads = [threading.Thread(target=self._copy_thread, name="kvguard-copy", daemon=True)]
         if self._sampler is not None:
             self._reports = queue.SimpleQueue()
-            self._verify_stream = torch.cuda.Stream(self._device)  # type: ignore[no-untyped-call]
+            self._init_verification()
             threads.append(
-                threading.Thread(target=self._report_loop, name="kvguard-verify", daemon=True)
+                threading.Thread(target=self._verify_thread, name="kvguard-verify", daemon=True)
             )
         self._threads = threads
         for thread in threads:
@@ -178,7 +225,7 @@ class OrderedCopyBackend:
             try:
                 wait_event = pool.pop()
             except IndexError:
-                wait_event = torch.cuda.Event()  # type: ignore[no-untyped-call]
+                wait_event = _new_event()
             wait_event.record(compute)
         self._queue.put(_Copy(request, wait_event, events_list, pool))
 
@@ -213,55 +260,69 @@ class OrderedCopyBackend:
 
     # The copy thread.
 
-    def _copy_loop(self) -> None:
+    def _copy_thread(self) -> None:
         try:
             torch.cuda.set_device(self._device)
         except Exception as exc:
             self._fail(exc)
             raise
-        get, empty, limit = self._queue.get, self._queue.empty, max(1, self.max_group)
+        self._copy_loop()
+
+    def _copy_loop(self) -> None:
+        """Issue queued requests in groups, in request order, until shutdown's None."""
+        get, empty = self._queue.get, self._queue.empty
+        limit, block_limit = max(1, self.max_group), max(1, self.max_group_blocks)
         item = get()
         while item is not None:
             if isinstance(item, _Drain):
                 if self._reports is None:
                     item.reached.set()
-                else:
+                else:  # reached once everything before it was verified and reported
                     self._reports.put(item)
                 item = get()
                 continue
             group = [item]
             is_store = item.request.is_store
-            item = None
-            while len(group) < limit and not empty():  # only this thread takes from the queue
-                nxt = get()
-                if isinstance(nxt, _Copy) and nxt.request.is_store is is_store:
-                    group.append(nxt)
-                else:  # a marker or the other direction: it starts the next round
-                    item = nxt
+            blocks = len(item.request.src_blocks)
+            carried = False  # whether `item` already holds the next round's first entry
+            # Only this thread takes from the queue, so a non-empty queue has an entry to get.
+            while blocks < block_limit and len(group) < limit and not empty():
+                item = get()
+                if (
+                    isinstance(item, _Copy) and item.request.is_store is is_store
+                    and blocks + len(item.request.src_blocks) <= block_limit
+                ):
+                    group.append(item)
+                    blocks += len(item.request.src_blocks)
+                else:  # a marker, the other direction or a request past the cap: next round
+                    carried = True
                     break
             try:
                 self._issue(group)
             except Exception as exc:  # surfaced to the caller on its next call
                 self._fail(exc)
-            if item is None:
+            if not carried:
                 item = get()
         if self._reports is not None:
             self._reports.put(None)
 
     def _issue(self, group: list[_Copy]) -> None:
-        is_store = group[0].request.is_store
-        copier = self._store_copier if is_store else self._load_copier
+        copier = self._store_copier if group[0].request.is_store else self._load_copier
         assert copier is not None
         stream = copier.stream
-        # The barrier: for the backend's own events, the newest per compute stream covers the
-        # older ones (recorded on that stream after them); a caller's event is waited on as is.
-        barriers: dict[Any, Any] = {}
-        for copy in group:
-            key = copy.request.compute_stream if copy.pool is not None else id(copy.compute_done)
-            barriers.pop(key, None)
-            barriers[key] = copy.compute_done
-        for compute_done in barriers.values():
-            self._wait_for_compute(stream, compute_done)
+        if len(group) == 1:
+            self._wait_for_compute(stream, group[0].compute_done)
+        else:
+            # The barrier: for the backend's own events, the newest per compute stream covers
+            # the older ones (recorded on that stream after them); a caller's event is waited
+            # on as is (once, if several requests passed the same one).
+            barriers: dict[Any, Any] = {}
+            for copy in group:
+                key = copy.request.compute_stream if copy.pool is not None else id(copy.compute_done)
+                barriers.pop(key, None)
+                barriers[key] = copy.compute_done
+            for compute_done in barriers.values():
+                self._wait_for_compute(stream, compute_done)
         for copy in group:  # waited on: the pool may record them again
             if copy.pool is not None:
                 copy.pool.append(copy.compute_done)
@@ -276,30 +337,54 @@ class OrderedCopyBackend:
             src_blocks = [b for copy in ok for b in copy.request.src_blocks]
             dst_blocks = [b for copy in ok for b in copy.request.dst_blocks]
         self._issue_copy(copier, src_blocks, dst_blocks)
-        done = torch.cuda.Event()  # type: ignore[no-untyped-call]
-        done.record(stream)
+        done = self._done_events.take()
+        self._record_done(done, stream)
         self._report_or_hand_off(ok, done)
+
+    def _record_done(self, done: Any, stream: torch.cuda.Stream) -> None:
+        """Record a completion event on the transfer stream.
+
+        An event PyTorch has already created (every reused one) is re-recorded with the
+        driver's cuEventRecord directly: PyTorch's record would also run the process-wide GPU
+        trace callbacks, which completion events do not need. Should the driver refuse (it
+        never has), PyTorch's record is used from then on.
+        """
+        record = self._raw_record
+        if record is not None:
+            handle = done.cuda_event
+            if handle:
+                code = record(handle, stream.cuda_stream)
+                if code == 0:
+                    return
+                self._raw_record = None
+                logger.warning("kvguard: cuEventRecord returned %d; using PyTorch's record", code)
+        done.record(stream)
 
     def _check(self, group: list[_Copy], copier: BatchCopier) -> list[_Copy]:
         """The guard, once per request, on one read of the evidence; returns what may copy."""
         guard, transfer = self._guard, copier.stream.cuda_stream
-        kind, order = copier.source_kind, copier.source_order
-        waits = guard.evidence_for([copy.request for copy in group], transfer)
+        kinds = guard.check_group(
+            [copy.request for copy in group], transfer, copier.source_kind, copier.source_order
+        )
+        if all(kind is None for kind in kinds):
+            return group
         ok = []
-        for copy in group:
+        for copy, kind in zip(group, kinds, strict=True):
+            if kind is None:
+                ok.append(copy)
+                continue
             try:
-                verdict = guard.check(copy.request, transfer, kind, order, waits)
+                verdict = guard.apply_policy(copy.request, transfer, kind)
             except GuardViolation as exc:  # policy raise: this copy never reaches the driver
                 self._fail(exc)
                 continue
             if verdict.copy:
                 ok.append(copy)
             else:
-                assert verdict.violation is not None
-                self._refuse(copy.request, verdict.violation.value)
+                self._refuse(copy.request, kind.value)
         return ok
 
-    def _report_or_hand_off(self, ok: list[_Copy], done: torch.cuda.Event) -> None:
+    def _report_or_hand_off(self, ok: list[_Copy], done: Any) -> None:
         sampler = self._sampler
         sampled: list[list[int]] = []
         if sampler is not None and ok[0].request.is_store:
@@ -324,46 +409,98 @@ class OrderedCopyBackend:
 
     # The verification thread (only with verify_fraction > 0): reports stay in request order.
 
-    def _report_loop(self) -> None:
+    def _init_verification(self) -> None:
+        self._verify_stream = torch.cuda.Stream(self._device)  # type: ignore[no-untyped-call]
+        first = next(iter(self._gpu_caches.values()))
+        self._cache_device = first.device
+        self._pin_index = first.device.type == "cuda"
+        block_bytes = sum(t.stride(0) * t.element_size() for t in self._gpu_caches.values())
+        rows = max(1, min(_READBACK_ROWS, _READBACK_BYTES // max(1, block_bytes)))
+        self._staging = {
+            name: torch.empty((rows, *t.shape[1:]), dtype=t.dtype, device=t.device)
+            for name, t in self._gpu_caches.items()
+        }
+        self._staging_ids = list(range(rows))
+        # Host rows to GPU staging rows, in stream order (STREAM: the read must not start
+        # before the verify stream's wait on the store's completion event).
+        self._readback = BatchCopier(
+            self._cpu_caches, self._staging, self._verify_stream, SourceOrder.STREAM
+        )
+
+    def _verify_thread(self) -> None:
         try:
             torch.cuda.set_device(self._device)
         except Exception as exc:
             self._fail(exc)
             raise
-        assert self._reports is not None
-        while (item := self._reports.get()) is not None:
-            if isinstance(item, _Drain):
-                item.reached.set()
-                continue
-            try:
-                self._report(item)
-            except Exception as exc:  # surfaced to the caller on its next call
-                self._fail(exc)
-            finally:
-                self._reported += 1
+        self._verify_loop()
 
-    def _report(self, issued: _Issued) -> None:
+    def _verify_loop(self) -> None:
+        """Report handed-off groups in order; queue every waiting comparison before waiting."""
+        reports = self._reports
+        assert reports is not None
+        while True:
+            batch = [reports.get()]
+            while len(batch) < 256 and not reports.empty():
+                batch.append(reports.get())
+            started: list[tuple[_Issued | _Drain, _Verification | BaseException | None]] = []
+            stop = False
+            for item in batch:
+                if item is None:  # shutdown; nothing comes after it
+                    stop = True
+                    break
+                verification: _Verification | BaseException | None = None
+                if isinstance(item, _Issued) and any(item.sampled):
+                    try:
+                        verification = self._start_verification(item)
+                    except Exception as exc:
+                        verification = exc
+                started.append((item, verification))
+            for item, verification in started:
+                if isinstance(item, _Drain):
+                    item.reached.set()
+                    continue
+                try:
+                    self._report(item, verification)
+                except Exception as exc:  # surfaced to the caller on its next call
+                    self._fail(exc)
+                finally:
+                    self._reported += 1
+            if stop:
+                return
+
+    def _report(
+        self, issued: _Issued, verification: _Verification | BaseException | None
+    ) -> None:
         refused: set[int] = set()
-        if any(issued.sampled):
-            refused = self._verify(issued)
+        if verification is not None:
+            try:
+                if isinstance(verification, BaseException):
+                    raise verification
+                refused = self._conclude(issued, verification)
+            except Exception:  # never report what could not be verified
+                for copy in issued.copies:
+                    self._refuse(copy.request, "verification_error")
+                raise
         for position, copy in enumerate(issued.copies):
             if position in refused:
                 self._refuse(copy.request, "verification_mismatch")
             else:
                 copy.events_list.append((copy.request.event_idx, issued.done))
 
-    def _verify(self, issued: _Issued) -> set[int]:
-        """Compare sampled stored blocks with their GPU source; re-copy mismatches once.
-
-        Returns the positions (in the group) of copies whose blocks still differ.
-        """
+    def _start_verification(self, issued: _Issued) -> _Verification:
         owner, src, dst = [], [], []
         for position, (copy, picked) in enumerate(zip(issued.copies, issued.sampled, strict=True)):
             for i in picked:
                 owner.append(position)
                 src.append(copy.request.src_blocks[i])
                 dst.append(copy.request.dst_blocks[i])
-        bad = self._mismatched(src, dst, issued.done)
+        return _Verification(owner, src, dst, self._start_check(src, dst, issued.done))
+
+    def _conclude(self, issued: _Issued, verification: _Verification) -> set[int]:
+        """Wait for a group's comparison; re-copy mismatches once; positions still differing."""
+        owner, src, dst = verification.owner, verification.src, verification.dst
+        bad = self._finish_check(verification.check)
         self._guard.counters.add("verified", len(src))
         if not bad:
             return set()
@@ -380,39 +517,52 @@ class OrderedCopyBackend:
         self._issue_copy(self._store_copier, bad_src, bad_dst)
         self._store_copier.stream.synchronize()
         self._guard.counters.add("recopied", len(bad))
-        still_bad = self._mismatched(bad_src, bad_dst, None)
+        still_bad = self._finish_check(self._start_check(bad_src, bad_dst, None))
         return {owner[bad[i]] for i in still_bad}
 
-    def _mismatched(self, src: list[int], dst: list[int], after: Any) -> list[int]:
-        """Positions in src/dst whose host copy differs from the GPU source in any tensor.
+    def _start_check(self, src: list[int], dst: list[int], after: Any) -> _Check:
+        """Queue, on the verify stream, the comparison of host blocks `dst` with GPU blocks `src`.
 
-        `after`: the store's completion event. The read-back runs on the verify stream behind
-        it, so the host copy is complete when it is compared and the source is read as the
-        store read it (the scheduler holds the source blocks until the store is reported).
+        `after`: the store's completion event, or None when the copy is known complete. Behind
+        it, the host blocks are read back into the GPU staging rows (in chunks) and compared
+        there, byte for byte, with their sources; the source is read as the store read it (the
+        scheduler holds the source blocks until the store is reported). Nothing here waits.
         """
-        with torch.cuda.stream(self._verify_stream):
+        stream = self._verify_stream
+        rows = len(self._staging_ids)
+        sources = list(self._gpu_caches.values())
+        staging = list(self._staging.values())
+        flags = []
+        with torch.cuda.stream(stream):
+            index = torch.tensor(src, dtype=torch.int64, pin_memory=self._pin_index).to(
+                self._cache_device, non_blocking=True
+            )
             if after is not None:
-                self._verify_stream.wait_event(after)
-            src_index = torch.tensor(src, dtype=torch.int64).to(self._device, non_blocking=True)
-            sources = {}
-            for name, gpu_cache in self._gpu_caches.items():
-                rows = gpu_cache.index_select(0, src_index)
-                staging = torch.empty(rows.shape, dtype=rows.dtype, pin_memory=True)
-                sources[name] = staging.copy_(
-                    rows, non_blocking=True  # kvguard: ignore[KVG001] else the caller synchronized
+                stream.wait_event(after)
+            for start in range(0, len(src), rows):
+                count = min(rows, len(src) - start)
+                self._readback.copy(dst[start:start + count], self._staging_ids[:count])
+                part = index[start:start + count]
+                differs = differing_rows(
+                    [source.index_select(0, part) for source in sources],
+                    [rows_in[:count] for rows_in in staging],
                 )
-            self._verify_stream.synchronize()
-        differing: set[int] = set()
-        dst_index = torch.tensor(dst)
-        for name, source_rows in sources.items():
-            copied_rows = self._cpu_caches[name].index_select(0, dst_index)
-            differing.update(mismatched_rows(source_rows, copied_rows))
-        return sorted(differing)
+                # Made on this stream, behind `after` (or behind the caller's synchronize).
+                flags.append(differs.to("cpu", non_blocking=True))  # kvguard: ignore[KVG001]
+            finished = _new_event()
+            finished.record(stream)
+        return _Check(finished, flags)
+
+    def _finish_check(self, check: _Check) -> list[int]:
+        """Wait for a queued comparison; the positions (in its src/dst) whose blocks differ."""
+        check.finished.synchronize()
+        flags = itertools.chain.from_iterable(chunk.tolist() for chunk in check.flags)
+        return [position for position, differs in enumerate(flags) if differs]
 
     # Shared by both threads.
 
     def _refuse(self, request: CopyRequest, reason: str) -> None:
-        if reason == "verification_mismatch":
+        if reason.startswith("verification_"):
             self._guard.counters.add("refused")
         with self._lock:
             self._refused.append(

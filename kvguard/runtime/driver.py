@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import enum
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,10 +139,10 @@ _resolved: dict[BatchMemcpyAbi | None, BatchMemcpy] = {}
 _resolve_lock = threading.Lock()
 
 
-def _proc_address(abi: BatchMemcpyAbi) -> int:
+def _proc_address(abi: BatchMemcpyAbi, symbol: bytes = b"cuMemcpyBatchAsync") -> int:
     pfn, status = _call(
-        "cuGetProcAddress(cuMemcpyBatchAsync)",
-        cuda_driver.cuGetProcAddress, b"cuMemcpyBatchAsync", int(abi), 0,
+        f"cuGetProcAddress({symbol.decode()})",
+        cuda_driver.cuGetProcAddress, symbol, int(abi), 0,
     )
     found = status == cuda_driver.CUdriverProcAddressQueryResult.CU_GET_PROC_ADDRESS_SUCCESS
     return int(pfn) if found and pfn else 0
@@ -166,3 +167,29 @@ def resolve_batch_memcpy(abi: BatchMemcpyAbi | None = None) -> BatchMemcpy:
             f"cuMemcpyBatchAsync for cudaVersion {wanted}; batch copies need a driver for "
             "CUDA 12.8 or newer (R570+)",
         )
+
+
+RawEventRecord = Callable[[int, int], int]
+_EVENT_RECORD_SIGNATURE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+_event_record: list[RawEventRecord | None] = []
+
+
+def resolve_event_record() -> RawEventRecord | None:
+    """`cuEventRecord(event, stream) -> CUresult` on raw handles, or None where it cannot be had.
+
+    For re-recording an event PyTorch already created (its `cuda_event` handle): the call
+    bypasses PyTorch's GPU trace, so use it only for events that are not ordering evidence
+    (kvguard's completion events). Resolved once per process; never raises.
+    """
+    with _resolve_lock:
+        if not _event_record:
+            entry: RawEventRecord | None = None
+            try:
+                init_driver()
+                address = _proc_address(BatchMemcpyAbi.CUDA_12_8, b"cuEventRecord")
+                if address:
+                    entry = _EVENT_RECORD_SIGNATURE(address)
+            except Exception:  # no driver, no symbol: callers fall back to PyTorch's record
+                entry = None
+            _event_record.append(entry)
+        return _event_record[0]

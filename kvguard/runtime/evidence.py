@@ -42,6 +42,11 @@ class StreamWait(NamedTuple):
     record: EventRecord | None
 
 
+# The named tuples' own __new__ is a Python function; tuple.__new__ builds the same instance
+# in C (the callbacks below run inside every traced event operation of the process).
+_new_tuple = tuple.__new__
+
+
 class StreamEventLog:
     """Log of event records and stream waits, numbered in one global order; safe across threads.
 
@@ -66,7 +71,7 @@ class StreamEventLog:
     def on_record(self, event_id: int, stream: int) -> None:
         records = self._records
         records.pop(event_id, None)  # re-insert so the oldest entry is first
-        records[event_id] = EventRecord(self._next(), stream, self._ident())
+        records[event_id] = _new_tuple(EventRecord, (self._next(), stream, self._ident()))
         if len(records) > self._records_kept:
             with contextlib.suppress(RuntimeError, StopIteration):  # raced by another thread
                 records.pop(next(iter(records)), None)
@@ -75,7 +80,9 @@ class StreamEventLog:
         waits = self._waits.get(stream)
         if waits is None:
             waits = self._waits.setdefault(stream, deque(maxlen=self._waits_kept))
-        waits.append(StreamWait(self._next(), stream, event_id, self._records.get(event_id)))
+        waits.append(
+            _new_tuple(StreamWait, (self._next(), stream, event_id, self._records.get(event_id)))
+        )
 
     def on_delete(self, event_id: int) -> None:
         self._records.pop(event_id, None)

@@ -178,6 +178,26 @@ class CopyGuard:
         kind = self.find_violation(request, transfer_stream, source_kind, source_order, waits)
         if kind is None:
             return _COPY
+        return self.apply_policy(request, transfer_stream, kind)
+
+    def check_group(
+        self, requests: Sequence[CopyRequest], transfer_stream: int,
+        source_kind: MemoryKind, source_order: SourceOrder,
+    ) -> list[ViolationKind | None]:
+        """`find_violation` for each request on one read of the evidence; counts them checked.
+
+        The caller applies `apply_policy` to each violation (it may raise).
+        """
+        waits = self.evidence_for(requests, transfer_stream)
+        self.counters.add("stores_checked" if requests[0].is_store else "loads_checked",
+                          len(requests))
+        find = self.find_violation
+        return [find(r, transfer_stream, source_kind, source_order, waits) for r in requests]
+
+    def apply_policy(
+        self, request: CopyRequest, transfer_stream: int, kind: ViolationKind
+    ) -> Verdict:
+        """Count a violation, then raise (RAISE), or log once and skip (REFUSE) or copy (WARN)."""
         self.counters.add(f"violations_{kind.value}")
         message = (
             f"kvguard: {request.describe()} on transfer stream {transfer_stream:#x} is not "

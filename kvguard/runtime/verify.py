@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 import torch
 
@@ -39,16 +40,35 @@ class BlockSampler:
         return picked
 
 
+def _row_bytes(rows: torch.Tensor) -> torch.Tensor:
+    return rows.reshape(rows.shape[0], math.prod(rows.shape[1:])).view(torch.uint8)
+
+
+def differing_rows(
+    sources: Sequence[torch.Tensor], copies: Sequence[torch.Tensor]
+) -> torch.Tensor:
+    """A bool per row (dimension 0): True where any source tensor's row differs from its copy.
+
+    Compared byte for byte (a NaN equals its own bits; -0.0 differs from 0.0), on the tensors'
+    device, with no synchronization: on a GPU the result is ready when the current stream
+    gets there.
+    """
+    if not sources or len(sources) != len(copies):
+        raise ValueError(f"need one copy per source tensor, got {len(sources)} and {len(copies)}")
+    differs: torch.Tensor | None = None
+    for source, copied in zip(sources, copies, strict=True):
+        if source.shape != copied.shape or source.dtype != copied.dtype:
+            raise ValueError(
+                f"cannot compare blocks of shape {tuple(source.shape)} {source.dtype} "
+                f"with {tuple(copied.shape)} {copied.dtype}"
+            )
+        rows = (_row_bytes(source) != _row_bytes(copied)).any(dim=1)
+        differs = rows if differs is None else differs.logical_or_(rows)
+    assert differs is not None
+    return differs
+
+
 def mismatched_rows(source_rows: torch.Tensor, copied_rows: torch.Tensor) -> list[int]:
     """Indices of the rows (blocks, dimension 0) whose bytes differ between the two tensors."""
-    if source_rows.shape != copied_rows.shape or source_rows.dtype != copied_rows.dtype:
-        raise ValueError(
-            f"cannot compare blocks of shape {tuple(source_rows.shape)} {source_rows.dtype} "
-            f"with {tuple(copied_rows.shape)} {copied_rows.dtype}"
-        )
-    if torch.equal(source_rows, copied_rows):  # the common case, at memcmp speed
-        return []
-    as_bytes = source_rows.reshape(source_rows.shape[0], -1).view(torch.uint8)
-    copied_bytes = copied_rows.reshape(copied_rows.shape[0], -1).view(torch.uint8)
-    differs = (as_bytes != copied_bytes).any(dim=1)
-    return [int(i) for i in differs.nonzero().flatten()]
+    differs = differing_rows([source_rows], [copied_rows])
+    return [int(i) for i in differs.nonzero().flatten().tolist()]

@@ -227,3 +227,17 @@ def test_group_evidence_keeps_the_stale_rule() -> None:
     with pytest.raises(GuardViolation) as caught:
         check(g, second, waits=waits)
     assert caught.value.kind == ViolationKind.STALE_RECORD.value
+
+
+def test_check_group_counts_once_and_leaves_the_policy_to_the_caller() -> None:
+    g, log = guard(GuardPolicy.REFUSE)
+    ordered = open_store(g, 0)
+    log.on_record(7, COMPUTE)
+    log.on_wait(7, TRANSFER)
+    late = open_store(g, 1)  # opened after the only wait
+    kinds = g.check_group([ordered, late], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)  # type: ignore[list-item]
+    assert kinds == [None, ViolationKind.NO_WAIT]
+    counters = g.counters.as_dict()
+    assert counters["stores_checked"] == 2 and counters["violations_no_wait"] == 0
+    verdict = g.apply_policy(late, TRANSFER, ViolationKind.NO_WAIT)  # type: ignore[arg-type]
+    assert not verdict.copy and g.counters.as_dict()["violations_no_wait"] == 1

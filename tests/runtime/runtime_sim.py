@@ -1,0 +1,155 @@
+"""A CPU stand-in for the CUDA pieces OrderedCopyBackend touches, so its real threads, grouping,
+guard, event pools and verification run without a GPU.
+
+Streams and events fire PyTorch's GPU trace callbacks as CUDA ones do (a record, a wait, a
+deletion, with integer handles), so the guard reads the same kind of evidence from the same
+process-wide log. Copies are synchronous CPU tensor copies, so stream order holds trivially:
+these tests cover the backend's logic; tests/gpu covers the device.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import pytest
+import torch
+from torch.cuda import _gpu_trace
+
+from kvguard.runtime import backend as backend_module
+from kvguard.runtime.order import MemoryKind, SourceOrder, check_source_order, default_source_order
+
+_handles = itertools.count(0x7F0000001000, 0x100)
+_local = threading.local()
+
+
+class SimStream:
+    def __init__(self, device: Any = None, priority: int = 0, handle: int | None = None) -> None:
+        self.cuda_stream = next(_handles) if handle is None else handle
+
+    def wait_event(self, event: SimEvent) -> None:
+        if event.cuda_event:  # as CUDAEvent.block: an event never recorded is not waited on
+            _gpu_trace.EventWaitCallbacks.fire_callbacks(event.cuda_event, self.cuda_stream)
+
+    def wait_stream(self, other: SimStream) -> None:
+        event = SimEvent()
+        event.record(other)
+        self.wait_event(event)
+
+    def synchronize(self) -> None:
+        return None
+
+
+DEFAULT_STREAM = SimStream(handle=0)
+
+
+class SimEvent:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.cuda_event = 0  # created lazily at the first record, as PyTorch's
+        self.records = 0
+
+    def record(self, stream: SimStream | None = None) -> None:
+        stream = current_stream() if stream is None else stream
+        if not self.cuda_event:
+            self.cuda_event = next(_handles)
+        self.records += 1
+        _gpu_trace.EventRecordCallbacks.fire_callbacks(self.cuda_event, stream.cuda_stream)
+
+    def wait(self, stream: SimStream | None = None) -> None:
+        (current_stream() if stream is None else stream).wait_event(self)
+
+    def query(self) -> bool:
+        return True
+
+    def synchronize(self) -> None:
+        return None
+
+    def __del__(self) -> None:
+        if self.cuda_event:
+            with contextlib.suppress(Exception):
+                _gpu_trace.EventDeletionCallbacks.fire_callbacks(self.cuda_event)
+
+
+def current_stream(device: Any = None) -> SimStream:
+    stream: SimStream = getattr(_local, "stream", DEFAULT_STREAM)
+    return stream
+
+
+@contextlib.contextmanager
+def stream(use: SimStream | None) -> Iterator[None]:
+    previous = current_stream()
+    _local.stream = use if use is not None else previous
+    try:
+        yield
+    finally:
+        _local.stream = previous
+
+
+class SimCopier:
+    """BatchCopier's surface: a synchronous copy between two CPU tensor sets, calls recorded."""
+
+    def __init__(
+        self, src_caches: Mapping[str, torch.Tensor], dst_caches: Mapping[str, torch.Tensor],
+        stream: SimStream, source_order: SourceOrder | None = None,
+    ) -> None:
+        self.src = dict(src_caches)
+        self.dst = dict(dst_caches)
+        host = any(getattr(t, "sim_pinned_host", False) for t in self.src.values())
+        self.source_kind = MemoryKind.PINNED_HOST if host else MemoryKind.DEVICE
+        order = default_source_order(self.source_kind) if source_order is None else source_order
+        check_source_order(self.source_kind, order)
+        self.source_order = order
+        self.stream = stream
+        self.calls: list[tuple[list[int], list[int]]] = []
+
+    @property
+    def is_store(self) -> bool:
+        return self.source_kind is MemoryKind.DEVICE
+
+    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
+        src, dst = list(src_blocks), list(dst_blocks)
+        if len(src) != len(dst) or not src:
+            raise ValueError("bad block lists")
+        self.calls.append((src, dst))
+        for name, tensor in self.src.items():
+            self.dst[name][dst] = tensor[src]
+
+
+def install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Route the backend's CUDA calls to the stand-ins for one test."""
+    for name, value in {
+        "Event": SimEvent, "Stream": SimStream, "current_stream": current_stream,
+        "stream": stream, "set_device": lambda device: None, "current_device": lambda: 0,
+        "synchronize": lambda device=None: None,
+    }.items():
+        monkeypatch.setattr(torch.cuda, name, value, raising=False)
+    monkeypatch.setattr(backend_module, "BatchCopier", SimCopier)
+    monkeypatch.setattr(backend_module, "resolve_event_record", lambda: None)
+
+
+def make_caches(
+    gpu_blocks: int, cpu_blocks: int, width: int = 8, names: tuple[str, ...] = ("k", "v")
+) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
+    """'GPU' blocks hold distinct values (block b, tensor t: 1000 * t + b); host blocks -1."""
+    gpu = {
+        name: (torch.arange(gpu_blocks, dtype=torch.int32) + 1000 * i)[:, None].repeat(1, width)
+        for i, name in enumerate(names)
+    }
+    cpu = {name: torch.full((cpu_blocks, width), -1, dtype=torch.int32) for name in names}
+    for tensor in cpu.values():
+        tensor.sim_pinned_host = True  # type: ignore[attr-defined]  # stands in for pinned memory
+    return gpu, cpu
+
+
+def start(backend: backend_module.OrderedCopyBackend, gpu: dict[str, torch.Tensor],
+          cpu: dict[str, torch.Tensor]) -> backend_module.OrderedCopyBackend:
+    backend.init(gpu, cpu, torch.device("cuda"), SimStream(), SimStream())  # type: ignore[arg-type]
+    return backend
+
+
+def holds(gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor],
+          src: Sequence[int], dst: Sequence[int]) -> bool:
+    return all(torch.equal(cpu[name][list(dst)], gpu[name][list(src)]) for name in gpu)
