@@ -201,6 +201,9 @@ def _plan_numpy(
     )
 
 
+_ORDERS = {int(order): order for order in SourceOrder}  # a dict lookup, per group checked
+
+
 def memory_kind(caches: Mapping[str, torch.Tensor]) -> MemoryKind:
     """DEVICE for CUDA tensors, PINNED_HOST for pinned CPU tensors; anything else is refused."""
     kinds = set()
@@ -256,7 +259,9 @@ class BatchCopier:
     @property
     def source_order(self) -> SourceOrder:
         """The order in the attributes the driver is given, read back from them."""
-        return SourceOrder(self._attributes.srcAccessOrder)
+        value = self._attributes.srcAccessOrder
+        order = _ORDERS.get(value)
+        return SourceOrder(value) if order is None else order
 
     @property
     def is_store(self) -> bool:

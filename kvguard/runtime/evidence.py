@@ -92,24 +92,32 @@ class StreamEventLog:
 
         The copy thread checks right after its own waits, so the newest waits are the ones that
         matter; the limit keeps a check O(1) when requests queue up far ahead of the copies.
+        The newest few are copied first, more only while all of those are later than `seq`.
         """
         waits = self._waits.get(stream)
         if not waits:
             return []
-        for _ in range(8):
-            try:  # one C-level pass; a concurrent append makes the deque iterator raise
-                newest = list(itertools.islice(reversed(waits), limit))
-                break
-            except RuntimeError:
-                continue
-        else:
-            newest = []
-        newer = []
-        for wait in newest:
-            if wait.seq <= seq:  # kept in seq order
-                break
-            newer.append(wait)
-        return newer
+        take = min(4, limit)
+        while True:
+            newest = _newest(waits, take)
+            newer: list[StreamWait] = []
+            for wait in newest:
+                if wait.seq <= seq:  # kept in seq order: the rest are older still
+                    return newer
+                newer.append(wait)
+            if len(newest) < take or take >= limit:
+                return newer
+            take = min(limit, take * 4)
+
+
+def _newest(waits: deque[StreamWait], count: int) -> list[StreamWait]:
+    """The newest `count` waits, newest first, copied in one C-level pass."""
+    for _ in range(8):
+        try:  # a concurrent append makes the deque iterator raise; copy again
+            return list(itertools.islice(reversed(waits), count))
+        except RuntimeError:
+            continue
+    return []
 
 
 _process_log: StreamEventLog | None = None

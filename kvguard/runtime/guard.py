@@ -162,7 +162,7 @@ class CopyGuard:
         self, requests: Sequence[CopyRequest], transfer_stream: int
     ) -> list[StreamWait]:
         """One read of the log for a group of requests: waits later than the oldest of them."""
-        return self.event_log.waits_after(transfer_stream, min(r.seq for r in requests))
+        return self.event_log.waits_after(transfer_stream, min([r.seq for r in requests]))
 
     def check(
         self, request: CopyRequest, transfer_stream: int,

@@ -241,3 +241,16 @@ def test_check_group_counts_once_and_leaves_the_policy_to_the_caller() -> None:
     assert counters["stores_checked"] == 2 and counters["violations_no_wait"] == 0
     verdict = g.apply_policy(late, TRANSFER, ViolationKind.NO_WAIT)  # type: ignore[arg-type]
     assert not verdict.copy and g.counters.as_dict()["violations_no_wait"] == 1
+
+
+@pytest.mark.parametrize("newer", [0, 1, 3, 4, 5, 16, 17, 63, 64, 65, 200])
+def test_waits_after_returns_every_newer_wait_up_to_the_limit(newer: int) -> None:
+    log = StreamEventLog()
+    for event in range(50):
+        log.on_wait(event, TRANSFER)
+    seq = log.next_seq()
+    for event in range(newer):
+        log.on_wait(1000 + event, TRANSFER)
+    waits = log.waits_after(TRANSFER, seq)
+    expected = list(range(1000 + newer - 1, 999, -1))[:64]
+    assert [w.event_id for w in waits] == expected
