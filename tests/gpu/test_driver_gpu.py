@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 import torch
-from gpu_helpers import low_priority_stream, make_caches
+from gpu_helpers import SLEEP_CYCLES, low_priority_stream, make_caches
 
 from kvguard.runtime import (
     BatchCopier,
@@ -19,7 +19,7 @@ from kvguard.runtime import (
     process_event_log,
     resolve_batch_memcpy,
 )
-from kvguard.runtime.driver import CUmemcpyAttributes
+from kvguard.runtime.driver import CUmemcpyAttributes, resolve_event_record
 
 
 @pytest.mark.parametrize("abi", list(BatchMemcpyAbi))
@@ -109,3 +109,21 @@ def test_trace_callbacks_report_records_and_waits_from_any_thread() -> None:
     thread.start()
     thread.join()
     assert seen == [expected]
+
+
+def test_driver_event_record_is_stream_ordered_like_pytorchs(proof_results: dict[str, Any]) -> None:
+    """The backend re-records reused completion events with cuEventRecord on PyTorch's handle."""
+    record = resolve_event_record()
+    assert record is not None
+    stream = low_priority_stream()
+    event = torch.cuda.Event()
+    event.record(stream)  # PyTorch creates the event
+    event.synchronize()
+    with torch.cuda.stream(stream):
+        torch.cuda._sleep(SLEEP_CYCLES)
+    code = record(event.cuda_event, stream.cuda_stream)
+    pending = not event.query()  # recorded behind the sleep: not complete yet
+    event.synchronize()
+    proof_results["driver_event_record"] = {"code": code, "pending_behind_sleep": pending,
+                                            "complete_after_sync": event.query()}
+    assert code == 0 and pending and event.query()

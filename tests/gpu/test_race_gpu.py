@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import torch
@@ -156,3 +157,37 @@ def test_ordered_load_waits_for_the_reader(
     assert overwritten == 0
     assert counters["loads_checked"] == TRIALS
     assert len(events) == TRIALS
+
+
+def test_reused_completion_events_wait_for_their_own_copy(
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+) -> None:
+    """A completion event the caller dropped is recorded again for a later store (by the
+    driver); waiting on it must wait for that store, not return on its old record."""
+    stores = 200
+    gpu, cpu = make_caches(2, 2 * stores)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
+    events: list[tuple[int, Any]] = []
+    stale = 0
+    seen = set()
+    with torch.cuda.stream(compute_stream):
+        for store in range(stores):
+            slots = [2 * store, 2 * store + 1]
+            write_blocks(gpu, [0, 1], store + 1, SHORT_SLEEP)
+            backend.launch_copy([0, 1], slots, True, store, events)
+            while not events:
+                time.sleep(0)  # reported once issued, long before the sleep-gated copy ran
+            idx, event = events.pop()
+            seen.add(id(event))
+            event.synchronize()
+            stale += idx != store or not host_holds(cpu, slots, store + 1)
+            del event  # as vLLM's worker: the backend may now reuse it
+    created = backend.completion_events_created
+    driver_recorded = backend._raw_record is not None
+    backend.shutdown()
+    proof_results["completion_event_reuse"] = {
+        "stores": stores, "stale": stale, "events_created": created,
+        "distinct_events_seen": len(seen), "driver_record_in_use": driver_recorded,
+    }
+    assert stale == 0
+    assert created <= 3
