@@ -1,31 +1,44 @@
-"""Store bandwidth of kvguard's ordered, guarded backend against a raw batch copy, on a GPU.
+"""Store bandwidth of kvguard's ordered, guarded backend against a raw batch copy and against the
+stock connector's shape, on a GPU.
 
 Writes bench.json and bench.png to --out. Run by benchmarks/runtime_gpu_suite.py.
 
-Measured side by side in one process, interleaved so drift hits every variant alike:
-- raw: `BatchCopier.copy` in a loop on one thread, no barrier, no guard (the same planner and
-  driver call the backend uses);
-- ordered: `OrderedCopyBackend(policy="raise")`, every store requested from a compute stream and
-  launched back to back, as a worker does when stores pile up (throughput, many in flight);
-- ordered_one_per_wakeup: the same with `max_group = 1` (no grouping of queued requests);
-- verified: ordered with 1% sampled verification;
-- single-store latency: one store at a time, each waited for before the next (raw: copy and
-  stream synchronize; ordered: launch_copy, wait for its completion event to be reported, then
-  synchronize it).
+PyTorch's GPU trace, which the guard's evidence comes from, cannot be switched off once a
+process has switched it on, and it makes every event operation of the process dearer. So the
+sweep runs in two fresh processes, one after the other, each interleaving its variants so drift
+hits them alike, and each with its own raw column (the two raw columns agreeing is the check
+that the processes are comparable):
+- untraced: raw and stock-shaped. Raw is `BatchCopier.copy` in a loop on one thread, no
+  barrier, no guard (the planner and driver call the backend uses). Stock-shaped is the handoff
+  of vLLM's stock DmaCopyBackend: `launch_copy` queues, one background thread takes each
+  request in turn and issues one batch copy for it (srcAccessOrder STREAM) and records a fresh
+  completion event; no barrier, no guard.
+- traced: raw; ordered = `OrderedCopyBackend(policy="raise")`, every store requested from a
+  compute stream and launched back to back, as a worker does when stores pile up (throughput,
+  many in flight); ordered_one_per_wakeup = the same with `max_group = 1`; verified = ordered
+  with 1% sampled verification.
+Each variant also has a single-store latency: one store at a time, each waited for before the
+next (raw: copy and stream synchronize; a backend: launch_copy, wait for its completion event
+to be reported, synchronize it, drop it as vLLM's worker does).
+
 Guard host overhead is measured end to end: the host CPU time per store of the guarded backend
-minus that of the same backend with the guard's checks skipped and PyTorch's trace callbacks
-never activated, each in a fresh process, plus a breakdown of where the difference goes.
+minus that of the same backend with the guard's checks skipped and the trace never activated,
+each in a fresh process, plus a breakdown of where the difference goes.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import queue
 import random
 import statistics
 import subprocess
 import sys
+import tempfile
+import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,20 +52,36 @@ from kvguard.runtime import (
     StreamEventLog,
     process_event_log,
 )
+from kvguard.runtime.driver import resolve_event_record
 
 BLOCK_SIZES = [16 << 10, 64 << 10, 256 << 10, 1 << 20, 2 << 20]
 BATCHES = [1, 16, 128, 1024]
 HOST_BLOCKS = 1024
-REPEATS = 3
+REPEATS = 5
+WINDOW_BYTES = 4 << 30  # bytes stored per timed window, within the store count limits below
+MAX_STORES = 2000
+MIN_STORES = 4
 CPU_STORES = 20_000  # guard overhead workload: 16 KiB single-block stores (host-bound)
+
+QUICK = False
+
+Batches = list[tuple[list[int], list[int]]]
+
+
+def use_quick_settings() -> None:
+    """--quick: tiny sizes, to check the script end to end in seconds (not for figures)."""
+    global BLOCK_SIZES, BATCHES, HOST_BLOCKS, REPEATS, WINDOW_BYTES, MAX_STORES, CPU_STORES, QUICK
+    QUICK = True
+    BLOCK_SIZES, BATCHES, HOST_BLOCKS = [16 << 10, 64 << 10], [1, 16], 64
+    REPEATS, WINDOW_BYTES, MAX_STORES, CPU_STORES = 2, 1 << 20, 40, 400
 
 
 def reps_for(store_bytes: int) -> int:
-    return max(10, min(1000, (4 << 30) // store_bytes))
+    return max(MIN_STORES, min(MAX_STORES, WINDOW_BYTES // store_bytes))
 
 
 def latency_reps_for(store_bytes: int) -> int:
-    return max(20, min(200, (256 << 20) // store_bytes))
+    return max(10, min(200, (256 << 20) // store_bytes))
 
 
 class UnguardedBackend(OrderedCopyBackend):
@@ -83,11 +112,63 @@ class TimedBackend(OrderedCopyBackend):
         return ok
 
 
-class OnePerWakeupBackend(OrderedCopyBackend):
+class OnePerWakeupBackend(TimedBackend):
     max_group = 1
 
 
-def time_raw(copier: BatchCopier, batches: list[tuple[list[int], list[int]]]) -> float:
+class StockShapedBackend:
+    """The copy handoff of vLLM's stock DmaCopyBackend, on kvguard's BatchCopier (a baseline).
+
+    `launch_copy` queues the request; one thread takes each in turn, issues one batch copy for
+    it and records a fresh completion event on the transfer stream. No barrier, no guard: the
+    shape whose race kvguard fixes, measured only for its cost.
+    """
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def init(self, gpu_caches: dict[str, torch.Tensor], cpu_caches: dict[str, torch.Tensor],
+             device: torch.device, load_stream: torch.cuda.Stream,
+             store_stream: torch.cuda.Stream) -> None:
+        self._store = BatchCopier(gpu_caches, cpu_caches, store_stream)
+        self._load = BatchCopier(cpu_caches, gpu_caches, load_stream)
+        self._device = device
+        self._thread = threading.Thread(target=self._copy_loop, daemon=True)
+        self._thread.start()
+
+    def launch_copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int], is_store: bool,
+                    event_idx: int, events_list: list[tuple[int, Any]],
+                    wait_event: Any = None) -> None:
+        self._queue.put((src_blocks, dst_blocks, is_store, event_idx, events_list))
+
+    def drain(self) -> None:
+        marker = threading.Event()
+        self._queue.put(marker)
+        while not marker.wait(1.0):
+            assert self._thread is not None and self._thread.is_alive(), "stock copy thread died"
+
+    def shutdown(self) -> None:
+        self._queue.put(None)
+        if self._thread is not None:
+            self._thread.join(10)
+
+    def _copy_loop(self) -> None:
+        torch.cuda.set_device(self._device)
+        while (item := self._queue.get()) is not None:
+            if isinstance(item, threading.Event):
+                item.set()
+                continue
+            src_blocks, dst_blocks, is_store, event_idx, events_list = item
+            copier = self._store if is_store else self._load
+            # The stock shape: no wait on the compute stream (the race), measured as a baseline.
+            copier.copy(src_blocks, dst_blocks)
+            event = torch.cuda.Event()
+            event.record(copier.stream)
+            events_list.append((event_idx, event))
+
+
+def time_raw(copier: BatchCopier, batches: Batches) -> float:
     torch.cuda.synchronize()
     start = time.perf_counter()
     for src, dst in batches:
@@ -96,8 +177,7 @@ def time_raw(copier: BatchCopier, batches: list[tuple[list[int], list[int]]]) ->
     return time.perf_counter() - start
 
 
-def time_backend(backend: OrderedCopyBackend, compute: torch.cuda.Stream,
-                 batches: list[tuple[list[int], list[int]]]) -> float:
+def time_backend(backend: Any, compute: torch.cuda.Stream, batches: Batches) -> float:
     events: list[tuple[int, Any]] = []
     torch.cuda.synchronize()
     start = time.perf_counter()
@@ -107,11 +187,11 @@ def time_backend(backend: OrderedCopyBackend, compute: torch.cuda.Stream,
     backend.drain()
     events[-1][1].synchronize()
     elapsed = time.perf_counter() - start
-    assert len(events) == len(batches)
+    assert [idx for idx, _ in events] == list(range(len(batches)))
     return elapsed
 
 
-def latency_raw(copier: BatchCopier, batches: list[tuple[list[int], list[int]]]) -> float:
+def latency_raw(copier: BatchCopier, batches: Batches) -> float:
     torch.cuda.synchronize()
     start = time.perf_counter()
     for src, dst in batches:
@@ -120,34 +200,35 @@ def latency_raw(copier: BatchCopier, batches: list[tuple[list[int], list[int]]])
     return (time.perf_counter() - start) / len(batches)
 
 
-def latency_backend(backend: OrderedCopyBackend, compute: torch.cuda.Stream,
-                    batches: list[tuple[list[int], list[int]]]) -> float:
+def latency_backend(backend: Any, compute: torch.cuda.Stream, batches: Batches) -> float:
     events: list[tuple[int, Any]] = []
     torch.cuda.synchronize()
     start = time.perf_counter()
     with torch.cuda.stream(compute):
         for idx, (src, dst) in enumerate(batches):
             backend.launch_copy(src, dst, True, idx, events)
-            while len(events) <= idx:
+            while not events:
                 time.sleep(0)  # yields the GIL to the copy thread
-            events[idx][1].synchronize()
+            events[0][1].synchronize()
+            events.clear()  # as vLLM's worker drops a completed event
     return (time.perf_counter() - start) / len(batches)
 
 
-def trace_cost_per_store(stores: int = 20_000) -> float:
-    """Host microseconds of one store's traced event traffic at one store per wake-up:
-    pooled compute-event record, transfer-stream wait, and a fresh completion event's
-    creation, record and deletion."""
+def event_traffic_per_store(stores: int = 20_000) -> float:
+    """Host microseconds of one store's event traffic at one store per wake-up: the pooled
+    compute event's record, the transfer stream's wait on it, and the pooled completion event's
+    re-record by the driver (as the backend does once the caller dropped it)."""
     compute, transfer = torch.cuda.Stream(), torch.cuda.Stream()
-    pooled = torch.cuda.Event()
+    pooled, done = torch.cuda.Event(), torch.cuda.Event()
+    done.record(transfer)
+    raw_record = resolve_event_record()
     torch.cuda.synchronize()
     start = time.thread_time()
     for _ in range(stores):
         pooled.record(compute)
         transfer.wait_event(pooled)
-        done = torch.cuda.Event()
-        done.record(transfer)
-        del done
+        if raw_record is None or raw_record(done.cuda_event, transfer.cuda_stream) != 0:
+            done.record(transfer)
     elapsed = time.thread_time() - start
     torch.cuda.synchronize()
     return elapsed / stores * 1e6
@@ -177,57 +258,68 @@ def cpu_child(mode: str) -> dict[str, float]:
                     backend.launch_copy([src], [dst], True, i, events)
                     if (i + 1) % chunk == 0:
                         backend.drain()  # sleeps on a threading.Event: no CPU while waiting
+                        events.clear()  # reported; a worker drops them once complete
             backend.drain()
             cpu_us = (time.process_time() - cpu_start) / stores * 1e6
             wall_us = (time.perf_counter() - wall_start) / stores * 1e6
             torch.cuda.synchronize()
         result[f"{name}_cpu_us"] = cpu_us
         result[f"{name}_wall_us"] = wall_us
+    result["completion_events_created"] = backend.completion_events_created
     backend.shutdown()
     return result
 
 
-def guard_overhead(out: Path) -> dict[str, Any]:
-    children = {}
-    for mode in ("unguarded", "guarded"):
-        proc = subprocess.run(
-            [sys.executable, __file__, "--out", str(out), "--cpu-child", mode],
-            capture_output=True, text=True, check=True,
+def run_child(out: Path, *args: str) -> dict[str, Any]:
+    """Run this script in a fresh process; its progress goes to our stdout, its result to a file."""
+    quick = ["--quick"] if QUICK else []
+    with tempfile.TemporaryDirectory() as scratch:
+        result_path = Path(scratch) / "result.json"
+        subprocess.run(
+            [sys.executable, __file__, "--out", str(out), "--result", str(result_path),
+             *quick, *args],
+            check=True,
         )
-        children[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
-    untraced = trace_cost_per_store()  # this process has not activated the trace yet
-    log = process_event_log()
-    traced = trace_cost_per_store()
-    guard = CopyGuard(GuardPolicy.RAISE, event_log=log)
-    start = time.perf_counter()
-    for i in range(20_000):
-        guard.open_request(1, True, i, (1,), (2,))
-    open_us = (time.perf_counter() - start) / 20_000 * 1e6
+        loaded: dict[str, Any] = json.loads(result_path.read_text())
+        return loaded
+
+
+def guard_overhead(out: Path) -> dict[str, Any]:
+    children = {mode: run_child(out, "--cpu-child", mode) for mode in ("unguarded", "guarded")}
     return {
         "children": children,
         "end_to_end_us_per_store_pipelined": children["guarded"]["pipelined_cpu_us"]
         - children["unguarded"]["pipelined_cpu_us"],
         "end_to_end_us_per_store_one_at_a_time": children["guarded"]["one_at_a_time_cpu_us"]
         - children["unguarded"]["one_at_a_time_cpu_us"],
-        "trace_us_per_store_one_per_wakeup": traced - untraced,
-        "event_traffic_us_untraced": untraced, "event_traffic_us_traced": traced,
-        "open_request_us": open_us,
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--cpu-child", choices=["guarded", "unguarded"])
-    args = parser.parse_args()
-    if args.cpu_child:
-        print(json.dumps(cpu_child(args.cpu_child)))
-        return
-    guard = guard_overhead(args.out)
-    print(f"guard end to end: pipelined {guard['end_to_end_us_per_store_pipelined']:.2f} us, "
-          f"one at a time {guard['end_to_end_us_per_store_one_at_a_time']:.2f} us; "
-          f"trace {guard['trace_us_per_store_one_per_wakeup']:.2f} us", flush=True)
-    rng = random.Random(0)
+def trace_components() -> dict[str, float]:
+    """Host cost of the trace on one store's event traffic, and of open_request (traced child)."""
+    untraced = event_traffic_per_store()  # this process has not activated the trace yet
+    log = process_event_log()
+    traced = event_traffic_per_store()
+    guard = CopyGuard(GuardPolicy.RAISE, event_log=log)
+    start = time.perf_counter()
+    for i in range(20_000):
+        guard.open_request(1, True, i, (1,), (2,))
+    open_us = (time.perf_counter() - start) / 20_000 * 1e6
+    return {"trace_us_per_store_one_per_wakeup": traced - untraced,
+            "event_traffic_us_untraced": untraced, "event_traffic_us_traced": traced,
+            "open_request_us": open_us}
+
+
+def batches_for(block: int, batch: int) -> Batches:
+    """The same random block ids in both sweep processes."""
+    rng = random.Random(block * 10_000 + batch)
+    return [(rng.sample(range(2 * HOST_BLOCKS), batch), rng.sample(range(HOST_BLOCKS), batch))
+            for _ in range(reps_for(block * batch))]
+
+
+def sweep(traced: bool) -> dict[str, Any]:
+    """Every configuration, each variant of this process interleaved, REPEATS windows each."""
+    extra: dict[str, Any] = trace_components() if traced else {}
     device = torch.device("cuda", 0)
     max_block = max(BLOCK_SIZES)
     # Random bytes, periodic every 16 KiB, so every block of every size holds the same data:
@@ -240,65 +332,149 @@ def main() -> None:
     compute = torch.cuda.Stream()
     low, _ = torch.cuda.Stream.priority_range()
     rows: list[dict[str, Any]] = []
-    checks = {"seconds": 0.0, "checked": 0, "groups": 0}
+    timed = {"ordered": {"seconds": 0.0, "checked": 0, "groups": 0},
+             "ordered_one_per_wakeup": {"seconds": 0.0, "checked": 0, "groups": 0}}
     for block in BLOCK_SIZES:
         gpu = {"kv": gpu_bytes[: 2 * HOST_BLOCKS * block].view(2 * HOST_BLOCKS, block)}
         cpu = {"kv": host_bytes[: HOST_BLOCKS * block].view(HOST_BLOCKS, block)}
         raw = BatchCopier(gpu, cpu, torch.cuda.Stream(priority=low))
-        ordered = TimedBackend(GuardPolicy.RAISE)
-        single = OnePerWakeupBackend(GuardPolicy.RAISE)
-        verified = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.01, verify_seed=0)
-        backends = {"ordered": ordered, "ordered_one_per_wakeup": single, "verified": verified}
+        backends: dict[str, Any]
+        if traced:
+            backends = {
+                "ordered": TimedBackend(GuardPolicy.RAISE),
+                "ordered_one_per_wakeup": OnePerWakeupBackend(GuardPolicy.RAISE),
+                "verified": OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.01,
+                                               verify_seed=0),
+            }
+        else:
+            backends = {"stock": StockShapedBackend()}
         for backend in backends.values():
             backend.init(gpu, cpu, device, torch.cuda.Stream(priority=low),
                          torch.cuda.Stream(priority=low))
+        latency_name = "ordered" if traced else "stock"
         for batch in BATCHES:
-            reps = reps_for(block * batch)
-            batches = [
-                (rng.sample(range(2 * HOST_BLOCKS), batch), rng.sample(range(HOST_BLOCKS), batch))
-                for _ in range(reps)
-            ]
+            batches = batches_for(block, batch)
             time_raw(raw, batches[:3])  # warm-up
             for backend in backends.values():
                 time_backend(backend, compute, batches[:3])
-            before = (ordered.check_seconds, ordered.checked, ordered.groups)
+            before = {name: (backends[name].check_seconds, backends[name].checked,
+                             backends[name].groups) for name in timed if name in backends}
+            verified_before = backends["verified"].counters["verified"] if traced else 0
             seconds: dict[str, list[float]] = {"raw": [], **{k: [] for k in backends}}
             for _ in range(REPEATS):  # interleaved so drift hits all variants alike
                 seconds["raw"].append(time_raw(raw, batches))
                 for name, backend in backends.items():
                     seconds[name].append(time_backend(backend, compute, batches))
-            checks["seconds"] += ordered.check_seconds - before[0]
-            checks["checked"] += ordered.checked - before[1]
-            checks["groups"] += ordered.groups - before[2]
+            groups = {}
+            for name, (check_s, checked, group_count) in before.items():
+                b = backends[name]
+                timed[name]["seconds"] += b.check_seconds - check_s
+                timed[name]["checked"] += b.checked - checked
+                timed[name]["groups"] += b.groups - group_count
+                groups[name] = (b.checked - checked) / max(1, b.groups - group_count)
             lat_batches = batches[: latency_reps_for(block * batch)]
             lat_raw = latency_raw(raw, lat_batches)
-            lat_ordered = latency_backend(ordered, compute, lat_batches)
-            total = block * batch * reps
+            lat_backend = latency_backend(backends[latency_name], compute, lat_batches)
+            total = block * batch * len(batches)
             gbps = {k: total / statistics.median(v) / 1e9 for k, v in seconds.items()}
             row: dict[str, Any] = {
-                "block_bytes": block, "batch_blocks": batch, "stores": reps,
-                **{f"{k}_gbps": v for k, v in gbps.items()},
-                **{f"{k}_ratio": gbps[k] / gbps["raw"] for k in backends},
+                "block_bytes": block, "batch_blocks": batch, "stores": len(batches),
+                "gbps": gbps, "seconds": seconds,
                 "spread": {k: (max(v) - min(v)) / statistics.median(v) for k, v in seconds.items()},
-                "latency_raw_us": lat_raw * 1e6, "latency_ordered_us": lat_ordered * 1e6,
-                "latency_ratio": lat_raw / lat_ordered,
-                "verified_blocks": verified.counters["verified"],
+                "latency_us": {"raw": lat_raw * 1e6, latency_name: lat_backend * 1e6},
+                "mean_group": groups,
             }
+            if traced:  # blocks verified in this configuration (warm-up and windows)
+                row["verified_blocks"] = backends["verified"].counters["verified"] - verified_before
             rows.append(row)
-            print(f"{block >> 10:5d} KiB x {batch:4d}: raw {gbps['raw']:6.2f} GB/s, "
-                  f"ordered {row['ordered_ratio']:.3f}x, one/wakeup "
-                  f"{row['ordered_one_per_wakeup_ratio']:.3f}x, verified "
-                  f"{row['verified_ratio']:.3f}x, latency {lat_raw * 1e6:7.1f} vs "
-                  f"{lat_ordered * 1e6:7.1f} us", flush=True)
+            print(f"{'traced' if traced else 'untraced'} {block >> 10:5d} KiB x {batch:4d}: "
+                  + ", ".join(f"{k} {v:6.2f}" for k, v in gbps.items())
+                  + f" GB/s; latency raw {lat_raw * 1e6:7.1f}, {latency_name} "
+                  f"{lat_backend * 1e6:7.1f} us", flush=True)
         for backend in backends.values():
             backend.shutdown()
-    guard["check_us_mean"] = checks["seconds"] / max(1, checks["checked"]) * 1e6
-    guard["checks"] = checks["checked"]
-    guard["mean_group"] = checks["checked"] / max(1, checks["groups"])
-    result = {"device": torch.cuda.get_device_name(device), "torch": torch.__version__,
-              "guard": guard, "bandwidth": rows}
+    for name, figures in timed.items():
+        extra[f"check_us_{name}"] = figures["seconds"] / max(1, figures["checked"]) * 1e6
+        extra[f"mean_group_{name}"] = figures["checked"] / max(1, figures["groups"])
+    return {"device": torch.cuda.get_device_name(device), "torch": torch.__version__,
+            "rows": rows, **extra}
+
+
+def merge(untraced: dict[str, Any], traced: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per configuration; ratios within a process, and kvguard against stock across."""
+    rows = []
+    for stock_row, row in zip(untraced["rows"], traced["rows"], strict=True):
+        assert (stock_row["block_bytes"], stock_row["batch_blocks"]) == (
+            row["block_bytes"], row["batch_blocks"])
+        g, s = row["gbps"], stock_row["gbps"]
+        lat, stock_lat = row["latency_us"], stock_row["latency_us"]
+        rows.append({
+            "block_bytes": row["block_bytes"], "batch_blocks": row["batch_blocks"],
+            "stores": row["stores"],
+            "raw_gbps": g["raw"], "raw_untraced_gbps": s["raw"], "stock_gbps": s["stock"],
+            "ordered_gbps": g["ordered"],
+            "ordered_one_per_wakeup_gbps": g["ordered_one_per_wakeup"],
+            "verified_gbps": g["verified"],
+            "ordered_ratio": g["ordered"] / g["raw"],
+            "ordered_one_per_wakeup_ratio": g["ordered_one_per_wakeup"] / g["raw"],
+            "verified_ratio": g["verified"] / g["raw"],
+            "stock_ratio": s["stock"] / s["raw"],
+            "ordered_vs_stock": g["ordered"] / s["stock"],
+            "verified_vs_stock": g["verified"] / s["stock"],
+            "raw_agreement": g["raw"] / s["raw"],
+            "spread": {**row["spread"], "raw_untraced": stock_row["spread"]["raw"],
+                       "stock": stock_row["spread"]["stock"]},
+            "latency_raw_us": lat["raw"], "latency_ordered_us": lat["ordered"],
+            "latency_raw_untraced_us": stock_lat["raw"], "latency_stock_us": stock_lat["stock"],
+            "latency_ratio": lat["raw"] / lat["ordered"],
+            "latency_stock_ratio": stock_lat["raw"] / stock_lat["stock"],
+            "latency_ordered_vs_stock": stock_lat["stock"] / lat["ordered"],
+            "mean_group": row["mean_group"],
+            "verified_blocks": row["verified_blocks"],
+        })
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--cpu-child", choices=["guarded", "unguarded"])
+    parser.add_argument("--sweep", choices=["traced", "untraced"])
+    parser.add_argument("--result", type=Path, help="where a child writes its result")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
+    args = parser.parse_args()
+    if args.quick:
+        use_quick_settings()
+    if args.cpu_child or args.sweep:
+        result = cpu_child(args.cpu_child) if args.cpu_child else sweep(args.sweep == "traced")
+        args.result.write_text(json.dumps(result))
+        return
+    phases: dict[str, float] = {}
+    began = time.perf_counter()
+    guard = guard_overhead(args.out)
+    phases["guard_overhead_s"] = time.perf_counter() - began
+    print(f"guard end to end: pipelined {guard['end_to_end_us_per_store_pipelined']:.2f} us, "
+          f"one at a time {guard['end_to_end_us_per_store_one_at_a_time']:.2f} us", flush=True)
+    mark = time.perf_counter()
+    untraced = run_child(args.out, "--sweep", "untraced")
+    phases["sweep_untraced_s"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    traced = run_child(args.out, "--sweep", "traced")
+    phases["sweep_traced_s"] = time.perf_counter() - mark
+    for key, value in traced.items():
+        if key not in ("rows", "device", "torch"):
+            guard[key] = value
+    rows = merge(untraced, traced)
+    result: dict[str, Any] = {"device": traced["device"], "torch": traced["torch"], "guard": guard,
+              "bandwidth": rows, "phases": phases,
+              "settings": {"repeats": REPEATS, "window_bytes": WINDOW_BYTES,
+                           "max_stores": MAX_STORES, "min_stores": MIN_STORES,
+                           "max_group_blocks": OrderedCopyBackend.max_group_blocks}}
     (args.out / "bench.json").write_text(json.dumps(result, indent=2))
     plot(rows, args.out / "bench.png", result["device"])
+    phases["total_s"] = time.perf_counter() - began
+    (args.out / "bench.json").write_text(json.dumps(result, indent=2))
+    print("benchmark phases: " + ", ".join(f"{k} {v:.1f}" for k, v in phases.items()), flush=True)
 
 
 def plot(rows: list[dict[str, Any]], path: Path, device: str) -> None:
@@ -306,38 +482,43 @@ def plot(rows: list[dict[str, Any]], path: Path, device: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib import ticker
 
-    figure, (axis, ratio_axis) = plt.subplots(1, 2, figsize=(15, 6))
-    for index, batch in enumerate(BATCHES):
+    figure, axes = plt.subplots(2, len(BATCHES), figsize=(5 * len(BATCHES), 9), sharex=True)
+    series = [("raw_gbps", "raw batch copy (no barrier, no guard)", "o-", "k"),
+              ("stock_gbps", "stock-shaped thread (no barrier, no guard)", "d-", "C7"),
+              ("ordered_gbps", "kvguard ordered + guarded", "s--", "C0"),
+              ("verified_gbps", "kvguard + 1% verification", "^:", "C3")]
+    ratios = [("ordered_ratio", "ordered+guarded / raw", "s--", "C0"),
+              ("verified_ratio", "1% verified / raw", "^:", "C3"),
+              ("ordered_vs_stock", "ordered+guarded / stock-shaped", "x-.", "C2"),
+              ("stock_ratio", "stock-shaped / raw", "d-", "C7")]
+    for column, batch in enumerate(BATCHES):
         mine = [r for r in rows if r["batch_blocks"] == batch]
         sizes = [r["block_bytes"] >> 10 for r in mine]
-        color = f"C{index}"
-        axis.plot(sizes, [r["raw_gbps"] for r in mine], "o-", color=color,
-                  label=f"raw batch copy, {batch} blocks")
-        axis.plot(sizes, [r["ordered_gbps"] for r in mine], "s--", color=color,
-                  label=f"ordered + guarded, {batch} blocks")
-        axis.plot(sizes, [r["verified_gbps"] for r in mine], "^:", color=color,
-                  label=f"+ 1% verification, {batch} blocks")
-        ratio_axis.plot(sizes, [r["ordered_ratio"] for r in mine], "s--", color=color,
-                        label=f"ordered+guarded / raw, {batch} blocks")
-        ratio_axis.plot(sizes, [r["verified_ratio"] for r in mine], "^:", color=color,
-                        label=f"1% verified / raw, {batch} blocks")
-        ratio_axis.plot(sizes, [r["latency_ratio"] for r in mine], "x-.", color=color,
-                        label=f"single-store latency raw / ordered, {batch} blocks")
-    for ax in (axis, ratio_axis):
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("block size (KiB)")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=6, ncol=2)
-    axis.set_yscale("log")
-    axis.set_ylabel("store bandwidth, GPU to pinned host (GB/s), stores back to back")
-    axis.set_title(f"kvguard store bandwidth on {device}")
-    ratio_axis.axhline(0.98, color="k", lw=0.8)
-    ratio_axis.axhline(0.97, color="gray", lw=0.8, ls=":")
-    ratio_axis.set_ylabel("ratio to raw (1 = as fast as raw)")
-    ratio_axis.set_title("ratios: throughput (back to back) and single-store latency")
+        top, bottom = axes[0][column], axes[1][column]
+        for key, label, style, color in series:
+            top.plot(sizes, [r[key] for r in mine], style, color=color, label=label)
+        for key, label, style, color in ratios:
+            bottom.plot(sizes, [r[key] for r in mine], style, color=color, label=label)
+        top.set_title(f"{batch} block{'s' if batch > 1 else ''} per store")
+        top.set_yscale("log")
+        top.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
+        top.yaxis.set_minor_formatter(ticker.NullFormatter())
+        bottom.axhline(0.98, color="k", lw=0.8)
+        bottom.axhline(0.97, color="gray", lw=0.8, ls=":")
+        bottom.set_xlabel("block size (KiB)")
+        for ax in (top, bottom):
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(sizes, [str(size) for size in sizes])
+            ax.grid(True, which="both", alpha=0.3)
+    axes[0][0].set_ylabel("store bandwidth, GPU to pinned host (GB/s)")
+    axes[1][0].set_ylabel("ratio (1 = as fast; lines at 0.98 and 0.97)")
+    axes[0][0].legend(fontsize=7)
+    axes[1][0].legend(fontsize=7)
+    figure.suptitle(f"kvguard store bandwidth on {device}, stores launched back to back")
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    figure.savefig(path, dpi=110)
 
 
 if __name__ == "__main__":

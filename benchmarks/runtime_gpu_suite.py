@@ -3,7 +3,8 @@
     PYTHONPATH=. python3 benchmarks/runtime_gpu_suite.py --out "$OUT"
 
 Writes gpu_proofs.json (figures from tests/gpu), pytest.log, junit.xml, bench.json, bench.png
-and environment.json to --out.
+and environment.json to --out. The summary ends with the benchmark's table (markdown) and the
+wall time of each part.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +46,6 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
 
     rows = bench.get("bandwidth", [])
     guard = bench.get("guard", {})
-    ordered = [r["ordered_ratio"] for r in rows]
-    verified = [r["verified_ratio"] for r in rows]
-    big = [r for r in rows if r["block_bytes"] * r["batch_blocks"] >= 16 << 20]
     lines = [
         "| proof | figure |",
         "| --- | --- |",
@@ -60,6 +59,12 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
         f"| 2 ordered backend, caller event | stale "
         f"{get('ordered_stores', 'caller_event', 'stale')}/"
         f"{get('ordered_stores', 'caller_event', 'stores')} |",
+        f"| 2 reused completion events | stale {get('completion_event_reuse', 'stale')}/"
+        f"{get('completion_event_reuse', 'stores')}, events created "
+        f"{get('completion_event_reuse', 'events_created')}, driver record in use "
+        f"{get('completion_event_reuse', 'driver_record_in_use')} |",
+        f"| driver cuEventRecord on a PyTorch event | code {get('driver_event_record', 'code')}, "
+        f"pending behind a sleep {get('driver_event_record', 'pending_behind_sleep')} |",
     ]
     for kind, result in sorted(get("guard_raise").items() if isinstance(get("guard_raise"), dict)
                                else []):
@@ -79,31 +84,71 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
         f"{get('verify_recopy', 'reported_blocks_all_good')} |",
         f"| 5 verify, corrupt always | refused {get('verify_refuse', 'refused')}, reported "
         f"{get('verify_refuse', 'reported')} |",
+        f"| 5 verify, 1% sampled | verified {get('verify_sampled_1pct', 'verified')} of "
+        f"{get('verify_sampled_1pct', 'blocks')}, mismatches "
+        f"{get('verify_sampled_1pct', 'mismatches')} |",
     ]
     if rows:
-        single = [r["ordered_one_per_wakeup_ratio"] for r in rows]
-        latency = [r["latency_ratio"] for r in rows]
+        big = [r for r in rows if r["block_bytes"] * r["batch_blocks"] >= 16 << 20]
 
-        def spread(values: list[float]) -> str:
-            ordered_values = sorted(values)
-            return (f"min {ordered_values[0]:.3f}, median {ordered_values[len(values) // 2]:.3f}, "
+        def spread(key: str) -> str:
+            values = sorted(r[key] for r in rows)
+            return (f"min {values[0]:.3f}, median {values[len(values) // 2]:.3f}, "
                     f"{sum(v >= 0.98 for v in values)}/{len(values)} >= 0.98, "
                     f"{sum(v >= 0.97 for v in values)}/{len(values)} >= 0.97")
 
+        def big_min(key: str) -> str:
+            return f"{min(r[key] for r in big):.3f}" if big else "n/a"
+
         lines += [
-            f"| 6 ordered+guarded/raw bandwidth, back to back | {spread(ordered)}, min for "
-            f"stores >= 16 MiB {min(r['ordered_ratio'] for r in big):.3f} |",
-            f"| 6 same, one request per wake-up | {spread(single)} |",
-            f"| 6 1% verified/raw bandwidth | {spread(verified)}, min for stores >= 16 MiB "
-            f"{min(r['verified_ratio'] for r in big):.3f} |",
-            f"| 6 single-store latency raw/ordered | {spread(latency)} |",
+            f"| 6 ordered+guarded/raw bandwidth, back to back | {spread('ordered_ratio')}, min "
+            f"for stores >= 16 MiB {big_min('ordered_ratio')} |",
+            f"| 6 same, one request per wake-up | {spread('ordered_one_per_wakeup_ratio')} |",
+            f"| 6 1% verified/raw bandwidth | {spread('verified_ratio')}, min for stores >= "
+            f"16 MiB {big_min('verified_ratio')} |",
+            f"| 6 stock-shaped/raw bandwidth | {spread('stock_ratio')} |",
+            f"| 6 ordered+guarded/stock-shaped bandwidth | {spread('ordered_vs_stock')} |",
+            f"| 6 1% verified/stock-shaped bandwidth | {spread('verified_vs_stock')} |",
+            f"| 6 single-store latency raw/ordered | {spread('latency_ratio')} |",
+            f"| 6 single-store latency stock/ordered | {spread('latency_ordered_vs_stock')} |",
+            "| 6 raw agreement between the two sweep processes (traced/untraced) | min "
+            f"{min(r['raw_agreement'] for r in rows):.3f}, max "
+            f"{max(r['raw_agreement'] for r in rows):.3f} |",
             f"| 6 guard host overhead per store, end to end | pipelined "
-            f"{guard['end_to_end_us_per_store_pipelined']:.2f} us, one at a time "
-            f"{guard['end_to_end_us_per_store_one_at_a_time']:.2f} us (trace at one store per "
-            f"wake-up {guard['trace_us_per_store_one_per_wakeup']:.2f}, check "
-            f"{guard['check_us_mean']:.2f}, open_request {guard['open_request_us']:.2f}, mean "
-            f"group {guard['mean_group']:.1f}) |",
+            f"{guard.get('end_to_end_us_per_store_pipelined', float('nan')):.2f} us, one at a "
+            f"time {guard.get('end_to_end_us_per_store_one_at_a_time', float('nan')):.2f} us "
+            f"(trace at one store per wake-up "
+            f"{guard.get('trace_us_per_store_one_per_wakeup', float('nan')):.2f}, check "
+            f"{guard.get('check_us_ordered', float('nan')):.2f} grouped / "
+            f"{guard.get('check_us_ordered_one_per_wakeup', float('nan')):.2f} one per "
+            f"wake-up, open_request {guard.get('open_request_us', float('nan')):.2f}, mean "
+            f"group {guard.get('mean_group_ordered', float('nan')):.1f}) |",
+            "",
+            *table(rows),
         ]
+    return lines
+
+
+def table(rows: list[dict[str, Any]]) -> list[str]:
+    """Every configuration: bandwidths, ratios, single-store latencies, worst repeat spread."""
+    lines = [
+        "| block | blocks/store | raw GB/s | stock-shaped GB/s | ordered+guarded GB/s | 1% verified "
+        "GB/s | ordered/raw | one per wake-up/raw | verified/raw | stock/raw | ordered/stock | "
+        "verified/stock | single store raw / stock / ordered (us) | mean group | max spread |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
+        "---: | ---: | ---: |",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['block_bytes'] >> 10} KiB | {r['batch_blocks']} | {r['raw_gbps']:.2f} | "
+            f"{r['stock_gbps']:.2f} | {r['ordered_gbps']:.2f} | {r['verified_gbps']:.2f} | "
+            f"{r['ordered_ratio']:.3f}x | {r['ordered_one_per_wakeup_ratio']:.3f}x | "
+            f"{r['verified_ratio']:.3f}x | {r['stock_ratio']:.3f}x | "
+            f"{r['ordered_vs_stock']:.3f}x | {r['verified_vs_stock']:.3f}x | "
+            f"{r['latency_raw_us']:.0f} / {r['latency_stock_us']:.0f} / "
+            f"{r['latency_ordered_us']:.0f} | {r['mean_group'].get('ordered', 0):.1f} | "
+            f"{max(r['spread'].values()):.0%} |"
+        )
     return lines
 
 
@@ -114,13 +159,16 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, KVGUARD_GPU_RESULTS=str(args.out / "gpu_proofs.json"))
     (args.out / "environment.json").write_text(json.dumps(environment(), indent=2))
+    began = time.perf_counter()
     with open(args.out / "pytest.log", "w") as log:
         tests = subprocess.run(
             [sys.executable, "-m", "pytest", "tests/gpu", "-v", "-p", "no:cacheprovider",
              "--timeout=90", f"--junitxml={args.out / 'junit.xml'}"],
             env=env, stdout=log, stderr=subprocess.STDOUT, check=False,
         )
+    tests_s = time.perf_counter() - began
     print((args.out / "pytest.log").read_text()[-3000:], flush=True)
+    mark = time.perf_counter()
     bench = subprocess.run(
         [sys.executable, "benchmarks/runtime_bench.py", "--out", str(args.out)],
         env=env, check=False,
@@ -128,7 +176,9 @@ def main() -> int:
     proofs_path, bench_path = args.out / "gpu_proofs.json", args.out / "bench.json"
     proofs = json.loads(proofs_path.read_text()) if proofs_path.exists() else {}
     bench_result = json.loads(bench_path.read_text()) if bench_path.exists() else {}
-    print(f"\npytest exit {tests.returncode}, benchmark exit {bench.returncode}")
+    bench_s = time.perf_counter() - mark
+    print(f"\npytest exit {tests.returncode} ({tests_s:.0f} s), benchmark exit "
+          f"{bench.returncode} ({bench_s:.0f} s), suite {time.perf_counter() - began:.0f} s")
     print("\n".join(summary(proofs, bench_result)))
     return tests.returncode or bench.returncode
 
