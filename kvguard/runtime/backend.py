@@ -96,6 +96,9 @@ class _Drain:
     reached: threading.Event
 
 
+_new_tuple = tuple.__new__  # a named tuple's __new__ without its Python frame
+
+
 def _new_event() -> Any:
     return torch.cuda.Event()  # type: ignore[no-untyped-call]
 
@@ -146,6 +149,8 @@ class OrderedCopyBackend:
         self._event_pools: dict[int, deque[Any]] = {}
         self._done_events: ReusePool[Any] = ReusePool(_new_event)
         self._raw_record: RawEventRecord | None = None
+        self._streams: dict[Any, tuple[Any, int]] = {}  # current-stream ids -> (stream, handle)
+        self._stream_ids: Any = None
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._reported = 0  # of those, reported or refused (written by the verify thread)
 
@@ -182,6 +187,9 @@ class OrderedCopyBackend:
         # Threads need an explicit index: "cuda" alone means the current device of each thread.
         index = torch.cuda.current_device() if device.index is None else device.index
         self._device = torch.device("cuda", index)
+        self._device_index = index
+        # What torch.cuda.current_stream reads the thread's current stream with (private).
+        self._stream_ids = getattr(torch._C, "_cuda_getCurrentStream", None)
         self._raw_record = resolve_event_record()
         threads = [threading.Thread(target=self._copy_thread, name="kvguard-copy", daemon=True)]
         if self._sampler is not None:
@@ -212,8 +220,7 @@ class OrderedCopyBackend:
             raise ValueError(
                 f"{len(src_blocks)} source blocks but {len(dst_blocks)} destination blocks"
             )
-        compute = torch.cuda.current_stream(self._device)
-        handle = compute.cuda_stream
+        compute, handle = self._compute_stream()
         request = self._guard.open_request(
             handle, is_store, event_idx, tuple(src_blocks), tuple(dst_blocks)
         )
@@ -227,7 +234,26 @@ class OrderedCopyBackend:
             except IndexError:
                 wait_event = _new_event()
             wait_event.record(compute)
-        self._queue.put(_Copy(request, wait_event, events_list, pool))
+        self._queue.put(_new_tuple(_Copy, (request, wait_event, events_list, pool)))
+
+    def _compute_stream(self) -> tuple[Any, int]:
+        """The calling thread's current stream on the backend's device, and its raw handle.
+
+        `torch.cuda.current_stream` builds a new Stream object per call; the stream's ids (what
+        it is built from) key a cache of the object and its handle instead.
+        """
+        ids_of = self._stream_ids
+        ids = None
+        if ids_of is not None:
+            ids = ids_of(self._device_index)
+            known = self._streams.get(ids)
+            if known is not None:
+                return known
+        compute = torch.cuda.current_stream(self._device)
+        known = (compute, compute.cuda_stream)
+        if ids is not None and len(self._streams) < 64:
+            self._streams[ids] = known
+        return known
 
     def drain(self) -> None:
         """Block until every queued copy was issued and reported; raise any copy-thread error."""

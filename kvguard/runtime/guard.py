@@ -89,6 +89,7 @@ class CopyRequest(NamedTuple):
 
 
 _COPY = Verdict(copy=True)
+_new_tuple = tuple.__new__
 
 
 def counter_names() -> list[str]:
@@ -112,6 +113,7 @@ class CopyGuard:
         self._lock = threading.Lock()
         self._logged_kinds: set[ViolationKind] = set()
         self._ident = threading.get_ident
+        self._next_seq = self.event_log.next_seq
 
     def open_request(
         self, compute_stream: int, is_store: bool, event_idx: int,
@@ -119,14 +121,14 @@ class CopyGuard:
     ) -> CopyRequest:
         """Call on the requesting thread, before recording its compute-done event."""
         thread = self._ident()
-        seq = self.event_log.next_seq()
+        seq = self._next_seq()
         # Only this thread writes its own key, and one dict get or set is atomic: no lock.
         last = self._last_request
         fresh_after = last.get(thread, 0)
         last[thread] = seq
-        return CopyRequest(
+        return _new_tuple(CopyRequest, (  # the named tuple's __new__ without its Python frame
             seq, thread, compute_stream, fresh_after, is_store, event_idx, src_blocks, dst_blocks
-        )
+        ))
 
     def find_violation(
         self, request: CopyRequest, transfer_stream: int,

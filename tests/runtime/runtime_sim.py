@@ -126,6 +126,8 @@ def install(monkeypatch: pytest.MonkeyPatch) -> None:
         "synchronize": lambda device=None: None,
     }.items():
         monkeypatch.setattr(torch.cuda, name, value, raising=False)
+    monkeypatch.setattr(torch._C, "_cuda_getCurrentStream",
+                        lambda index: (id(current_stream()), index, 1), raising=False)
     monkeypatch.setattr(backend_module, "BatchCopier", SimCopier)
     monkeypatch.setattr(backend_module, "resolve_event_record", lambda: None)
 

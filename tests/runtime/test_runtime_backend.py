@@ -356,3 +356,33 @@ def test_wrong_barriers_are_named_from_the_trace_evidence(
     else:
         assert events == [] and [r.event_idx for r in refused] == [0, 1, 2]
     assert {r.reason for r in refused} == {kind}
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_requests_name_the_callers_current_stream(
+    cached: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not cached:  # a PyTorch without the private getter: torch.cuda.current_stream each time
+        monkeypatch.setattr(torch._C, "_cuda_getCurrentStream", None, raising=False)
+    gpu, cpu = make_caches(8, 8)
+    backend = GatedBackend(GuardPolicy.RAISE)
+    start(backend, gpu, cpu)
+    seen: list[int] = []
+    original = backend._guard.open_request
+
+    def open_request(compute_stream: int, *args: Any) -> Any:
+        seen.append(compute_stream)
+        return original(compute_stream, *args)
+
+    backend._guard.open_request = open_request  # type: ignore[method-assign]
+    first, second = SimStream(), SimStream()
+    events: list[tuple[int, Any]] = []
+    for idx, compute in enumerate([first, second, first, second]):
+        with torch.cuda.stream(compute):  # type: ignore[arg-type]
+            backend.launch_copy([idx], [idx], True, idx, events)
+    backend.gate.set()
+    backend.drain()
+    backend.shutdown()
+    assert seen == [s.cuda_stream for s in (first, second, first, second)]
+    assert len(backend._streams) == (2 if cached else 0)
+    assert backend.counters["stores_checked"] == 4 and len(events) == 4
