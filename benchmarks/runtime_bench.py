@@ -503,6 +503,7 @@ def plot(rows: list[dict[str, Any]], path: Path, device: str) -> None:
             bottom.plot(sizes, [r[key] for r in mine], style, color=color, label=label)
         top.set_title(f"{batch} block{'s' if batch > 1 else ''} per store")
         top.set_yscale("log")
+        top.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
         top.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
         top.yaxis.set_minor_formatter(ticker.NullFormatter())
         bottom.axhline(0.98, color="k", lw=0.8)
@@ -510,7 +511,8 @@ def plot(rows: list[dict[str, Any]], path: Path, device: str) -> None:
         bottom.set_xlabel("block size (KiB)")
         for ax in (top, bottom):
             ax.set_xscale("log", base=2)
-            ax.set_xticks(sizes, [str(size) for size in sizes])
+            ax.set_xticks(sizes)
+            ax.set_xticklabels([str(size) for size in sizes])
             ax.grid(True, which="both", alpha=0.3)
     axes[0][0].set_ylabel("store bandwidth, GPU to pinned host (GB/s)")
     axes[1][0].set_ylabel("ratio (1 = as fast; lines at 0.98 and 0.97)")
