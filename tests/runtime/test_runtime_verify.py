@@ -98,3 +98,20 @@ def test_old_driver_is_refused_with_the_version_it_has(monkeypatch: pytest.Monke
     monkeypatch.setattr(runtime_driver, "_resolved", {})
     with pytest.raises(CudaDriverError, match=r"CUDA 12\.4.*12\.8 or newer"):
         runtime_driver.resolve_batch_memcpy()
+
+
+def test_differing_rows_compares_bytes_across_every_tensor() -> None:
+    from kvguard.runtime.verify import differing_rows
+
+    keys = torch.tensor([[float("nan"), 0.0], [1.0, 2.0], [3.0, 4.0]])
+    values = torch.arange(6, dtype=torch.int32).reshape(3, 2)
+    copied_keys, copied_values = keys.clone(), values.clone()
+    assert differing_rows([keys, values], [copied_keys, copied_values]).tolist() == [False] * 3
+    copied_keys[1, 1] = -0.0 if keys[1, 1] == 0.0 else 2.5  # row 1 differs in the keys only
+    copied_values[2, 0] = 99  # row 2 in the values only
+    assert differing_rows([keys, values], [copied_keys, copied_values]).tolist() == [
+        False, True, True]
+    zero = torch.zeros(2, 1)
+    assert differing_rows([zero], [-zero]).tolist() == [True, True]  # -0.0 has other bits
+    with pytest.raises(ValueError, match="one copy per source"):
+        differing_rows([keys], [])
