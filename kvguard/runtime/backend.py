@@ -494,6 +494,8 @@ class OrderedCopyBackend:
                     self._reported += 1
             if stop:
                 return
+            # Let go of the reported groups' completion events, so that the pool may reuse them.
+            batch, started, item, verification = [], [], None, None
 
     def _report(
         self, issued: _Issued, verification: _Verification | BaseException | None

@@ -386,3 +386,16 @@ def test_requests_name_the_callers_current_stream(
     assert seen == [s.cuda_stream for s in (first, second, first, second)]
     assert len(backend._streams) == (2 if cached else 0)
     assert backend.counters["stores_checked"] == 4 and len(events) == 4
+
+
+def test_verified_completion_events_are_reused_too() -> None:
+    gpu, cpu = make_caches(8, 8)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0), gpu, cpu)
+    for _ in range(20):
+        events = launch_all(backend, [2])
+        backend.drain()
+        assert [idx for idx, _ in events] == [0]
+        events.clear()
+    verified = backend.counters["verified"]
+    backend.shutdown()
+    assert verified == 40 and backend.completion_events_created <= 2
