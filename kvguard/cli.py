@@ -12,10 +12,15 @@ import textwrap
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from kvguard import __version__
+
+if TYPE_CHECKING:
+    from kvguard.lint.engine import CheckResult
+    from kvguard.lint.findings import Finding
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -26,7 +31,7 @@ class _UsageError(click.UsageError):
     exit_code = EXIT_ERROR
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     raise _UsageError(message)
 
 
@@ -83,6 +88,15 @@ def _split(values: Sequence[str]) -> tuple[str, ...]:
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only: no source context, no summary.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option(
+    "--fix", is_flag=True, help="Apply the fixes kvguard can make safely, then report what is left."
+)
+@click.option(
+    "--diff",
+    "show_diff",
+    is_flag=True,
+    help="Print the fixes as a unified diff and change nothing (exit 1 if there is any).",
+)
+@click.option(
     "--config",
     "config_file",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -104,6 +118,8 @@ def check(
     no_cache: bool,
     quiet: bool,
     exit_zero: bool,
+    fix: bool,
+    show_diff: bool,
     config_file: Path | None,
     stdin_filename: str | None,
 ) -> None:
@@ -113,6 +129,7 @@ def check(
     from kvguard.lint.config import ConfigError, check_selector, enabled_codes, load_settings
     from kvguard.lint.engine import StdinSource, run_check
     from kvguard.lint.files import PathError, is_excluded
+    from kvguard.lint.fixes import unified_diff
     from kvguard.lint.reporters import Report, render
     from lint_rules import RULES, default_states
 
@@ -150,6 +167,8 @@ def check(
     codes = enabled_codes(settings, default_states())
     rules = [rule() for rule in RULES if rule.code in codes]
 
+    if reading_stdin and (fix or show_diff):
+        _fail("--fix and --diff need files, not standard input")
     stdin = None
     if reading_stdin:
         name = stdin_filename or "-"
@@ -161,22 +180,42 @@ def check(
             return
         stdin = StdinSource(name, sys.stdin.buffer.read())
     progress = _progress_printer() if sys.stderr.isatty() and not quiet else None
-    try:
-        result = run_check(
-            targets,
-            settings,
-            rules,
-            frozenset(known),
-            jobs=jobs,
-            use_cache=not no_cache,
-            stdin=stdin,
-            progress=progress,
-        )
-    except PathError as error:
-        _fail(str(error))
-    finally:
-        if progress is not None:
-            click.echo("\r\033[K", nl=False, err=True)
+
+    def checked() -> CheckResult:
+        try:
+            return run_check(
+                targets,
+                settings,
+                rules,
+                frozenset(known),
+                jobs=jobs,
+                use_cache=not no_cache,
+                stdin=stdin,
+                progress=progress,
+            )
+        except PathError as error:
+            _fail(str(error))
+        finally:
+            if progress is not None:
+                click.echo("\r\033[K", nl=False, err=True)
+
+    result = checked()
+    if show_diff or fix:
+        changes = _fixed_sources(result.findings)
+        if show_diff:
+            click.echo("".join(unified_diff(path, *change) for path, change in changes.items()), nl=False)
+            sys.exit(EXIT_FINDINGS if changes else 0)
+        written = 0
+        for path, (_, after) in changes.items():
+            try:
+                Path(path).write_text(after, encoding="utf-8")
+                written += 1
+            except OSError as error:
+                click.echo(f"kvguard: {path}: cannot write the fix: {error.strerror}", err=True)
+        fixed = sum(1 for f in result.findings if f.fix is not None)
+        if not quiet:
+            click.echo(f"kvguard: fixed {fixed} finding(s) in {written} file(s)", err=True)
+        result = checked()
 
     @lru_cache(maxsize=256)
     def source_lines(path: str) -> list[str]:
@@ -198,6 +237,26 @@ def check(
         click.echo(text, nl=False)
     if result.findings and not exit_zero:
         sys.exit(EXIT_FINDINGS)
+
+
+def _fixed_sources(findings: list[Finding]) -> dict[str, tuple[str, str]]:
+    """path -> (source, fixed source) for every file a fix changes; a file whose fixes cannot
+    be applied is named on standard error and left alone."""
+    import libcst as cst
+
+    from kvguard.lint.fixes import FixError, apply_edits, fixes_by_path
+
+    changes: dict[str, tuple[str, str]] = {}
+    for path, edits in fixes_by_path(findings).items():
+        try:
+            before = Path(path).read_text(encoding="utf-8")
+            after = apply_edits(before, edits)
+        except (OSError, UnicodeDecodeError, FixError, cst.ParserSyntaxError) as error:
+            click.echo(f"kvguard: {path}: fix not applied: {error}", err=True)
+            continue
+        if after != before:
+            changes[path] = (before, after)
+    return changes
 
 
 def _progress_printer() -> Callable[[int, int], None]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kvguard.lint.findings import Finding, FlowStep
-from kvguard.lint.interpreter import MAIN_THREAD
+from kvguard.lint.findings import Edit, Finding, Fix, FlowStep
+from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
@@ -51,7 +51,11 @@ class UnorderedDeviceToHostCopy(Rule):
             "`store_stream.wait_stream(torch.cuda.current_stream())`, or record an event there "
             "(`event.record()`) and make the store stream wait on it (`store_stream.wait_event(event)`) "
             "before the copy, wherever the copy is issued. If the copy uses `cuMemcpyBatchAsync`, also "
-            "pass STREAM source order (KVG002). No automatic fix yet."
+            "pass STREAM source order (KVG002). `kvguard check --fix` inserts "
+            "`S.wait_stream(torch.cuda.current_stream())` (or the configured producer stream) before "
+            "the `with torch.cuda.stream(S):` block when that block is in the copy's own function "
+            "on the requesting thread for every path to the copy; elsewhere the barrier belongs on "
+            "another thread or in another function, and the finding says so."
         ),
         references=(
             "https://docs.pytorch.org/docs/stable/notes/cuda.html#cuda-streams",
@@ -303,6 +307,9 @@ class UnorderedDeviceToHostCopy(Rule):
         ]
         # Per copy site, the path whose stream the analysis resolved tells the clearest story.
         unordered.sort(key=lambda run: not run.resolved_stream)
+        by_site: dict[tuple[str, int, int], list[CopyRun]] = {}
+        for run in unordered:
+            by_site.setdefault((run.path, run.span.line, run.span.column), []).append(run)
         for run in unordered:
             site = (run.path, run.span.line, run.span.column)
             if site in reported or run.stream is None:
@@ -322,6 +329,7 @@ class UnorderedDeviceToHostCopy(Rule):
                 problem += f" (it runs on the {run.thread}, whose current stream is not the producer)"
             copy_step = FlowStep(run.path, run.span.line, run.span.column, f"{run.form} on stream '{stream}'")
             flow = (*run.flow, *run.gap, copy_step)
+            fix, why_not = _fix(by_site[site], model.producer_streams)
             yield Finding(
                 path=run.path,
                 code=self.code,
@@ -332,5 +340,26 @@ class UnorderedDeviceToHostCopy(Rule):
                 flow=flow if len(flow) > 1 else (),
                 fix_hint=f"on the producer's thread, after its last write, call `{stream}.wait_stream("
                 "torch.cuda.current_stream())` or record an event there and wait on it on this stream "
-                "before the copy",
+                "before the copy" + (f" (no automatic fix: {why_not})" if fix is None else ""),
+                fix=fix,
             )
+
+
+def _fix(runs: list[CopyRun], producers: tuple[str, ...]) -> tuple[Fix | None, str]:
+    """The barrier before the stream block, if every unordered path to the copy takes it there."""
+    sites = {run.barrier_site for run in runs}
+    if None in sites:
+        if any(run.thread != MAIN_THREAD for run in runs):
+            return None, "it runs on another thread; the barrier belongs on the requesting thread"
+        return None, "the stream is not entered by a `with` block in the copy's own function"
+    if len(sites) > 1:
+        return None, "paths reach it through different stream blocks"
+    site = sites.pop()
+    assert site is not None
+    path, with_span, stream, torch = site
+    producer = producers[0] if len(producers) == 1 else f"{torch or 'torch'}.cuda.current_stream()"
+    barrier = Edit(path, "insert-before", with_span, f"{stream}.wait_stream({producer})\n")
+    edits = (
+        (barrier,) if torch or len(producers) == 1 else (barrier, Edit(path, "import", with_span, "torch"))
+    )
+    return Fix(f"{stream}.wait_stream({producer}) before the stream block", edits), ""

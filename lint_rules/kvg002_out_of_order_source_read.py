@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
-from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_NAMES
-from kvguard.lint.findings import Finding, FlowStep
+from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_NAMES, SourceOrder
+from kvguard.lint.findings import Edit, Finding, Fix, FlowStep
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
@@ -47,7 +48,11 @@ class OutOfOrderSourceRead(Rule):
         fix=(
             "Request STREAM (1) for every copy whose source is GPU memory; keep ANY for loads "
             "from pinned host memory if you want. Where a default parameter supplies ANY, pass "
-            "STREAM explicitly at the store call site or change the default."
+            "STREAM explicitly at the store call site or change the default. `kvguard check --fix` "
+            "does this where the STREAM spelling is mechanical: a literal becomes 1, an enum member "
+            "its STREAM member, a constant its STREAM sibling defined or imported in the same "
+            "module, `is_src_access_order_any=True` becomes False, and a default that supplied ANY "
+            "gets the keyword at the call that relied on it."
         ),
         references=("https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html",),
     )
@@ -149,6 +154,7 @@ class OutOfOrderSourceRead(Rule):
                 continue
             reported.add(site)
             order_name = ORDER_NAMES[order.value]
+            fix, why_not = _fix(order, model)
             yield Finding(
                 path=order.path,
                 code=self.code,
@@ -161,5 +167,54 @@ class OutOfOrderSourceRead(Rule):
                     *run.flow,
                     FlowStep(run.path, run.span.line, run.span.column, f"{run.form} reads with it"),
                 ),
-                fix_hint="request STREAM (1) source order for copies whose source is GPU memory",
+                fix_hint="request STREAM (1) source order for copies whose source is GPU memory"
+                + (f" (no automatic fix: {why_not})" if fix is None else ""),
+                fix=fix,
             )
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+_STREAM_MEMBER = (
+    ("_DURING_API_CALL", "_STREAM"),
+    ("DuringApiCall", "Stream"),
+    ("_ANY", "_STREAM"),
+    ("Any", "Stream"),
+)
+
+
+def _stream_spelling(spelling: str, bound: set[str]) -> tuple[str | None, str]:
+    """STREAM in the style of ``spelling`` (an ANY or DURING_API_CALL spelling), usable where
+    ``bound`` are the module's names; or None and why not."""
+    if spelling.isdigit():
+        return "1", ""
+    if len(spelling) >= 2 and spelling[0] == spelling[-1] and spelling[0] in "'\"":
+        return f"{spelling[0]}stream{spelling[0]}", ""
+    if not _IDENTIFIER.fullmatch(spelling):
+        return None, f"the order comes from the expression `{spelling}`"
+    head, _, last = spelling.rpartition(".")
+    for old, new in _STREAM_MEMBER:
+        if last.endswith(old):
+            stream = f"{head}.{last[: -len(old)]}{new}" if head else f"{last[: -len(old)]}{new}"
+            if head or stream in bound:
+                return stream, ""
+            return None, f"`{stream}` is not defined or imported next to `{spelling}`"
+    return None, f"no STREAM counterpart of `{spelling}` to spell"
+
+
+def _fix(order: SourceOrder, model: ProjectModel) -> tuple[Fix | None, str]:
+    if order.spelling == "True":
+        edit = Edit(order.path, "replace", order.span, "False")
+        return Fix("is_src_access_order_any=False", (edit,)), ""
+    if order.defaulted_at is not None:
+        call_path, call_span, parameter = order.defaulted_at
+        stream, why_not = _stream_spelling(order.spelling, model.names_bound_in(call_path))
+        if stream is None:
+            return None, why_not
+        edit = Edit(call_path, "keyword", call_span, f"{parameter}={stream}")
+        return Fix(f"pass {parameter}={stream} where the ANY default applied", (edit,)), ""
+    if "default of parameter" in order.origin:
+        return None, "the call that relies on the default was not seen"
+    stream, why_not = _stream_spelling(order.spelling, model.names_bound_in(order.path))
+    if stream is None:
+        return None, why_not
+    return Fix(f"request {stream}", (Edit(order.path, "replace", order.span, stream),)), ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import PurePath
 
 from kvguard.lint.findings import Finding, FlowStep
 from kvguard.lint.model import ProjectModel
@@ -28,15 +29,16 @@ class HostReadBeforeCopyCompletes(Rule):
     summary = "Host reads a buffer before the asynchronous GPU-to-host copy into it has completed"
     page = RulePage(
         flags=(
-            "A host read (`.numpy()`, `.tolist()`, `.item()`, `.tobytes()`, `.tofile()`, `memoryview()`, "
+            "A host read (`.tolist()`, `.item()`, `.tobytes()`, `.tofile()`, `memoryview()`, "
             "`bytes()`, `int()`/`float()`, `numpy.asarray()`, `torch.save()`, `pickle.dump()`, "
             "`file.write()`) of a buffer that an asynchronous copy from GPU memory writes "
             "(`copy_(..., non_blocking=True)`, `.to('cpu', non_blocking=True)`, `cudaMemcpyAsync` and "
             "the other raw copies, cupy `get(stream=...)`), where some path from the copy to the read "
-            "has no host wait for it: `event.synchronize()` on an event recorded on the copy's stream "
-            "after the copy, `stream.synchronize()` of that stream, `torch.cuda.synchronize()`, a "
+            "has no host wait for it: `event.synchronize()` on an event recorded after the copy, "
+            "`stream.synchronize()` of the copy's stream, `torch.cuda.synchronize()`, a "
             "branch taken only when `event.query()` returned True, or a blocking copy on the same "
-            "stream. Calls, returns, object fields and queue hand-offs are followed; a wait on an "
+            "stream. `.numpy()` is a view, not a read: reading the array is. Calls, returns, "
+            "object fields and queue hand-offs are followed; a wait on an "
             "event or stream the analysis cannot place counts as waiting for everything. Only files "
             "that launch copies or name a stream, a thread, a queue or `non_blocking=True` are read."
         ),
@@ -157,10 +159,10 @@ class HostReadBeforeCopyCompletes(Rule):
         Example(
             "import torch\n\n"
             "def fetch(gpu):\n"
-            "    host = gpu.to('cpu', non_blocking=True)\n"
-            "    return host.numpy()\n",
+            "    host = gpu.to('cpu', non_blocking=True).numpy()\n"
+            "    return host.tolist()\n",
             expect=(Expect(5, 12),),
-            note=".to('cpu', non_blocking=True), then .numpy()",
+            note=".to('cpu', non_blocking=True), a numpy view, then .tolist()",
         ),
         Example(
             "import torch\n\n"
@@ -171,7 +173,7 @@ class HostReadBeforeCopyCompletes(Rule):
             "    torch.cuda.current_stream().synchronize()\n"
             "    with open(path, 'wb') as out:\n"
             "        out.write(memoryview(host.numpy()))\n",
-            expect=(Expect(9, 30),),
+            expect=(Expect(9, 19),),
             note="synchronizing the wrong stream, then writing the buffer to disk",
         ),
         Example(
@@ -234,8 +236,8 @@ class HostReadBeforeCopyCompletes(Rule):
                 path=read.path,
                 code=self.code,
                 message=f"{read.how} reads `{copy.destination}` while the {copy.form} into it "
-                f"({copy.path}:{copy.line}) may still be running: no host wait for that copy precedes "
-                "the read on some path",
+                f"({_where(copy.path, copy.line, read.path)}) may still be running: no host wait for "
+                "that copy precedes the read on some path",
                 span=read.span,
                 statement_lines=read.lines,
                 flow=(
@@ -248,3 +250,7 @@ class HostReadBeforeCopyCompletes(Rule):
                 fix_hint="record an event on the copy's stream after the copy and call `.synchronize()` on "
                 "it before the read",
             )
+
+
+def _where(path: str, line: int, reader: str) -> str:
+    return f"line {line}" if path == reader else f"{PurePath(path).name}:{line}"

@@ -93,7 +93,8 @@ def run_check(
 
 def project_root(settings: Settings, paths: Sequence[Path]) -> Path:
     """The project the checked paths belong to: the configuration's directory, else the git
-    work tree, else the directory above the outermost package."""
+    work tree, else the outermost package holding them (not the directory above it: for an
+    installed package that is site-packages, every other package's code)."""
     if settings.config_file is not None:
         return settings.root
     first = paths[0].absolute() if paths else Path.cwd()
@@ -109,7 +110,7 @@ def project_root(settings: Settings, paths: Sequence[Path]) -> Path:
         return Path(top)
     except (OSError, subprocess.SubprocessError):
         pass
-    while (start / "__init__.py").is_file() and start.parent != start:
+    while (start.parent / "__init__.py").is_file() and start.parent != start:
         start = start.parent
     return start
 

@@ -38,6 +38,8 @@ class SourceOrder:
     # How it arrived: "argument", "attribute", "default of parameter 'x'", ...
     origin: str
     path: str
+    # For a parameter default: the call that left the argument out (path, call span, parameter).
+    defaulted_at: tuple[str, Span, str] | None = None
 
 
 @dataclass(frozen=True)

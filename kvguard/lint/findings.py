@@ -26,6 +26,25 @@ class FlowStep:
 
 
 @dataclass(frozen=True)
+class Edit:
+    """One source change of a fix, located by the node it touches (1-based, as spans)."""
+
+    path: str
+    # "replace": the expression at ``span`` becomes ``text``; "insert-before": the statement
+    # ``text`` goes before the statement at ``span``; "keyword": the call at ``span`` gets the
+    # argument ``text``; "import": ``import text`` is added if the module lacks it.
+    kind: str
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    description: str
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
 class Finding:
     path: str
     code: str
@@ -35,6 +54,7 @@ class Finding:
     statement_lines: tuple[int, int]
     flow: tuple[FlowStep, ...] = ()
     fix_hint: str = ""
+    fix: Fix | None = None
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.span.line, self.span.column, self.code, self.message)

@@ -16,6 +16,7 @@ the code does not show is treated as reading GPU memory into host memory.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
@@ -169,7 +170,8 @@ _SAME_MEMORY_METHODS = frozenset(
 )
 _STREAM_CONTEXTS = frozenset({"stream", "StreamContext"})
 # Ways the host reads a buffer's bytes: methods of the buffer, and functions given it.
-_HOST_READ_METHODS = frozenset({"numpy", "tolist", "item", "tobytes", "tofile", "__array__"})
+# ``.numpy()`` is not one: it makes a view, and vLLM reads such views only after a wait.
+_HOST_READ_METHODS = frozenset({"tolist", "item", "tobytes", "tofile", "__array__"})
 _HOST_READ_FUNCTIONS = frozenset(
     {"memoryview", "bytes", "bytearray", "int", "float", "bool", "asarray", "array", "save", "dump", "equal"}
 )
@@ -230,6 +232,10 @@ class CopyRun:
     flow: tuple[FlowStep, ...]
     thread: str
     resolved_stream: bool
+    # Where a barrier can go mechanically: before the ``with`` that entered the stream, in the
+    # copy's own function on the requesting thread (path, with statement, stream spelling,
+    # the module's name for torch or "" if it has none).
+    barrier_site: tuple[str, Span, str, str] | None = None
 
     @property
     def on_side_stream(self) -> bool:
@@ -471,7 +477,8 @@ class Interpreter:
         while done < len(self._threads) and done < 64:
             start = self._threads[done]
             done += 1
-            self._run_thread(start)
+            with contextlib.suppress(RecursionError):  # too deep to follow: left unanalysed
+                self._run_thread(start)
         return Analysis(self.runs, self.host_reads)
 
     def _roots(self) -> list[tuple[str, str]]:
@@ -545,6 +552,11 @@ class Interpreter:
         ]
 
     def _run_root(self, key: tuple[str, str], instance: ObjectV | None = None) -> None:
+        # Nesting deeper than the interpreter can follow leaves this entry point unanalysed.
+        with contextlib.suppress(RecursionError):
+            self._run_root_unguarded(key, instance)
+
+    def _run_root_unguarded(self, key: tuple[str, str], instance: ObjectV | None) -> None:
         self._budget = _CALLS_PER_ROOT
         if key[0] == "<module>":
             module = self._modules[key[1]]
@@ -609,7 +621,7 @@ class Interpreter:
                 *flow,
                 FlowStep(caller.module.path, call.span.line, call.span.column, f"calls {function.qualname}"),
             )
-        env = self._bind(function, func.bound, args, kwargs, module, caller)
+        env = self._bind(function, func.bound, args, kwargs, module, caller, call)
         thread = caller.thread
         if thread == MAIN_THREAD and _taught(
             f"{func.module}.{func.qualname}", self._taught.copy_thread_functions
@@ -651,6 +663,7 @@ class Interpreter:
         kwargs: tuple[tuple[str, Value], ...],
         module: ModuleEntry,
         caller: _Frame,
+        call: ir.Call | None = None,
     ) -> dict[str, Value]:
         env: dict[str, Value] = {}
         params = list(function.params)
@@ -673,7 +686,11 @@ class Interpreter:
             elif param.default is not None:
                 value = self._eval(param.default, default_frame, _State())[0]
                 if isinstance(value, ConstV) and not value.origin:
-                    value = replace(value, origin=f"the default of parameter '{param.name}'")
+                    value = replace(
+                        value,
+                        origin=f"the default of parameter '{param.name}'",
+                        defaulted_at=(caller.module.path, call.span, param.name) if call else None,
+                    )
                 env[param.name] = value
             else:
                 env[param.name] = Unknown(param.name)
@@ -793,7 +810,15 @@ class Interpreter:
             if name is not None:
                 state = self._assign(name, stream, frame, state, statement)
             saved = state.streams
-            state.streams = (*saved, stream)
+            spelled = (
+                _spelling(context_expr.args[0])
+                if isinstance(context_expr, ir.Call)
+                and context_expr.args
+                and isinstance(context_expr.args[0], (ir.Name, ir.Attr))
+                else ""
+            )
+            entered = (frame.module.path, statement.span, spelled, frame.stack)
+            state.streams = (*saved, replace(stream, entered_at=entered))
             state = self._with(statement, rest, frame, state)
             state.streams = saved
             return state
@@ -989,10 +1014,10 @@ class Interpreter:
             state.completed(None if target.key.startswith("opaque:") else target.key)
         elif isinstance(target, EventV):
             record = state.records.get(target.key)
-            if record is None or record[0] is None:
-                state.completed(None)  # recorded where the path does not show: assume after the copy
-            else:
-                state.completed(record[0].key, before=record[1])
+            # Every copy launched before the record counts as waited for, whatever its stream:
+            # streams switched by means the analysis does not model (``set_stream``) must not
+            # make a correct wait look wrong. An unseen record counts as after every copy.
+            state.completed(None, before=record[1] if record is not None else None)
         elif isinstance(target, Unknown):
             state.completed(None)
 
@@ -1413,7 +1438,7 @@ class Interpreter:
             device = args[0] if args else kwargs.get("device")
             moved_to = _device_memory(device) if device is not None else None
             if moved_to is Memory.HOST:
-                result = TensorV(Memory.HOST, f"copy@{_site(frame, call)}:{call.span.column}")
+                result = TensorV(Memory.HOST, _buffer_site("copy", frame, call))
                 state = self._copy(
                     call,
                     "Tensor.to",
@@ -1442,7 +1467,7 @@ class Interpreter:
             and not (isinstance(given_stream, Unknown) and not given_stream.spelling)
         ):
             # cupy: ``array.get(stream=s)``; ``requests.get(url, stream=True)`` passes a constant.
-            result = TensorV(Memory.HOST, f"copy@{_site(frame, call)}:{call.span.column}")
+            result = TensorV(Memory.HOST, _buffer_site("copy", frame, call))
             return result, self._copy(
                 call,
                 method,
@@ -1515,7 +1540,7 @@ class Interpreter:
                 self._threads.append(_ThreadStart(target, items, state.copy(), (*frame.flow, step), dotted))
             return UNKNOWN, state
         if last in _ALLOCATORS:
-            site = f"alloc@{_site(frame, call)}:{call.span.column}"
+            site = _buffer_site("alloc", frame, call)
             return TensorV(_allocation_memory(args, kwargs), site), state
         if last == "int" and args:
             return args[0], state
@@ -1660,9 +1685,20 @@ class Interpreter:
                 flow=frame.flow,
                 thread=frame.thread,
                 resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
+                barrier_site=self._barrier_site(stream, frame),
             )
         )
         return state
+
+    def _barrier_site(self, stream: StreamV | None, frame: _Frame) -> tuple[str, Span, str, str] | None:
+        entered = stream.entered_at if stream is not None else None
+        if entered is None or frame.thread != MAIN_THREAD:
+            return None
+        path, span, spelled, stack = entered
+        if not spelled or path != frame.module.path or stack != frame.stack:
+            return None
+        torch = next((local for local, dotted in frame.module.code.imports.items() if dotted == "torch"), "")
+        return path, span, spelled, torch
 
     # ----------------------------------------------------------------- streams
     def _current(self, frame: _Frame, state: _State, explicit: bool = False) -> StreamV:
@@ -1839,6 +1875,13 @@ def _written(identity: str, expr: ir.Expr) -> tuple[str, str]:
     return identity, _spelling(expr)
 
 
+def _buffer_site(kind: str, frame: _Frame, call: ir.Call) -> str:
+    """A buffer's identity: where it is made, and through which calls (a helper that makes
+    buffers makes a different one for each caller)."""
+    through = "".join(f"<{step.path}:{step.line}" for step in frame.flow)
+    return f"{kind}@{_site(frame, call)}:{call.span.column}{through}"
+
+
 def _site(frame: _Frame, call: ir.Call) -> str:
     return f"{frame.module.path}:{call.span.line}"
 
@@ -1996,4 +2039,6 @@ def _order_value(value: Value, origin: str) -> SourceOrder | None:
         number = _ORDER_STRINGS[value.value.lower()]
     if number is None:
         return None
-    return SourceOrder(number, value.spelling, value.span, value.origin or origin, value.path)
+    return SourceOrder(
+        number, value.spelling, value.span, value.origin or origin, value.path, value.defaulted_at
+    )

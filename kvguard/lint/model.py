@@ -70,6 +70,26 @@ class ProjectModel:
                 entries.append(ModuleEntry(name, summary.path, summary.code))
         return Interpreter(entries, self._analysis).run()
 
+    @property
+    def producer_streams(self) -> tuple[str, ...]:
+        """Spellings of the producer stream the configuration names, if any."""
+        return self._analysis.producer_streams if self._analysis is not None else ()
+
+    def names_bound_in(self, path: str) -> set[str]:
+        """Module-level names a file defines or imports (for fixes that spell a name there)."""
+        for summary in self.summaries:
+            if summary.path == path:
+                code = summary.code
+                if code is None and summary.cache_key and self._load_code is not None:
+                    code = self._load_code(summary.cache_key)
+                if code is None:
+                    return set()
+                defined = {f.name for f in code.functions if not f.class_name} | {
+                    c.name for c in code.classes
+                }
+                return set(code.constants) | set(code.imports) | defined
+        return set()
+
     def unknown_suppression_codes(self) -> Iterator[tuple[str, Suppression, str]]:
         """(path, suppression, code) for every code a suppression names that no rule has."""
         for summary in self.summaries:

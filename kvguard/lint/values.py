@@ -8,7 +8,7 @@ project class, a project function, a raw copy entry point, a queue.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Span
@@ -29,6 +29,9 @@ class StreamV:
     key: str  # identity: creation site, "current@<thread>", or the spelling of an opaque stream
     label: str  # how reports name it
     current_of: str = ""  # the thread whose current stream this is, if it is one
+    # Where a ``with torch.cuda.stream(x)`` made it current: (path, with statement, spelling of
+    # x, function stack). Not part of its identity.
+    entered_at: tuple[str, Span, str, tuple[str, ...]] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ class ConstV:
     path: str
     span: Span | None
     origin: str = ""  # "default of parameter 'x'", "argument", ...
+    # For a parameter default: the call that left the argument out (path, call span, parameter).
+    defaulted_at: tuple[str, Span, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,9 @@ def test_text_output_shows_source_caret_path_and_summary(project: Path) -> None:
     assert lines[2] == " 7 |         cpu.copy_(gpu, non_blocking=True)"
     assert lines[3] == "   |         " + "^" * len("cpu.copy_(gpu, non_blocking=True)")
     assert lines[4] == "    via branched.py:4:5: path where the if at line 4 is not taken"
-    assert lines[-1] == "Found 1 finding (1 KVG001) in 1 file (1 file checked)."
+    assert lines[-1] == (
+        "Found 1 finding (1 KVG001) in 1 file (1 file checked). 1 fixable with --fix (--diff to preview)."
+    )
     assert result.stderr == ""  # no progress output when stderr is not a terminal
 
 
@@ -245,7 +247,14 @@ def test_empty_directory_is_a_clean_run(tmp_path: Path) -> None:
 
 def test_rules_and_explain(project: Path) -> None:
     listing = kvguard("rules", cwd=project).stdout.splitlines()
-    assert [line.split()[0] for line in listing] == ["KVG000", "KVG001", "KVG002", "KVG100"]
+    assert [line.split()[0] for line in listing] == [
+        "KVG000",
+        "KVG001",
+        "KVG002",
+        "KVG003",
+        "KVG004",
+        "KVG100",
+    ]
     assert all(line.split()[2] in ("on", "off") for line in listing)
     page = kvguard("explain", "kvg001", cwd=project)
     assert page.returncode == 0

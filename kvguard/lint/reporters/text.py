@@ -19,6 +19,8 @@ def render(report: Report) -> str:
             lines.append(f"    via {step.path}:{step.line}:{step.column}: {step.message}")
         if finding.fix_hint:
             lines.append(f"    help: {finding.fix_hint}")
+        if finding.fix is not None:
+            lines.append(f"    fix (--fix): {finding.fix.description}")
         lines.append("")
     if not report.quiet:
         lines.append(_summary(report))
@@ -57,7 +59,9 @@ def _summary(report: Report) -> str:
     by_code = ", ".join(f"{count} {code}" for code, count in sorted(counts.items()))
     total = len(result.findings)
     in_files = len({f.path for f in result.findings})
+    fixable = sum(1 for f in result.findings if f.fix is not None)
     return (
         f"Found {total} finding{'s' if total != 1 else ''} ({by_code}) in {in_files} "
         f"file{'s' if in_files != 1 else ''} ({files}{suppressed})."
+        + (f" {fixable} fixable with --fix (--diff to preview)." if fixable else "")
     )

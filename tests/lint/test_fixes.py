@@ -1,0 +1,252 @@
+"""`--fix` and `--diff`: every fix round-trips (the fixed code parses and passes the rule,
+a second fix changes nothing) and touches nothing but what it fixes."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import subprocess
+import sys
+from pathlib import Path
+
+import libcst
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kvguard.lint.findings import Edit, Span
+from kvguard.lint.fixes import FixError, apply_edits, fixes_by_path
+from lint_rules import offload_shapes as shapes
+from tests.lint.conftest import Lint, write_tree
+
+DRIVER_ANY = """\
+from cuda.bindings import driver
+
+
+def store(dsts, srcs, sizes, n, stream):
+    attrs = driver.CUmemcpyAttributes()
+    attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY  # keep me
+    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream.cuda_stream)
+"""
+RUNTIME_DURING_CALL = """\
+from cuda.bindings import runtime
+
+
+def store(dsts, srcs, sizes, n, stream):
+    attrs = runtime.cudaMemcpyAttributes(
+        srcAccessOrder=runtime.cudaMemcpySrcAccessOrder.cudaMemcpySrcAccessOrderDuringApiCall,
+    )
+    runtime.cudaMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream)
+"""
+SWAP_ANY = """\
+def store(ops, src_ptrs, dst_ptrs, sizes):
+    ops.swap_blocks_batch(src_ptrs, dst_ptrs, sizes, is_src_access_order_any=True)
+"""
+CONSTANT_ANY = """\
+import ctypes
+
+CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 1
+CU_MEMCPY_SRC_ACCESS_ORDER_ANY = 3
+
+
+def store(lib, dsts, srcs, sizes, n, attrs_type, handle):
+    attrs = attrs_type()
+    attrs.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_ANY
+    lib.cuMemcpyBatchAsync(dsts, srcs, sizes, n, ctypes.byref(attrs), None, 1, None, handle)
+"""
+LITERAL_DEFAULT = """\
+from cuda.bindings import driver
+
+
+def store(dsts, srcs, sizes, n, stream, src_access_order: int = 3):
+    attrs = driver.CUmemcpyAttributes()
+    attrs.srcAccessOrder = src_access_order
+    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream.cuda_stream)
+
+
+def offload(dsts, srcs, sizes, n, stream):
+    store(dsts, srcs, sizes, n, stream)
+"""
+STREAM_BLOCK = """\
+import torch
+
+
+class Offloader:
+    def store(self, cpu, gpu):
+        gpu.mul_(2)
+        # the store
+        with torch.cuda.stream(self.store_stream):
+            cpu.copy_(gpu, non_blocking=True)  # async
+"""
+NO_TORCH_NAME = """\
+from torch.cuda import stream as on_stream
+
+
+def store(cpu, gpu, side):
+    with on_stream(side):
+        cpu.copy_(gpu, non_blocking=True)
+"""
+
+CASES = {
+    "KVG002 driver enum member": (
+        "KVG002",
+        {"store.py": DRIVER_ANY},
+        "store.py",
+        "CU_MEMCPY_SRC_ACCESS_ORDER_STREAM  # keep me",
+    ),
+    "KVG002 runtime enum in a constructor keyword": (
+        "KVG002",
+        {"store.py": RUNTIME_DURING_CALL},
+        "store.py",
+        "srcAccessOrder=runtime.cudaMemcpySrcAccessOrder.cudaMemcpySrcAccessOrderStream,\n",
+    ),
+    "KVG002 is_src_access_order_any=True": (
+        "KVG002",
+        {"store.py": SWAP_ANY},
+        "store.py",
+        "is_src_access_order_any=False)",
+    ),
+    "KVG002 module constant with a STREAM sibling": (
+        "KVG002",
+        {"store.py": CONSTANT_ANY},
+        "store.py",
+        "attrs.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM\n",
+    ),
+    "KVG002 literal default: keyword at the call": (
+        "KVG002",
+        {"store.py": LITERAL_DEFAULT},
+        "store.py",
+        "store(dsts, srcs, sizes, n, stream, src_access_order=1)",
+    ),
+    "KVG002 default from a constant, call in another module": (
+        "KVG002",
+        shapes.BUGGY,
+        "pkg/backend.py",
+        "make_plan(gpu_caches, cpu_caches, store_stream, order=ORDER_STREAM)",
+    ),
+    "KVG001 barrier before the stream block": (
+        "KVG001",
+        {"store.py": STREAM_BLOCK},
+        "store.py",
+        "        gpu.mul_(2)\n"
+        "        # the store\n"
+        "        self.store_stream.wait_stream(torch.cuda.current_stream())\n"
+        "        with torch.cuda.stream(self.store_stream):\n",
+    ),
+    "KVG001 module without a torch name gets the import": (
+        "KVG001",
+        {"store.py": NO_TORCH_NAME},
+        "store.py",
+        "import torch\nfrom torch.cuda import stream as on_stream\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
+def test_fix_round_trips(lint: Lint, tmp_path: Path, case: str) -> None:
+    code, files, changed, expected = CASES[case]
+    before = lint(files, select=(code,))
+    assert [f.code for f in before.findings] == [code]
+    assert before.findings[0].fix is not None
+
+    edits = fixes_by_path(before.findings)
+    for path, path_edits in edits.items():
+        source = (tmp_path / path).read_text()
+        (tmp_path / path).write_text(apply_edits(source, path_edits))
+    fixed = (tmp_path / changed).read_text()
+    assert expected in fixed
+    ast.parse(fixed)
+    # Only the fixed lines differ.
+    diff = [
+        line
+        for line in difflib.unified_diff(files[changed].splitlines(), fixed.splitlines(), lineterm="", n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+    assert 1 <= len(diff) <= 3, diff
+
+    after = lint({}, select=(code,))
+    assert after.findings == []
+    # Idempotent: nothing left to fix, and fixing the fixed code again changes nothing.
+    assert fixes_by_path(after.findings) == {}
+    for path in edits:
+        assert apply_edits((tmp_path / path).read_text(), []) == (tmp_path / path).read_text()
+
+
+def test_copy_thread_store_has_no_fix_and_says_why(lint: Lint) -> None:
+    result = lint(shapes.BUGGY, select=("KVG001",))
+    [finding] = result.findings
+    assert finding.fix is None
+    assert "no automatic fix: it runs on another thread" in finding.fix_hint
+
+
+def test_constant_without_a_stream_sibling_has_no_fix(lint: Lint) -> None:
+    code = CONSTANT_ANY.replace("CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 1\n", "")
+    [finding] = lint({"store.py": code}, select=("KVG002",)).findings
+    assert finding.fix is None
+    assert "`CU_MEMCPY_SRC_ACCESS_ORDER_STREAM` is not defined or imported" in finding.fix_hint
+
+
+def _kvguard(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kvguard", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_diff_changes_nothing_and_fix_writes(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": "[tool.kvguard]\n", "store.py": STREAM_BLOCK})
+    preview = _kvguard("check", "--diff", "--no-cache", "store.py", cwd=tmp_path)
+    assert preview.returncode == 1, preview.stderr
+    assert preview.stdout.startswith("--- a/store.py\n+++ b/store.py\n")
+    assert "+        self.store_stream.wait_stream(torch.cuda.current_stream())\n" in preview.stdout
+    assert (tmp_path / "store.py").read_text() == STREAM_BLOCK
+
+    fixed = _kvguard("check", "--fix", "--no-cache", "store.py", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert "fixed 1 finding(s) in 1 file(s)" in fixed.stderr
+    assert (tmp_path / "store.py").read_text() != STREAM_BLOCK
+
+    again = _kvguard("check", "--diff", "--no-cache", "store.py", cwd=tmp_path)
+    assert (again.returncode, again.stdout) == (0, "")
+
+
+def test_fix_refuses_standard_input(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "kvguard", "check", "--fix", "-"],
+        cwd=tmp_path,
+        input=STREAM_BLOCK,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "--fix and --diff need files" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+_FILLER = st.sampled_from(["", "# note\n", "\n", "x = 1  # trailing\n", "    \n"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(before=st.lists(_FILLER, max_size=4), after=st.lists(_FILLER, max_size=4))
+def test_fix_keeps_every_other_byte(before: list[str], after: list[str]) -> None:
+    head, tail = DRIVER_ANY.split("def store", 1)
+    source = head + "".join(before) + "def store" + tail + "".join(after)
+    line = source.splitlines().index(
+        "    attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY  # keep me"
+    )
+    start = len("    attrs.srcAccessOrder = ") + 1
+    end = start + len("driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY")
+    edit = Edit("x.py", "replace", Span(line + 1, start, line + 1, end), "driver.X.STREAM")
+    expected = source.replace(
+        "driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY", "driver.X.STREAM"
+    )
+    try:
+        fixed = apply_edits(source, [edit])
+    except FixError:
+        # Refusing is allowed only where libcst itself cannot reproduce the file.
+        assert (
+            not source.startswith(libcst.parse_module(source).code)
+            or libcst.parse_module(source).code != source
+        )
+        return
+    assert fixed == expected
