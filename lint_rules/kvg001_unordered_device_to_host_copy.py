@@ -215,6 +215,16 @@ class UnorderedDeviceToHostCopy(Rule):
         ),
         Example(
             "import torch\n\n"
+            "def store(cpu, gpu):\n"
+            "    load_stream, store_stream = torch.cuda.Stream(), torch.cuda.Stream()\n"
+            "    load_stream.wait_stream(torch.cuda.current_stream())\n"
+            "    with torch.cuda.stream(store_stream):\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            expect=(Expect(7, 9),),
+            note="two streams made on one line: the barrier is on the other one",
+        ),
+        Example(
+            "import torch\n\n"
             "class Offloader:\n"
             "    def __init__(self, n):\n"
             "        self.stream = torch.cuda.Stream()\n"

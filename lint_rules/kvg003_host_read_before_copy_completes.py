@@ -23,6 +23,37 @@ tokens = host.tolist()
 """
 
 
+_QUEUES = """\
+import queue
+import threading
+
+import torch
+
+
+def fetcher(requests, results, stream):
+    while True:
+        gpu = requests.get()
+        host = torch.empty(gpu.shape, pin_memory=True)
+        with torch.cuda.stream(stream):
+            host.copy_(gpu, non_blocking=True)
+{WAIT}        results.put(host)
+
+
+def consume(results):
+    while True:
+        host = results.get()
+        print(host.tolist())
+
+
+def main(gpu):
+    requests, results = queue.Queue(), queue.Queue()
+    stream = torch.cuda.Stream()
+    threading.Thread(target=fetcher, args=(requests, results, stream)).start()
+    threading.Thread(target=consume, args=(results,)).start()
+    requests.put(gpu)
+"""
+
+
 class HostReadBeforeCopyCompletes(Rule):
     code = "KVG003"
     name = "host-read-before-copy-completes"
@@ -145,6 +176,10 @@ class HostReadBeforeCopyCompletes(Rule):
             },
             note="copy in another module, the returned event synchronized before the read",
         ),
+        Example(
+            _QUEUES.replace("{WAIT}", "        stream.synchronize()\n"),
+            note="copy thread synchronizes its stream before handing the buffer on",
+        ),
     )
     INVALID = (
         Example(
@@ -221,6 +256,11 @@ class HostReadBeforeCopyCompletes(Rule):
             },
             expect=(Expect(9, 12, "pkg/runner.py"),),
             note="copy on the object's side stream in one module; another syncs the current stream and reads",
+        ),
+        Example(
+            _QUEUES.replace("{WAIT}", ""),
+            expect=(Expect(19, 15),),
+            note="copy thread hands the buffer to a consumer thread through a queue, nobody waits",
         ),
     )
 

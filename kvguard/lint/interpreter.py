@@ -881,7 +881,7 @@ class Interpreter:
                 state = self._assign(target, UNKNOWN, frame, state, statement)
             return self._block(rest, frame, state)
         ends, steps = [], []
-        for put in puts:
+        for put in list(puts):  # the rest of the block may put on the same queue
             put_at = put.flow[-1]
             step = FlowStep(
                 frame.module.path,
@@ -1320,7 +1320,7 @@ class Interpreter:
             # A record: NamedTuple, dataclass or ctypes structure; fields by position and keyword.
             fields = list(zip(info.fields, args, strict=False)) + list(kwargs)
             return RecordV(info.qualname, tuple(fields)), state
-        obj = ObjectV(cls.module, cls.qualname, f"{_site(frame, call)}:{call.span.column}")
+        obj = ObjectV(cls.module, cls.qualname, _site(frame, call))
         if obj not in self._instances and len(self._instances) < 4096:
             self._instances.append(obj)
         if init is None:
@@ -1879,11 +1879,12 @@ def _buffer_site(kind: str, frame: _Frame, call: ir.Call) -> str:
     """A buffer's identity: where it is made, and through which calls (a helper that makes
     buffers makes a different one for each caller)."""
     through = "".join(f"<{step.path}:{step.line}" for step in frame.flow)
-    return f"{kind}@{_site(frame, call)}:{call.span.column}{through}"
+    return f"{kind}@{_site(frame, call)}{through}"
 
 
 def _site(frame: _Frame, call: ir.Call) -> str:
-    return f"{frame.module.path}:{call.span.line}"
+    """Where a call is: two streams or queues made on one line are two objects."""
+    return f"{frame.module.path}:{call.span.line}:{call.span.column}"
 
 
 def _opaque_stream(value: Value) -> StreamV | None:
