@@ -71,9 +71,13 @@ class Workload:
     vocab: int = 2048
     seed: int = 0
     gpu_blocks: int = 1280  # offload runs only; 8 prompts of 1,532 tokens take 776 blocks
+    # Fresh sets after the repeats push the repeats' blocks out of the GPU cache, so that the
+    # repeats asked again whole are restored from CPU memory, tails (stored last) included.
+    evict_sets: int = 3
 
     def rounds(self) -> list[tuple[str, list[list[int]]]]:
-        """(name, prompts) per round: each set once, then each set again with a new tail."""
+        """(name, prompts) per round: each set once, each set again with a new tail, fresh
+        sets, then the repeats again unchanged."""
         import numpy as np
 
         rng = np.random.default_rng(self.seed)
@@ -88,7 +92,12 @@ class Workload:
             (f"set{i}-repeat", [p[: self.prefix_len] + draw(tail) for p in prompts])
             for i, prompts in enumerate(sets)
         ]
-        return first + repeat
+        fresh = [
+            (f"set{self.sets + i}", [draw(self.prompt_len) for _ in range(self.prompts)])
+            for i in range(self.evict_sets)
+        ]
+        again = [(f"{name}-again", prompts) for name, prompts in repeat]
+        return first + repeat + fresh + again
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,8 @@ CONFIGS: dict[str, Config] = {
     "kvguard-timing-1": Config("KVGuardCPUOffloadConnector", lag=False, compare=False),
     "stock-timing-2": Config("SimpleCPUOffloadConnector", lag=False, compare=False),
     "kvguard-timing-2": Config("KVGuardCPUOffloadConnector", lag=False, compare=False),
+    "stock-timing-3": Config("SimpleCPUOffloadConnector", lag=False, compare=False),
+    "kvguard-timing-3": Config("KVGuardCPUOffloadConnector", lag=False, compare=False),
     "stock-nolag": Config("SimpleCPUOffloadConnector", lag=False, compare=True),
 }
 
@@ -433,7 +444,7 @@ def answers_match(reference: dict[str, Any], run: dict[str, Any]) -> dict[str, A
         for ref_answer, answer in zip(ref_round["answers"], run_round["answers"], strict=True):
             total += 1
             equal += ref_answer == answer
-            if ref_round["name"].endswith("-repeat"):
+            if ref_round["name"].endswith(("-repeat", "-again")):
                 restored += 1
                 equal_restored += ref_answer == answer
     return {"restored_requests": restored, "restored_equal": equal_restored,
