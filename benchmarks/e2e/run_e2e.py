@@ -510,7 +510,7 @@ def run_all(args: argparse.Namespace) -> None:
             failures[name] = f"not started: {remaining:.0f} s left of the deadline"
             continue
         json_path = work / f"{name}.json"
-        command = [sys.executable, __file__, "--lag-cycles", str(args.lag_cycles), "one", name,
+        command = [sys.executable, __file__, "one", name, "--lag-cycles", str(args.lag_cycles),
                    "--model", str(model), "--json", str(json_path)]
         with log_path.open("a") as log:
             log.write(f"\n===== {name}: {' '.join(command)}\n")
@@ -575,9 +575,12 @@ def print_table(table: list[dict[str, Any]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lag-cycles", type=int, default=20_000_000)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--lag-cycles", type=int, default=20_000_000,
+                        help="torch.cuda._sleep cycles at the start of each lagged forward pass")
     sub = parser.add_subparsers(dest="command", required=True)
-    every = sub.add_parser("all", help="write the model, run every configuration, summarise")
+    every = sub.add_parser("all", parents=[common],
+                           help="write the model, run every configuration, summarise")
     every.add_argument("--out", type=Path, required=True)
     every.add_argument("--runs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
     every.add_argument("--reference-from", type=Path,
@@ -586,7 +589,7 @@ def main() -> None:
     every.add_argument("--deadline-s", type=float, default=480.0)
     every.add_argument("--min-run-s", type=float, default=45.0)
     every.add_argument("--run-timeout-s", type=float, default=180.0)
-    one = sub.add_parser("one", help="one engine, one configuration")
+    one = sub.add_parser("one", parents=[common], help="one engine, one configuration")
     one.add_argument("name", choices=list(CONFIGS))
     one.add_argument("--model", type=Path, required=True)
     one.add_argument("--json", type=Path, required=True)
