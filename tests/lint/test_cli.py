@@ -176,6 +176,7 @@ def test_json_report_schema(project: Path) -> None:
         "end_column",
         "flow",
         "fix_hint",
+        "fix",
     }
     assert (first["path"], first["line"], first["column"], first["name"]) == (
         "branched.py",
@@ -188,6 +189,9 @@ def test_json_report_schema(project: Path) -> None:
         "line": 4,
         "column": 5,
         "message": "path where the if at line 4 is not taken",
+    }
+    assert first["fix"] == {
+        "description": "stream.wait_stream(torch.cuda.current_stream()) before the stream block"
     }
 
 

@@ -28,6 +28,7 @@ def render(report: Report) -> str:
                 {"path": s.path, "line": s.line, "column": s.column, "message": s.message} for s in f.flow
             ],
             "fix_hint": f.fix_hint,
+            "fix": {"description": f.fix.description} if f.fix is not None else None,
         }
         for f in report.result.findings
     ]
