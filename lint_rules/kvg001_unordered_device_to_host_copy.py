@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kvguard.lint.findings import Edit, Finding, Fix, FlowStep
+from kvguard.lint.findings import Finding, FlowStep
 from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
+from lint_rules.stream_barrier import barrier_fix
 
 _BAD = """\
 with torch.cuda.stream(store_stream):
@@ -339,7 +340,7 @@ class UnorderedDeviceToHostCopy(Rule):
                 problem += f" (it runs on the {run.thread}, whose current stream is not the producer)"
             copy_step = FlowStep(run.path, run.span.line, run.span.column, f"{run.form} on stream '{stream}'")
             flow = (*run.flow, *run.gap, copy_step)
-            fix, why_not = _fix(by_site[site], model.producer_streams)
+            fix, why_not = barrier_fix(by_site[site], model.producer_streams)
             yield Finding(
                 path=run.path,
                 code=self.code,
@@ -353,23 +354,3 @@ class UnorderedDeviceToHostCopy(Rule):
                 "before the copy" + (f" (no automatic fix: {why_not})" if fix is None else ""),
                 fix=fix,
             )
-
-
-def _fix(runs: list[CopyRun], producers: tuple[str, ...]) -> tuple[Fix | None, str]:
-    """The barrier before the stream block, if every unordered path to the copy takes it there."""
-    sites = {run.barrier_site for run in runs}
-    if None in sites:
-        if any(run.thread != MAIN_THREAD for run in runs):
-            return None, "it runs on another thread; the barrier belongs on the requesting thread"
-        return None, "the stream is not entered by a `with` block in the copy's own function"
-    if len(sites) > 1:
-        return None, "paths reach it through different stream blocks"
-    site = sites.pop()
-    assert site is not None
-    path, with_span, stream, torch = site
-    producer = producers[0] if len(producers) == 1 else f"{torch or 'torch'}.cuda.current_stream()"
-    barrier = Edit(path, "insert-before", with_span, f"{stream}.wait_stream({producer})\n")
-    edits = (
-        (barrier,) if torch or len(producers) == 1 else (barrier, Edit(path, "import", with_span, "torch"))
-    )
-    return Fix(f"{stream}.wait_stream({producer}) before the stream block", edits), ""

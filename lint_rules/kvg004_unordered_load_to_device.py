@@ -6,10 +6,11 @@ from collections.abc import Iterator
 
 from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Finding, FlowStep
-from kvguard.lint.interpreter import MAIN_THREAD
+from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
+from lint_rules.stream_barrier import barrier_fix
 
 _BAD = """\
 with torch.cuda.stream(load_stream):
@@ -49,7 +50,9 @@ class UnorderedLoadToDevice(Rule):
         fix=(
             "As for stores: on the thread that owns the compute stream, when the load is requested, "
             "call `load_stream.wait_stream(torch.cuda.current_stream())`, or record an event there "
-            "and make the load stream wait on it before the copy."
+            "and make the load stream wait on it before the copy. `kvguard check --fix` inserts the "
+            "`wait_stream` before the `with torch.cuda.stream(S):` block under the same conditions "
+            "as for KVG001."
         ),
         references=("https://docs.pytorch.org/docs/stable/notes/cuda.html#cuda-streams",),
     )
@@ -121,22 +124,23 @@ class UnorderedLoadToDevice(Rule):
     )
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
-        reported: set[tuple[str, int, int]] = set()
-        for run in model.copy_runs:
+        unordered = [
+            run
+            for run in model.copy_runs
+            if run.stream is not None
+            and run.on_side_stream
+            and _is_load(run.source_memory, run.destination_memory)
+            # A later write of a host source does not matter to a load: any barrier orders it.
+            and not run.ordered
+            and run.stale_write_line is None
+        ]
+        by_site: dict[tuple[str, int, int], list[CopyRun]] = {}
+        for run in unordered:
+            by_site.setdefault((run.path, run.span.line, run.span.column), []).append(run)
+        for runs in by_site.values():
+            run = runs[0]
             stream = run.stream
-            if (
-                stream is None
-                or not run.on_side_stream
-                or not _is_load(run.source_memory, run.destination_memory)
-                # A later write of a host source does not matter to a load: any barrier orders it.
-                or run.ordered
-                or run.stale_write_line is not None
-            ):
-                continue
-            site = (run.path, run.span.line, run.span.column)
-            if site in reported:
-                continue
-            reported.add(site)
+            assert stream is not None
             problem = (
                 f"some paths reach it with no barrier on '{stream.label}'"
                 if run.gap
@@ -149,6 +153,7 @@ class UnorderedLoadToDevice(Rule):
             )
             flow = (*run.flow, *run.gap, copy_step)
             direction = _direction(run.source_memory, run.destination_memory)
+            fix, why_not = barrier_fix(runs, model.producer_streams)
             yield Finding(
                 path=run.path,
                 code=self.code,
@@ -158,7 +163,9 @@ class UnorderedLoadToDevice(Rule):
                 statement_lines=run.lines,
                 flow=flow if len(flow) > 1 else (),
                 fix_hint=f"when the load is requested, on the compute thread, call `{stream.label}."
-                "wait_stream(torch.cuda.current_stream())` or wait on an event recorded there",
+                "wait_stream(torch.cuda.current_stream())` or wait on an event recorded there"
+                + (f" (no automatic fix: {why_not})" if fix is None else ""),
+                fix=fix,
             )
 
 

@@ -87,6 +87,16 @@ def store(cpu, gpu, side):
         cpu.copy_(gpu, non_blocking=True)
 """
 
+LOAD_BLOCK = """\
+import torch
+
+
+def load(gpu, n, stream):
+    pinned = torch.empty(n, pin_memory=True)
+    with torch.cuda.stream(stream):
+        gpu.copy_(pinned, non_blocking=True)
+"""
+
 CASES = {
     "KVG002 driver enum member": (
         "KVG002",
@@ -132,6 +142,12 @@ CASES = {
         "        # the store\n"
         "        self.store_stream.wait_stream(torch.cuda.current_stream())\n"
         "        with torch.cuda.stream(self.store_stream):\n",
+    ),
+    "KVG004 barrier before the load's stream block": (
+        "KVG004",
+        {"load.py": LOAD_BLOCK},
+        "load.py",
+        "    stream.wait_stream(torch.cuda.current_stream())\n    with torch.cuda.stream(stream):\n",
     ),
     "KVG001 module without a torch name gets the import": (
         "KVG001",
