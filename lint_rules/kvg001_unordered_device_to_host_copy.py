@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kvguard.lint.findings import Finding, FlowStep
-from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
+from kvguard.lint.interpreter import MAIN_THREAD
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
-from lint_rules.stream_barrier import barrier_fix
+from lint_rules.stream_barrier import barrier_fix, unordered_by_site
 
 _BAD = """\
 with torch.cuda.stream(store_stream):
@@ -306,26 +306,11 @@ class UnorderedDeviceToHostCopy(Rule):
     )
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
-        reported: set[tuple[str, int, int]] = set()
-        unordered = [
-            run
-            for run in model.copy_runs
-            if not run.ordered
-            and run.on_side_stream
-            and run.stream is not None
-            and run.may_read_device
-            and run.may_write_host
-        ]
-        # Per copy site, the path whose stream the analysis resolved tells the clearest story.
-        unordered.sort(key=lambda run: not run.resolved_stream)
-        by_site: dict[tuple[str, int, int], list[CopyRun]] = {}
-        for run in unordered:
-            by_site.setdefault((run.path, run.span.line, run.span.column), []).append(run)
-        for run in unordered:
-            site = (run.path, run.span.line, run.span.column)
-            if site in reported or run.stream is None:
-                continue
-            reported.add(site)
+        for runs in unordered_by_site(
+            model.copy_runs, lambda run: run.may_read_device and run.may_write_host
+        ):
+            run = runs[0]
+            assert run.stream is not None
             stream = run.stream.label
             if run.stale_write_line is not None:
                 problem = (
@@ -340,7 +325,7 @@ class UnorderedDeviceToHostCopy(Rule):
                 problem += f" (it runs on the {run.thread}, whose current stream is not the producer)"
             copy_step = FlowStep(run.path, run.span.line, run.span.column, f"{run.form} on stream '{stream}'")
             flow = (*run.flow, *run.gap, copy_step)
-            fix, why_not = barrier_fix(by_site[site], model.producer_streams)
+            fix, why_not = barrier_fix(runs, model.producer_streams)
             yield Finding(
                 path=run.path,
                 code=self.code,

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 
 from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Finding, FlowStep
-from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
+from kvguard.lint.interpreter import MAIN_THREAD
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
-from lint_rules.stream_barrier import barrier_fix
+from lint_rules.stream_barrier import barrier_fix, unordered_by_site
 
 _BAD = """\
 with torch.cuda.stream(load_stream):
@@ -124,20 +124,11 @@ class UnorderedLoadToDevice(Rule):
     )
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
-        unordered = [
-            run
-            for run in model.copy_runs
-            if run.stream is not None
-            and run.on_side_stream
-            and _is_load(run.source_memory, run.destination_memory)
-            # A later write of a host source does not matter to a load: any barrier orders it.
-            and not run.ordered
-            and run.stale_write_line is None
-        ]
-        by_site: dict[tuple[str, int, int], list[CopyRun]] = {}
-        for run in unordered:
-            by_site.setdefault((run.path, run.span.line, run.span.column), []).append(run)
-        for runs in by_site.values():
+        # A later write of a host source does not matter to a load: any barrier orders it.
+        for runs in unordered_by_site(
+            model.copy_runs,
+            lambda run: _is_load(run.source_memory, run.destination_memory) and run.stale_write_line is None,
+        ):
             run = runs[0]
             stream = run.stream
             assert stream is not None

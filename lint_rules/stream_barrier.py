@@ -1,9 +1,22 @@
-"""The mechanical fix shared by the stream-ordering rules: a barrier before the stream block."""
+"""What the stream-ordering rules share: unordered side-stream copies grouped by site, and the
+mechanical fix, a barrier before the stream block."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from kvguard.lint.findings import Edit, Fix
 from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
+
+
+def unordered_by_site(runs: Iterable[CopyRun], wanted: Callable[[CopyRun], bool]) -> list[list[CopyRun]]:
+    """Copies on a side stream that no barrier orders and ``wanted`` picks, one list per copy
+    site; paths whose stream the analysis resolved come first (they tell the clearest story)."""
+    by_site: dict[tuple[str, int, int], list[CopyRun]] = {}
+    for run in sorted(runs, key=lambda run: not run.resolved_stream):
+        if not run.ordered and run.on_side_stream and run.stream is not None and wanted(run):
+            by_site.setdefault((run.path, run.span.line, run.span.column), []).append(run)
+    return list(by_site.values())
 
 
 def barrier_fix(runs: list[CopyRun], producers: tuple[str, ...]) -> tuple[Fix | None, str]:
