@@ -94,6 +94,21 @@ class UnguardedBackend(OrderedCopyBackend):
         return group
 
 
+class GroupCounting(OrderedCopyBackend):
+    """Counts the copy thread's groups (the guard-overhead children, guarded and unguarded
+    alike, so the count costs both the same)."""
+
+    groups_issued = 0
+
+    def _issue(self, group: Any) -> None:
+        self.groups_issued += 1
+        super()._issue(group)
+
+
+class CountedUnguarded(GroupCounting, UnguardedBackend):
+    pass
+
+
 class TimedBackend(OrderedCopyBackend):
     """Records the copy thread's CPU time in the guard's checks, and the group sizes."""
 
@@ -240,7 +255,7 @@ def cpu_child(mode: str) -> dict[str, float]:
     gpu = {"kv": torch.zeros(2048, 4096, dtype=torch.int32, device=device)}
     cpu = {"kv": torch.zeros(1024, 4096, dtype=torch.int32).pin_memory()}
     low, _ = torch.cuda.Stream.priority_range()
-    backend = (UnguardedBackend if mode == "unguarded" else OrderedCopyBackend)(GuardPolicy.RAISE)
+    backend = (CountedUnguarded if mode == "unguarded" else GroupCounting)(GuardPolicy.RAISE)
     backend.init(gpu, cpu, device, torch.cuda.Stream(priority=low), torch.cuda.Stream(priority=low))
     compute = torch.cuda.Stream()
     rng = random.Random(1)
@@ -251,6 +266,7 @@ def cpu_child(mode: str) -> dict[str, float]:
         for warm in (True, False):
             events: list[tuple[int, Any]] = []
             torch.cuda.synchronize()
+            groups_before = backend.groups_issued
             cpu_start, wall_start = time.process_time(), time.perf_counter()
             with torch.cuda.stream(compute):
                 for i in range(200 if warm else stores):
@@ -265,6 +281,7 @@ def cpu_child(mode: str) -> dict[str, float]:
             torch.cuda.synchronize()
         result[f"{name}_cpu_us"] = cpu_us
         result[f"{name}_wall_us"] = wall_us
+        result[f"{name}_mean_group"] = stores / max(1, backend.groups_issued - groups_before)
     result["completion_events_created"] = backend.completion_events_created
     backend.shutdown()
     return result
@@ -360,6 +377,7 @@ def sweep(traced: bool) -> dict[str, Any]:
             before = {name: (backends[name].check_seconds, backends[name].checked,
                              backends[name].groups) for name in timed if name in backends}
             verified_before = backends["verified"].counters["verified"] if traced else 0
+            stats_before = dict(backends["verified"].verify_stats) if traced else {}
             seconds: dict[str, list[float]] = {"raw": [], **{k: [] for k in backends}}
             for _ in range(REPEATS):  # interleaved so drift hits all variants alike
                 seconds["raw"].append(time_raw(raw, batches))
@@ -386,6 +404,10 @@ def sweep(traced: bool) -> dict[str, Any]:
             }
             if traced:  # blocks verified in this configuration (warm-up and windows)
                 row["verified_blocks"] = backends["verified"].counters["verified"] - verified_before
+                # The verify thread's checks (each covers the sampled blocks of one or more
+                # groups), its blocking waits for one, and its CPU time queuing them.
+                stats = backends["verified"].verify_stats
+                row["verify_stats"] = {k: stats[k] - stats_before[k] for k in stats}
             rows.append(row)
             print(f"{'traced' if traced else 'untraced'} {block >> 10:5d} KiB x {batch:4d}: "
                   + ", ".join(f"{k} {v:6.2f}" for k, v in gbps.items())
@@ -431,6 +453,7 @@ def merge(untraced: dict[str, Any], traced: dict[str, Any]) -> list[dict[str, An
             "latency_ordered_vs_stock": stock_lat["stock"] / lat["ordered"],
             "mean_group": row["mean_group"],
             "verified_blocks": row["verified_blocks"],
+            "verify_stats": row["verify_stats"],
         })
     return rows
 
@@ -454,7 +477,9 @@ def main() -> None:
     guard = guard_overhead(args.out)
     phases["guard_overhead_s"] = time.perf_counter() - began
     print(f"guard end to end: pipelined {guard['end_to_end_us_per_store_pipelined']:.2f} us, "
-          f"one at a time {guard['end_to_end_us_per_store_one_at_a_time']:.2f} us", flush=True)
+          f"one at a time {guard['end_to_end_us_per_store_one_at_a_time']:.2f} us; mean group "
+          f"pipelined {guard['children']['guarded']['pipelined_mean_group']:.1f} guarded, "
+          f"{guard['children']['unguarded']['pipelined_mean_group']:.1f} unguarded", flush=True)
     mark = time.perf_counter()
     untraced = run_child(args.out, "--sweep", "untraced")
     phases["sweep_untraced_s"] = time.perf_counter() - mark

@@ -134,9 +134,10 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
     lines = [
         "| block | blocks/store | raw GB/s | stock-shaped GB/s | ordered+guarded GB/s | 1% verified "
         "GB/s | ordered/raw | one per wake-up/raw | verified/raw | stock/raw | ordered/stock | "
-        "verified/stock | single store raw / stock / ordered (us) | mean group | max spread |",
+        "verified/stock | single store raw / stock / ordered (us) | mean group | max spread | "
+        "verify checks / groups / waits / start CPU ms |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
-        "---: | ---: | ---: |",
+        "---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         lines.append(
@@ -147,9 +148,17 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
             f"{r['ordered_vs_stock']:.3f}x | {r['verified_vs_stock']:.3f}x | "
             f"{r['latency_raw_us']:.0f} / {r['latency_stock_us']:.0f} / "
             f"{r['latency_ordered_us']:.0f} | {r['mean_group'].get('ordered', 0):.1f} | "
-            f"{max(r['spread'].values()):.0%} |"
+            f"{max(r['spread'].values()):.0%} | {verify_stats(r)} |"
         )
     return lines
+
+
+def verify_stats(row: dict[str, Any]) -> str:
+    stats = row.get("verify_stats") or {}
+    if not stats:
+        return "missing"
+    return (f"{stats.get('checks', 0)} / {stats.get('groups', 0)} / {stats.get('waits', 0)} / "
+            f"{stats.get('start_cpu_s', 0.0) * 1e3:.1f}")
 
 
 def main() -> int:

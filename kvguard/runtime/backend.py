@@ -20,10 +20,12 @@ error) are raised on the caller's next `launch_copy()` or `drain()`.
 
 from __future__ import annotations
 
-import itertools
+import ctypes
 import logging
 import queue
 import threading
+import time
+from array import array
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,22 +33,32 @@ from typing import Any, NamedTuple
 
 import torch
 
-from kvguard.runtime.batch_copy import BatchCopier
-from kvguard.runtime.driver import RawEventRecord, resolve_event_record
-from kvguard.runtime.errors import GuardViolation
+from kvguard.runtime.batch_copy import BatchCopier, CacheLayout
+from kvguard.runtime.driver import (
+    CUmemcpyAttributes,
+    RawEventRecord,
+    resolve_batch_memcpy,
+    resolve_event_record,
+    result_name,
+)
+from kvguard.runtime.errors import BatchCopyError, GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
 from kvguard.runtime.order import MemoryKind, SourceOrder
 from kvguard.runtime.pool import ReusePool
-from kvguard.runtime.verify import BlockSampler, differing_rows
+from kvguard.runtime.verify import BlockSampler, plan_rows, row_offsets
 
 logger = logging.getLogger("kvguard.runtime")
 
 EventsList = list[tuple[int, Any]]
 
-# Verification reads sampled host blocks back to the GPU into a staging area of at most this
-# many bytes (and rows), and compares them there with their GPU source.
+# Verification reads sampled host blocks back to the GPU into staging rows (at most this many
+# bytes and rows per check), gathers their GPU sources into a second set of rows and compares
+# the two there. One check covers the sampled blocks of every group handed over together, up
+# to the rows and up to _CHECK_SPAN_BYTES of stored data (its report waits for the newest).
 _READBACK_BYTES = 16 << 20
 _READBACK_ROWS = 256
+_CHECK_SPAN_BYTES = 64 << 20
+_CHECK_SLOTS = 64  # checks in flight at once (each has a slot of pinned flags and an event)
 
 
 @dataclass(frozen=True)
@@ -75,20 +87,44 @@ class _Issued(NamedTuple):
     sampled: list[list[int]]
 
 
-class _Check(NamedTuple):
-    """A comparison queued on the verify stream: one flag tensor per chunk, `finished` after."""
+class _InFlight(NamedTuple):
+    """A comparison queued on the verify stream; its flags land in pinned slot `slot`."""
 
-    finished: Any  # torch.cuda.Event
-    flags: list[torch.Tensor]  # host bool tensors, valid once `finished` has completed
+    event: Any  # torch.cuda.Event recorded after the flags' copy to the host
+    slot: int
+    size: int  # rows compared
 
 
-class _Verification(NamedTuple):
-    """The sampled blocks of one issued group, and their comparison in flight."""
+class _Handoff:
+    """A group handed to the verify thread, waiting for its report (in request order)."""
 
-    owner: list[int]  # position in the group of the copy each sampled block belongs to
-    src: list[int]
-    dst: list[int]
-    check: _Check
+    __slots__ = ("error", "issued", "parts", "refused")
+
+    def __init__(self, issued: _Issued) -> None:
+        self.issued = issued
+        self.parts = 0  # checks holding some of its sampled blocks, not yet concluded
+        self.refused: set[int] = set()  # positions (in issued.copies) that stayed corrupt
+        self.error: BaseException | None = None  # a check of it could not be made
+
+
+class _RowOf(NamedTuple):
+    """One sampled block in a check: whose it is, and its source and destination block."""
+
+    handoff: _Handoff
+    position: int  # of the copy in handoff.issued.copies
+    src: int
+    dst: int
+
+
+class _Check:
+    """Sampled blocks of one or more consecutive groups, compared in one go."""
+
+    __slots__ = ("groups", "pending", "rows")
+
+    def __init__(self, rows: list[_RowOf], groups: list[_Handoff], pending: _InFlight) -> None:
+        self.rows = rows
+        self.groups = groups  # distinct handoffs with rows here, in order
+        self.pending = pending
 
 
 @dataclass(frozen=True)
@@ -120,10 +156,14 @@ class OrderedCopyBackend:
 
     Verification (opt-in, sampled) never blocks the copy thread: a group with no sampled block
     is reported by the copy thread itself unless an earlier report is still being verified.
-    The verify thread reads sampled host blocks back to the GPU (the host-to-device direction,
-    which stores do not use) behind the store's completion event and compares them there with
-    their source; it queues the comparisons of every waiting group before it waits for the
-    first one.
+    The verify thread packs the sampled blocks of the groups handed over together into one
+    check (up to the staging rows and 64 MiB of stored data), queued on its own stream behind
+    the newest of their completion events: the host blocks are read back to the GPU (the
+    host-to-device direction, which stores do not use) and the GPU sources gathered, one
+    driver call each, compared as 64-bit words into preallocated tensors, and one flag per
+    block copied to a pinned slot, then an event. Nothing is allocated per check. Reports
+    stay in request order: the verify thread reports from the front of its queue, polls the
+    oldest check's event, and blocks on it only when no new group is waiting to be started.
     """
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
@@ -153,6 +193,9 @@ class OrderedCopyBackend:
         self._stream_ids: Any = None
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._reported = 0  # of those, reported or refused (written by the verify thread)
+        # Verify thread's own figures (read them after drain()): checks made, host waits for a
+        # check, groups per check, CPU seconds spent queuing checks.
+        self.verify_stats = {"checks": 0, "waits": 0, "groups": 0, "start_cpu_s": 0.0}
 
     def _make_guard(self, policy: GuardPolicy) -> CopyGuard:
         return CopyGuard(policy)
@@ -389,9 +432,10 @@ class OrderedCopyBackend:
     def _check(self, group: list[_Copy], copier: BatchCopier) -> list[_Copy]:
         """The guard, once per request, on one read of the evidence; returns what may copy."""
         guard, transfer = self._guard, copier.stream.cuda_stream
-        kinds = guard.check_group(
-            [copy.request for copy in group], transfer, copier.source_kind, copier.source_order
-        )
+        requests = [copy.request for copy in group]
+        if guard.all_ordered(requests, transfer, copier.source_kind, copier.source_order):
+            return group  # the common case: the barrier's wait alone proves the group ordered
+        kinds = guard.check_group(requests, transfer, copier.source_kind, copier.source_order)
         if all(kind is None for kind in kinds):
             return group
         ok = []
@@ -439,19 +483,35 @@ class OrderedCopyBackend:
         self._verify_stream = torch.cuda.Stream(self._device)  # type: ignore[no-untyped-call]
         first = next(iter(self._gpu_caches.values()))
         self._cache_device = first.device
-        self._pin_index = first.device.type == "cuda"
-        block_bytes = sum(t.stride(0) * t.element_size() for t in self._gpu_caches.values())
-        rows = max(1, min(_READBACK_ROWS, _READBACK_BYTES // max(1, block_bytes)))
-        self._staging = {
-            name: torch.empty((rows, *t.shape[1:]), dtype=t.dtype, device=t.device)
-            for name, t in self._gpu_caches.items()
-        }
-        self._staging_ids = list(range(rows))
-        # Host rows to GPU staging rows, in stream order (STREAM: the read must not start
-        # before the verify stream's wait on the store's completion event).
-        self._readback = BatchCopier(
-            self._cpu_caches, self._staging, self._verify_stream, SourceOrder.STREAM
-        )
+        self._pinned = first.device.type == "cuda"
+        self._gpu_layout = CacheLayout.of(self._gpu_caches)
+        self._cpu_layout = CacheLayout.of(self._cpu_caches)
+        self._offsets, self._row_bytes = row_offsets(self._gpu_layout.block_bytes)
+        rows = max(1, min(_READBACK_ROWS, _READBACK_BYTES // self._row_bytes))
+        self._check_rows = rows
+        # Allocated (and zeroed) on the verify stream, which is the only one that uses them: the
+        # padding bytes at the end of a row are never written, so they stay equal.
+        with torch.cuda.stream(self._verify_stream):
+            self._read_rows = torch.zeros(
+                (rows, self._row_bytes), dtype=torch.uint8, device=self._cache_device)
+            self._source_rows = torch.zeros_like(self._read_rows)
+            self._differs = torch.empty(
+                (rows, self._row_bytes // 8), dtype=torch.bool, device=self._cache_device)
+            self._row_flags = torch.zeros(rows, dtype=torch.bool, device=self._cache_device)
+        self._read_words = self._read_rows.view(torch.int64)
+        self._source_words = self._source_rows.view(torch.int64)
+        # One slot of host flags per check in flight, plus one for re-checks after a re-copy.
+        self._host_flags = torch.zeros(
+            (_CHECK_SLOTS + 1, rows), dtype=torch.bool, pin_memory=self._pinned)
+        self._check_events = [_new_event() for _ in range(_CHECK_SLOTS + 1)]
+        self._free_slots: deque[int] = deque(range(_CHECK_SLOTS))
+        self._recheck_slot = _CHECK_SLOTS
+        self._inflight: deque[_Check] = deque()
+        # Rows are copied with the same driver call as stores, in stream order (STREAM): the
+        # read-back must not start before the verify stream's wait on the store's completion.
+        self._rows_entry = resolve_batch_memcpy()
+        self._stream_order = CUmemcpyAttributes(srcAccessOrder=int(SourceOrder.STREAM))
+        self._gather_by_driver = True  # GPU sources gathered by the driver (else index_select)
 
     def _verify_thread(self) -> None:
         try:
@@ -459,85 +519,151 @@ class OrderedCopyBackend:
         except Exception as exc:
             self._fail(exc)
             raise
-        self._verify_loop()
+        # Every PyTorch operation of this thread (the comparison) runs on the verify stream.
+        with torch.cuda.stream(self._verify_stream):
+            self._verify_loop()
 
     def _verify_loop(self) -> None:
-        """Report handed-off groups in order; queue every waiting comparison before waiting."""
+        """Report handed-off groups in order; start checks as groups arrive, wait only for the
+        oldest one, and only when nothing new has arrived to be started first."""
         reports = self._reports
         assert reports is not None
+        pending: deque[_Handoff | _Drain] = deque()
+        stop = False
+        item: _Issued | _Drain | None = None
+        check: _Check | None = None
         while True:
-            batch = [reports.get()]
-            while len(batch) < 256 and not reports.empty():
-                batch.append(reports.get())
-            started: list[tuple[_Issued | _Drain, _Verification | BaseException | None]] = []
-            stop = False
-            for item in batch:
-                if item is None:  # shutdown; nothing comes after it
-                    stop = True
-                    break
-                verification: _Verification | BaseException | None = None
-                if isinstance(item, _Issued) and any(item.sampled):
-                    try:
-                        verification = self._start_verification(item)
-                    except Exception as exc:
-                        verification = exc
-                started.append((item, verification))
-            for item, verification in started:
-                if isinstance(item, _Drain):
-                    item.reached.set()
+            arrived: list[_Handoff] = []
+            if not pending and not stop:
+                item = reports.get()
+                stop = self._take(item, pending, arrived)
+            while not stop and not reports.empty():
+                stop = self._take(reports.get(), pending, arrived)
+            if arrived:
+                self._start_checks(arrived)
+            while pending:
+                head = pending[0]
+                if isinstance(head, _Drain):
+                    pending.popleft()
+                    head.reached.set()
                     continue
+                if head.parts:  # its (oldest) check is still in flight
+                    check = self._inflight[0]
+                    if not check.pending.event.query():
+                        if not stop and not reports.empty():
+                            break  # start what has arrived before waiting
+                        self.verify_stats["waits"] += 1
+                    self._conclude_oldest()
+                    continue
+                pending.popleft()
                 try:
-                    self._report(item, verification)
+                    self._report(head)
                 except Exception as exc:  # surfaced to the caller on its next call
                     self._fail(exc)
                 finally:
                     self._reported += 1
-            if stop:
+                del head  # let go of its completion event, so that the pool may reuse it
+            if stop and not pending:
                 return
-            # Let go of the reported groups' completion events, so that the pool may reuse them.
-            batch, started, item, verification = [], [], None, None
+            # Let go of reported groups' completion events, so that the pool may reuse them.
+            item, check, arrived = None, None, []
 
-    def _report(
-        self, issued: _Issued, verification: _Verification | BaseException | None
-    ) -> None:
-        refused: set[int] = set()
-        if verification is not None:
-            try:
-                if isinstance(verification, BaseException):
-                    raise verification
-                refused = self._conclude(issued, verification)
-            except Exception:  # never report what could not be verified
-                for copy in issued.copies:
-                    self._refuse(copy.request, "verification_error")
-                raise
-        for position, copy in enumerate(issued.copies):
-            if position in refused:
-                self._refuse(copy.request, "verification_mismatch")
-            else:
-                copy.events_list.append((copy.request.event_idx, issued.done))
+    def _take(self, item: _Issued | _Drain | None, pending: deque[_Handoff | _Drain],
+              arrived: list[_Handoff]) -> bool:
+        """Queue one arrival for reporting; True for shutdown's None (nothing comes after)."""
+        if item is None:
+            return True
+        if isinstance(item, _Drain):
+            pending.append(item)
+            return False
+        handoff = _Handoff(item)
+        pending.append(handoff)
+        if any(item.sampled):
+            arrived.append(handoff)
+        return False
 
-    def _start_verification(self, issued: _Issued) -> _Verification:
-        owner, src, dst = [], [], []
-        for position, (copy, picked) in enumerate(zip(issued.copies, issued.sampled, strict=True)):
-            for i in picked:
-                owner.append(position)
-                src.append(copy.request.src_blocks[i])
-                dst.append(copy.request.dst_blocks[i])
-        return _Verification(owner, src, dst, self._start_check(src, dst, issued.done))
+    def _start_checks(self, handoffs: list[_Handoff]) -> None:
+        """Pack the sampled blocks of consecutive groups into checks and queue them."""
+        began = time.thread_time()
+        limit, span_limit = self._check_rows, _CHECK_SPAN_BYTES
+        block_bytes = sum(self._gpu_layout.block_bytes)
+        rows: list[_RowOf] = []
+        groups: list[_Handoff] = []
+        span = 0
+        for handoff in handoffs:
+            issued = handoff.issued
+            size = block_bytes * sum(len(copy.request.src_blocks) for copy in issued.copies)
+            if rows and span + size > span_limit:
+                self._queue_check(rows, groups)
+                rows, groups, span = [], [], 0
+            span += size
+            for position, (copy, picked) in enumerate(zip(issued.copies, issued.sampled,
+                                                          strict=True)):
+                src_blocks, dst_blocks = copy.request.src_blocks, copy.request.dst_blocks
+                for i in picked:
+                    if len(rows) == limit:
+                        self._queue_check(rows, groups)
+                        rows, groups, span = [], [], size
+                    if not groups or groups[-1] is not handoff:
+                        groups.append(handoff)
+                    rows.append(_new_tuple(_RowOf, (handoff, position, src_blocks[i],
+                                                    dst_blocks[i])))
+        if rows:
+            self._queue_check(rows, groups)
+        self.verify_stats["start_cpu_s"] += time.thread_time() - began
 
-    def _conclude(self, issued: _Issued, verification: _Verification) -> set[int]:
-        """Wait for a group's comparison; re-copy mismatches once; positions still differing."""
-        owner, src, dst = verification.owner, verification.src, verification.dst
-        bad = self._finish_check(verification.check)
-        self._guard.counters.add("verified", len(src))
-        if not bad:
-            return set()
+    def _queue_check(self, rows: list[_RowOf], groups: list[_Handoff]) -> None:
+        """Queue one check behind the newest of its groups' completion events (all of them are
+        recorded on the store stream, in this order, so the newest covers the others)."""
+        while not self._free_slots:  # every slot in flight: the oldest check must finish first
+            self.verify_stats["waits"] += 1
+            self._conclude_oldest()
+        for handoff in groups:
+            handoff.parts += 1
+        slot = self._free_slots.popleft()
+        try:
+            pending = self._start_check(
+                [row.src for row in rows], [row.dst for row in rows], groups[-1].issued.done,
+                slot,
+            )
+        except Exception as exc:  # never reported: these groups are refused
+            self._free_slots.append(slot)
+            for handoff in groups:
+                handoff.parts -= 1
+                if handoff.error is None:
+                    handoff.error = exc
+            return
+        self._inflight.append(_Check(rows, groups, pending))
+        self.verify_stats["checks"] += 1
+        self.verify_stats["groups"] += len(groups)
+
+    def _conclude_oldest(self) -> None:
+        """Wait for the oldest check; re-copy mismatches once; mark blocks that still differ."""
+        check = self._inflight.popleft()
+        try:
+            bad = self._finish_check(check.pending)
+            self._guard.counters.add("verified", len(check.rows))
+            if bad:
+                self._recopy([check.rows[i] for i in bad])
+        except Exception as exc:  # never report what could not be verified
+            for handoff in check.groups:
+                if handoff.error is None:
+                    handoff.error = exc
+        finally:
+            self._free_slots.append(check.pending.slot)
+            for handoff in check.groups:
+                handoff.parts -= 1
+
+    def _recopy(self, bad: list[_RowOf]) -> None:
+        """Re-copy differing blocks behind a device synchronize, compare again, refuse the rest."""
         self._guard.counters.add("mismatches", len(bad))
-        bad_src, bad_dst = [src[i] for i in bad], [dst[i] for i in bad]
+        bad_src, bad_dst = [row.src for row in bad], [row.dst for row in bad]
+        first = bad[0]
         logger.warning(
-            "kvguard: %s: %d of %d verified blocks differ from their GPU source (source "
-            "blocks %s); re-copying them behind a device synchronize",
-            issued.copies[owner[bad[0]]].request.describe(), len(bad), len(src), bad_src[:8],
+            "kvguard: %s: %d verified blocks differ from their GPU source (source blocks %s); "
+            "re-copying them behind a device synchronize",
+            first.handoff.issued.copies[first.position].request.describe(), len(bad),
+            bad_src[:8],
         )
         # A host-blocking device synchronize orders the re-copy after every stream's writes.
         torch.cuda.synchronize(self._device)
@@ -545,46 +671,102 @@ class OrderedCopyBackend:
         self._issue_copy(self._store_copier, bad_src, bad_dst)
         self._store_copier.stream.synchronize()
         self._guard.counters.add("recopied", len(bad))
-        still_bad = self._finish_check(self._start_check(bad_src, bad_dst, None))
-        return {owner[bad[i]] for i in still_bad}
+        still_bad = self._finish_check(
+            self._start_check(bad_src, bad_dst, None, self._recheck_slot))
+        for i in still_bad:
+            bad[i].handoff.refused.add(bad[i].position)
 
-    def _start_check(self, src: list[int], dst: list[int], after: Any) -> _Check:
+    def _report(self, handoff: _Handoff) -> None:
+        issued = handoff.issued
+        if handoff.error is not None:  # never report what could not be verified
+            for copy in issued.copies:
+                self._refuse(copy.request, "verification_error")
+            raise handoff.error
+        refused = handoff.refused
+        for position, copy in enumerate(issued.copies):
+            if refused and position in refused:
+                self._refuse(copy.request, "verification_mismatch")
+            else:
+                copy.events_list.append((copy.request.event_idx, issued.done))
+
+    def _start_check(self, src: list[int], dst: list[int], after: Any, slot: int) -> _InFlight:
         """Queue, on the verify stream, the comparison of host blocks `dst` with GPU blocks `src`.
 
-        `after`: the store's completion event, or None when the copy is known complete. Behind
-        it, the host blocks are read back into the GPU staging rows (in chunks) and compared
-        there, byte for byte, with their sources; the source is read as the store read it (the
-        scheduler holds the source blocks until the store is reported). Nothing here waits.
+        `after`: the newest store completion event the blocks depend on, or None when the
+        copies are known complete. Behind it, the host blocks are read back into staging rows
+        and their GPU sources gathered into a second set (two driver calls), the rows compared
+        as 64-bit words (two PyTorch calls, into preallocated tensors), and one flag per row
+        copied to pinned slot `slot`, followed by the slot's event. The source is read as the
+        store read it (the scheduler holds source blocks until the store is reported). Nothing
+        here waits or allocates.
         """
         stream = self._verify_stream
-        rows = len(self._staging_ids)
-        sources = list(self._gpu_caches.values())
-        staging = list(self._staging.values())
-        flags = []
-        with torch.cuda.stream(stream):
-            index = torch.tensor(src, dtype=torch.int64, pin_memory=self._pin_index).to(
-                self._cache_device, non_blocking=True
-            )
-            if after is not None:
-                stream.wait_event(after)
-            for start in range(0, len(src), rows):
-                count = min(rows, len(src) - start)
-                self._readback.copy(dst[start:start + count], self._staging_ids[:count])
-                part = index[start:start + count]
-                differs = differing_rows(
-                    [source.index_select(0, part) for source in sources],
-                    [rows_in[:count] for rows_in in staging],
-                )
-                # Made on this stream, behind `after` (or behind the caller's synchronize).
-                flags.append(differs.to("cpu", non_blocking=True))  # kvguard: ignore[KVG001]
-            finished = _new_event()
-            finished.record(stream)
-        return _Check(finished, flags)
+        count = len(src)
+        if after is not None:
+            stream.wait_event(after)
+        self._copy_rows(self._cpu_layout, dst, self._read_rows, "read-back of host blocks")
+        self._gather_sources(src)
+        torch.ne(self._read_words[:count], self._source_words[:count],
+                 out=self._differs[:count])
+        torch.any(self._differs[:count], dim=1, out=self._row_flags[:count])
+        self._rows_copy(
+            [self._host_flags.data_ptr() + slot * self._check_rows], [self._row_flags.data_ptr()],
+            [count], "flags to the host",
+        )
+        event = self._check_events[slot]
+        self._record_done(event, stream)
+        return _InFlight(event, slot, count)
 
-    def _finish_check(self, check: _Check) -> list[int]:
+    def _copy_rows(self, layout: CacheLayout, blocks: list[int], rows: torch.Tensor,
+                   what: str, check: bool = True) -> int:
+        """Blocks `blocks` of every tensor of `layout` into rows 0.. of `rows` (one driver call)."""
+        dsts, srcs, sizes = plan_rows(layout.base_addresses, layout.block_bytes, self._offsets,
+                                      blocks, rows.data_ptr(), self._row_bytes)
+        return self._rows_copy(dsts, srcs, sizes, what, check)
+
+    def _rows_copy(self, dsts: Any, srcs: Any, sizes: Any, what: str, check: bool = True) -> int:
+        """One cuMemcpyBatchAsync on the verify stream, in stream order; its CUresult."""
+        if not isinstance(sizes, array):
+            dsts, srcs, sizes = array("q", dsts), array("q", srcs), array("q", sizes)
+        code, _ = self._rows_entry(
+            dsts.buffer_info()[0], srcs.buffer_info()[0], sizes.buffer_info()[0], len(sizes),
+            self._stream_order, self._verify_stream.cuda_stream,
+        )
+        if code != 0 and check:
+            name, detail = result_name(code)
+            raise BatchCopyError(code, name, detail, f"verification {what} ({len(sizes)} copies)")
+        return int(code)
+
+    def _gather_sources(self, src: list[int]) -> None:
+        """GPU source blocks into the source rows: one driver call, or index_select per tensor
+        should the driver refuse a device-to-device batch (it is not known to)."""
+        if self._gather_by_driver:
+            code = self._copy_rows(self._gpu_layout, src, self._source_rows, "gather", False)
+            if code == 0:
+                return
+            self._gather_by_driver = False
+            logger.warning(
+                "kvguard: cuMemcpyBatchAsync refused a device-to-device gather (%s); "
+                "verification gathers with index_select from now on", result_name(code)[0])
+        count = len(src)
+        index = torch.tensor(src, dtype=torch.int64, pin_memory=self._pinned).to(
+            self._cache_device, non_blocking=True)
+        for tensor, offset, size in zip(self._gpu_caches.values(), self._offsets,
+                                        self._gpu_layout.block_bytes, strict=True):
+            rows = tensor.reshape(tensor.shape[0], -1).view(torch.uint8)
+            # GPU to GPU, on the verify stream, behind `after` (or the re-check's synchronize),
+            # into staging rows no other stream touches.
+            gathered = rows.index_select(0, index)
+            staged = self._source_rows[:count, offset:offset + size]
+            staged.copy_(gathered)  # kvguard: ignore[KVG001, KVG004]
+
+    def _finish_check(self, pending: _InFlight) -> list[int]:
         """Wait for a queued comparison; the positions (in its src/dst) whose blocks differ."""
-        check.finished.synchronize()
-        flags = itertools.chain.from_iterable(chunk.tolist() for chunk in check.flags)
+        pending.event.synchronize()
+        flags = ctypes.string_at(
+            self._host_flags.data_ptr() + pending.slot * self._check_rows, pending.size)
+        if b"\x01" not in flags:
+            return []
         return [position for position, differs in enumerate(flags) if differs]
 
     # Shared by both threads.

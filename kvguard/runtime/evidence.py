@@ -87,6 +87,16 @@ class StreamEventLog:
     def on_delete(self, event_id: int) -> None:
         self._records.pop(event_id, None)
 
+    def newest_wait(self, stream: int) -> StreamWait | None:
+        """The newest wait made on `stream`, if any (one C-level deque index, no copy)."""
+        waits = self._waits.get(stream)
+        if not waits:
+            return None
+        try:
+            return waits[-1]
+        except IndexError:  # emptied by nothing we know of; be safe
+            return None
+
     def waits_after(self, stream: int, seq: int, limit: int = 64) -> list[StreamWait]:
         """Up to `limit` waits made on `stream` later than `seq`, newest first.
 

@@ -114,6 +114,8 @@ class CopyGuard:
         self._logged_kinds: set[ViolationKind] = set()
         self._ident = threading.get_ident
         self._next_seq = self.event_log.next_seq
+        self._newest_wait = self.event_log.newest_wait
+        self._count = self.counters.add
 
     def open_request(
         self, compute_stream: int, is_store: bool, event_idx: int,
@@ -182,6 +184,36 @@ class CopyGuard:
             return _COPY
         return self.apply_policy(request, transfer_stream, kind)
 
+    def all_ordered(
+        self, requests: Sequence[CopyRequest], transfer_stream: int,
+        source_kind: MemoryKind, source_order: SourceOrder,
+    ) -> bool:
+        """True when the transfer stream's newest wait proves every request ordered; then
+        they are counted checked. False says nothing: check them with `check_group`.
+
+        The test is `find_violation`'s, with the newest wait as the one witness for all: made
+        after every request, on an event whose latest record (as the trace reported it when
+        the wait was made) is on each request's compute stream and later than that thread's
+        previous request. A group whose barrier waited on one compute stream last passes here
+        in O(1) reads of the log; anything else (several compute streams, a missing or stale
+        wait) goes through the full search, which names the violation.
+        """
+        if source_kind is MemoryKind.DEVICE and source_order is not SourceOrder.STREAM:
+            return False
+        wait = self._newest_wait(transfer_stream)
+        if wait is None:
+            return False
+        record = wait.record
+        if record is None:
+            return False
+        after, stream, recorded = wait.seq, record.stream, record.seq
+        for request in requests:
+            if (request.seq >= after or request.compute_stream != stream
+                    or request.fresh_after >= recorded):
+                return False
+        self._count("stores_checked" if requests[0].is_store else "loads_checked", len(requests))
+        return True
+
     def check_group(
         self, requests: Sequence[CopyRequest], transfer_stream: int,
         source_kind: MemoryKind, source_order: SourceOrder,
@@ -190,6 +222,8 @@ class CopyGuard:
 
         The caller applies `apply_policy` to each violation (it may raise).
         """
+        if self.all_ordered(requests, transfer_stream, source_kind, source_order):
+            return [None] * len(requests)
         waits = self.evidence_for(requests, transfer_stream)
         self.counters.add("stores_checked" if requests[0].is_store else "loads_checked",
                           len(requests))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from array import array
 from collections.abc import Sequence
 
 import torch
@@ -72,3 +73,35 @@ def mismatched_rows(source_rows: torch.Tensor, copied_rows: torch.Tensor) -> lis
     """Indices of the rows (blocks, dimension 0) whose bytes differ between the two tensors."""
     differs = differing_rows([source_rows], [copied_rows])
     return [int(i) for i in differs.nonzero().flatten().tolist()]
+
+
+def row_offsets(block_bytes: Sequence[int]) -> tuple[list[int], int]:
+    """Where each cache tensor's block starts in a staging row, and the row's size.
+
+    A staging row holds one block of every tensor, back to back; the row is padded with bytes
+    nothing writes to a multiple of 8, so rows compare as 64-bit words.
+    """
+    offsets, total = [], 0
+    for size in block_bytes:
+        offsets.append(total)
+        total += size
+    return offsets, max(8, (total + 7) // 8 * 8)
+
+
+def plan_rows(
+    bases: Sequence[int], block_bytes: Sequence[int], offsets: Sequence[int],
+    blocks: Sequence[int], row_base: int, row_bytes: int,
+) -> tuple[array[int], array[int], array[int]]:
+    """Descriptors (dsts, srcs, sizes) copying block `blocks[i]` of every tensor into row i.
+
+    Tensor t's block b starts at `bases[t] + b * block_bytes[t]`; it goes to
+    `row_base + i * row_bytes + offsets[t]`. One descriptor per tensor and block.
+    """
+    dsts, srcs, sizes = array("q"), array("q"), array("q")
+    rows = range(len(blocks))
+    for base, size, offset in zip(bases, block_bytes, offsets, strict=True):
+        srcs.extend([base + b * size for b in blocks])
+        start = row_base + offset
+        dsts.extend([start + r * row_bytes for r in rows])
+        sizes.extend([size] * len(blocks))
+    return dsts, srcs, sizes

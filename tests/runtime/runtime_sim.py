@@ -10,6 +10,7 @@ these tests cover the backend's logic; tests/gpu covers the device.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import itertools
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -118,6 +119,32 @@ class SimCopier:
             self.dst[name][dst] = tensor[src]
 
 
+class SimBatchMemcpy:
+    """cuMemcpyBatchAsync's surface on host memory: each descriptor is a memmove, now.
+
+    The verification rows are copied by address (CPU tensors' data pointers are real ones),
+    so the backend's own descriptor planning runs as it does on a GPU. Calls whose number
+    (from 0) is in `fail_calls` copy nothing and return `code`; every call is recorded.
+    """
+
+    def __init__(self) -> None:
+        self.calls: list[list[tuple[int, int, int]]] = []
+        self.fail_calls: set[int] = set()
+        self.code = 1  # CUDA_ERROR_INVALID_VALUE
+
+    def __call__(self, dsts: int, srcs: int, sizes: int, count: int, attrs: Any,
+                 stream: int) -> tuple[int, int | None]:
+        if len(self.calls) in self.fail_calls:
+            self.calls.append([])
+            return self.code, None
+        triples = list(zip(*((ctypes.c_int64 * count).from_address(address)
+                             for address in (dsts, srcs, sizes)), strict=True))
+        self.calls.append(triples)
+        for dst, src, size in triples:
+            ctypes.memmove(dst, src, size)
+        return 0, None
+
+
 def install(monkeypatch: pytest.MonkeyPatch) -> None:
     """Route the backend's CUDA calls to the stand-ins for one test."""
     for name, value in {
@@ -130,6 +157,7 @@ def install(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda index: (id(current_stream()), index, 1), raising=False)
     monkeypatch.setattr(backend_module, "BatchCopier", SimCopier)
     monkeypatch.setattr(backend_module, "resolve_event_record", lambda: None)
+    monkeypatch.setattr(backend_module, "resolve_batch_memcpy", SimBatchMemcpy)
 
 
 def make_caches(

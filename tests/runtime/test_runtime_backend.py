@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 import torch
-from runtime_sim import SimCopier, SimStream, holds, install, make_caches, start
+from runtime_sim import SimStream, holds, install, make_caches, start
 
 from kvguard.runtime import GuardPolicy, GuardViolation, OrderedCopyBackend
 from kvguard.runtime.backend import _Copy
+from kvguard.runtime.order import SourceOrder
 
 
 @pytest.fixture(autouse=True)
@@ -290,7 +291,7 @@ def test_sampled_verification_keeps_reports_in_order() -> None:
 
 
 class FailingCheck(OrderedCopyBackend):
-    def _start_check(self, src: list[int], dst: list[int], after: Any) -> Any:
+    def _start_check(self, src: list[int], dst: list[int], after: Any, slot: int) -> Any:
         raise RuntimeError("read-back failed")
 
 
@@ -307,16 +308,27 @@ def test_a_verification_that_fails_is_never_reported_as_good() -> None:
     assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
 
 
-def test_readback_copier_reads_host_blocks_in_stream_order() -> None:
+def test_verification_rows_are_copied_by_the_driver_in_stream_order() -> None:
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
+    events = launch_all(backend, [3])
+    backend.drain()
     backend.shutdown()
-    readback = backend._readback
-    assert isinstance(readback, SimCopier)
-    assert readback.src == cpu and readback.stream is backend._verify_stream
-    assert readback.source_order.name == "STREAM"
-    assert all(rows.shape[1:] == gpu[name].shape[1:] for name, rows in backend._staging.items())
+    assert [idx for idx, _ in events] == [0]
+    assert backend._stream_order.srcAccessOrder == SourceOrder.STREAM
+    calls = backend._rows_entry.calls
+    assert len(calls) == 3  # read-back, gather, flags: one driver call each
+    read_back, gather, flags = calls
+    row_bytes = backend._row_bytes
+    assert row_bytes == 64  # two tensors of 8 int32 per block
+    base = backend._read_rows.data_ptr()
+    k, v = cpu["k"], cpu["v"]
+    assert read_back == [(base + r * row_bytes + off, t.data_ptr() + b * 32, 32)
+                         for t, off in ((k, 0), (v, 32)) for r, b in enumerate([0, 1, 2])]
+    assert [src for _, src, _ in gather] == [
+        t.data_ptr() + b * 32 for t in (gpu["k"], gpu["v"]) for b in (0, 1, 2)]
+    assert flags == [(backend._host_flags.data_ptr(), backend._row_flags.data_ptr(), 3)]
 
 
 class CopyThreadCurrentStream(OrderedCopyBackend):
@@ -399,3 +411,177 @@ def test_verified_completion_events_are_reused_too() -> None:
     verified = backend.counters["verified"]
     backend.shutdown()
     assert verified == 40 and backend.completion_events_created <= 2
+
+
+class GatedVerified(GatedBackend):
+    """Gated copy and verify threads; records each check's source blocks as it is queued."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.checks: list[list[int]] = []
+        self.verify_gate = threading.Event()
+
+    def _verify_loop(self) -> None:
+        self.verify_gate.wait()
+        super()._verify_loop()
+
+    def open_gates(self) -> None:
+        """Let the copy thread issue everything queued, then let the verify thread take it all
+        at once (every group is handed over: all are sampled)."""
+        self.gate.set()
+        deadline = time.monotonic() + 5
+        while not self._queue.empty() and time.monotonic() < deadline:
+            time.sleep(0.001)
+        handed = -1
+        while handed != self._handed_off and time.monotonic() < deadline:
+            handed = self._handed_off
+            time.sleep(0.02)
+        self.verify_gate.set()
+
+    def _start_check(self, src: list[int], dst: list[int], after: Any, slot: int) -> Any:
+        self.checks.append(list(src))
+        return super()._start_check(src, dst, after, slot)
+
+
+def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, Any]:
+    """Queue every store before the copy thread starts, so groups reach the verify thread
+    together; then drain."""
+    gpu, cpu = make_caches(sum(sizes), sum(sizes))
+    start(backend, gpu, cpu)
+    events = launch_all(backend, sizes)
+    backend.open_gates()
+    backend.drain()
+    refused = backend.refused_copies()
+    counters = backend.counters
+    backend.shutdown()
+    block, good = 0, {}
+    for idx, size in enumerate(sizes):
+        good[idx] = holds(gpu, cpu, range(block, block + size), range(block, block + size))
+        block += size
+    reported = [idx for idx, _ in events]
+    return {"reported": reported, "good": all(good[i] for i in reported),
+            "refused": [(r.event_idx, r.reason) for r in refused], "counters": counters,
+            "groups": backend.groups, "checks": backend.checks, "stats": backend.verify_stats}
+
+
+def test_one_check_covers_the_sampled_blocks_of_several_groups() -> None:
+    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.max_group = 2  # 12 stores of 2 blocks: 6 groups, handed over together
+    result = run_gated_verified(backend, [2] * 12)
+    assert result["reported"] == list(range(12)) and result["good"]
+    assert len(result["groups"]) == 6
+    assert result["checks"] == [list(range(24))]  # all 24 sampled blocks in one check
+    assert result["counters"]["verified"] == 24 and result["counters"]["mismatches"] == 0
+    assert result["stats"]["checks"] == 1 and result["stats"]["groups"] == 6
+
+
+def test_checks_split_at_the_row_limit_and_the_span(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kvguard.runtime import backend as backend_module
+
+    monkeypatch.setattr(backend_module, "_READBACK_ROWS", 5)
+    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.max_group = 2
+    result = run_gated_verified(backend, [2] * 6)  # 12 blocks, 5 rows a check
+    assert result["checks"] == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11]]
+    assert result["reported"] == list(range(6)) and result["good"]
+    assert result["counters"]["verified"] == 12
+
+    monkeypatch.setattr(backend_module, "_READBACK_ROWS", 256)
+    monkeypatch.setattr(backend_module, "_CHECK_SPAN_BYTES", 2 * 4 * 64)  # two groups' bytes
+    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.max_group = 2
+    result = run_gated_verified(backend, [2] * 12)  # 6 groups of 4 blocks of 64 bytes
+    assert result["checks"] == [list(range(8 * i, 8 * i + 8)) for i in range(3)]
+    assert result["reported"] == list(range(12)) and result["good"]
+
+
+def test_few_slots_make_the_verify_thread_conclude_the_oldest_check_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kvguard.runtime import backend as backend_module
+
+    monkeypatch.setattr(backend_module, "_CHECK_SLOTS", 2)
+    monkeypatch.setattr(backend_module, "_READBACK_ROWS", 2)
+    backend = Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
+    result = run_verified(backend, stores=30)  # 120 blocks, 60 checks, 2 slots
+    assert result["reported"] == list(range(30)) and result["good"]
+    assert result["verified"] == 120 and result["mismatches"] == result["recopied"] == 30
+
+
+class CorruptingGated(GatedVerified):
+    """Corrupts the host copy of block 9 once, right after its store's copy."""
+
+    def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
+        super()._issue_copy(copier, src_blocks, dst_blocks)
+        if copier.is_store and 9 in dst_blocks and not getattr(self, "done_once", False):
+            self.done_once = True
+            for tensor in self._cpu_caches.values():
+                tensor[9] = -7
+
+
+def test_a_mismatch_in_a_shared_check_recopies_only_its_block() -> None:
+    backend = CorruptingGated(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.max_group = 2
+    result = run_gated_verified(backend, [2] * 12)
+    assert len(result["checks"]) == 2  # the shared check, then the re-check of block 9
+    assert result["checks"][1] == [9]
+    assert result["reported"] == list(range(12)) and result["good"]
+    assert result["counters"]["mismatches"] == result["counters"]["recopied"] == 1
+    assert result["refused"] == []
+
+
+def test_a_block_that_stays_corrupt_refuses_only_its_store_and_keeps_order() -> None:
+    class Always(CorruptingGated):
+        def _issue_copy(self, copier: Any, src_blocks: Sequence[int],
+                        dst_blocks: Sequence[int]) -> None:
+            self.done_once = False
+            super()._issue_copy(copier, src_blocks, dst_blocks)
+
+    backend = Always(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.max_group = 2
+    result = run_gated_verified(backend, [2] * 12)
+    assert result["refused"] == [(4, "verification_mismatch")]  # store 4 holds blocks 8 and 9
+    assert result["reported"] == [i for i in range(12) if i != 4] and result["good"]
+    assert result["counters"]["refused"] == 1
+
+
+def test_gather_falls_back_to_index_select_when_the_driver_refuses() -> None:
+    backend = Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
+    gpu, cpu = make_caches(80, 80)
+    start(backend, gpu, cpu)
+    backend._rows_entry.fail_calls = {1}  # the first gather (read-back is call 0)
+    events = launch_all(backend, [4] * 20)
+    backend.drain()
+    counters = backend.counters
+    backend.shutdown()
+    assert backend._gather_by_driver is False
+    assert [idx for idx, _ in events] == list(range(20))
+    assert all(holds(gpu, cpu, range(4 * i, 4 * i + 4), range(4 * i, 4 * i + 4))
+               for i in range(20))
+    assert counters["verified"] == 80 and counters["mismatches"] == counters["recopied"] == 20
+
+
+def test_a_failed_read_back_refuses_the_groups_of_its_check_only() -> None:
+    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.max_group = 2
+    gpu, cpu = make_caches(24, 24)
+    start(backend, gpu, cpu)
+    backend._rows_entry.fail_calls = {0}  # the first check's read-back
+    events = launch_all(backend, [2] * 12)
+    backend.open_gates()
+    with pytest.raises(Exception, match="read-back of host blocks"):
+        backend.drain()
+    while True:  # one error per refused group
+        try:
+            backend.drain()
+            break
+        except Exception:
+            continue
+    refused = backend.refused_copies()
+    backend.shutdown()
+    refused_events = sorted(r.event_idx for r in refused)
+    assert {r.reason for r in refused} == {"verification_error"}
+    reported = [idx for idx, _ in events]
+    assert sorted(reported + refused_events) == list(range(12))
+    assert reported == sorted(reported) and 0 in refused_events
+    assert all(i > max(refused_events) for i in reported) or not reported

@@ -6,6 +6,8 @@ import logging
 import threading
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from torch.cuda import _gpu_trace
 
 from kvguard.runtime import (
@@ -254,3 +256,65 @@ def test_waits_after_returns_every_newer_wait_up_to_the_limit(newer: int) -> Non
     waits = log.waits_after(TRANSFER, seq)
     expected = list(range(1000 + newer - 1, 999, -1))[:64]
     assert [w.event_id for w in waits] == expected
+
+
+def test_the_newest_wait_alone_proves_a_one_stream_group() -> None:
+    g, log = guard()
+    requests = []
+    for i in range(3):
+        requests.append(open_store(g, i))
+        log.on_record(10 + i, COMPUTE)
+    assert not g.all_ordered(requests, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)  # no wait
+    log.on_wait(12, TRANSFER)
+    assert g.all_ordered(requests, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)
+    assert g.counters.as_dict()["stores_checked"] == 3
+    # Unsafe source order, another compute stream, a request after the wait: not proven here.
+    assert not g.all_ordered(requests, TRANSFER, MemoryKind.DEVICE, SourceOrder.ANY)
+    other = g.open_request(OTHER, True, 9, (1,), (2,))
+    assert not g.all_ordered([*requests, other], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)
+    assert not g.all_ordered([open_store(g, 4)], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)
+    assert g.counters.as_dict()["stores_checked"] == 3  # only the proven group was counted
+
+
+def test_a_newest_wait_on_a_foreign_event_defers_to_the_full_search() -> None:
+    g, log = guard(GuardPolicy.REFUSE)
+    request = open_store(g)
+    log.on_record(7, COMPUTE)
+    log.on_wait(7, TRANSFER)
+    log.on_record(8, OTHER)
+    log.on_wait(8, TRANSFER)  # newest wait: on another stream's event
+    assert not g.all_ordered([request], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)  # type: ignore[list-item]
+    kinds = g.check_group([request], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)  # type: ignore[list-item]
+    assert kinds == [None]  # the older wait covers it
+    assert g.counters.as_dict()["stores_checked"] == 1
+
+
+@given(st.lists(st.tuples(st.sampled_from(["open", "open_other", "record", "record_other",
+                                           "wait", "wait_other", "wait_unknown"]),
+                          st.integers(0, 3)), max_size=40))
+def test_the_fast_witness_never_passes_what_the_full_search_flags(
+    steps: list[tuple[str, int]],
+) -> None:
+    g, log = guard(GuardPolicy.WARN)
+    requests = []
+    for step, event in steps:
+        if step == "open":
+            requests.append(g.open_request(COMPUTE, True, len(requests), (1,), (2,)))
+        elif step == "open_other":
+            requests.append(g.open_request(OTHER, True, len(requests), (1,), (2,)))
+        elif step == "record":
+            log.on_record(event, COMPUTE)
+        elif step == "record_other":
+            log.on_record(event, OTHER)
+        elif step == "wait":
+            log.on_wait(event, TRANSFER)
+        elif step == "wait_other":
+            log.on_wait(event, OTHER)
+        else:
+            log.on_wait(100 + event, TRANSFER)  # an event never recorded
+    if not requests:
+        return
+    full = [g.find_violation(r, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)
+            for r in requests]
+    if g.all_ordered(requests, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM):
+        assert full == [None] * len(requests)
