@@ -585,3 +585,30 @@ def test_a_failed_read_back_refuses_the_groups_of_its_check_only() -> None:
     assert sorted(reported + refused_events) == list(range(12))
     assert reported == sorted(reported) and 0 in refused_events
     assert all(i > max(refused_events) for i in reported) or not reported
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_verification_under_concurrent_hand_offs_keeps_order_and_recopies(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No gates: the copy thread hands groups over while checks are made, split by small row
+    and slot limits; every corrupt sampled block is re-copied, reports stay in order."""
+    import random
+
+    from kvguard.runtime import backend as backend_module
+
+    monkeypatch.setattr(backend_module, "_READBACK_ROWS", 3)
+    monkeypatch.setattr(backend_module, "_CHECK_SLOTS", 3)
+    rng = random.Random(seed)
+    sizes = [rng.randint(1, 9) for _ in range(150)]
+    backend = Corrupting(GuardPolicy.RAISE, verify_fraction=0.3, verify_seed=seed)
+    gpu, cpu = make_caches(sum(sizes), sum(sizes))
+    start(backend, gpu, cpu)
+    events = launch_all(backend, sizes)
+    backend.drain()
+    counters = backend.counters
+    refused = backend.refused_copies()
+    backend.shutdown()
+    assert [idx for idx, _ in events] == list(range(len(sizes))) and refused == []
+    assert counters["mismatches"] == counters["recopied"] and counters["refused"] == 0
+    assert counters["verified"] > 0
