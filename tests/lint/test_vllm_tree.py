@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,38 @@ def test_findings_on_the_vllm_package_are_the_triaged_ones(release: str) -> None
             f for f in findings if f["path"].startswith(("vllm/v1/simple_kv_offload/", "vllm/v1/kv_offload/"))
         ]
         assert offload == []
+
+
+def test_fixes_apply_to_the_vllm_0_23_package(tmp_path: Path) -> None:
+    """On real code: the diff holds the mechanical fixes (STREAM for the seed's ANY literal, the
+    barrier before apply_grammar_bitmask's copy block), and after --fix only the findings
+    without a mechanical fix remain (the copy-thread store, the copy inside a helper)."""
+    shutil.copytree(_package("0.23.0"), tmp_path / "vllm", ignore=shutil.ignore_patterns("__pycache__"))
+
+    def kvguard(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-I", "-m", "kvguard", "check", *args, "vllm"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+
+    diff = kvguard("--diff")
+    assert diff.returncode == 1, diff.stderr
+    changed = re.findall(r"^\+\+\+ b/(\S+)$", diff.stdout, flags=re.MULTILINE)
+    assert changed == [
+        "vllm/v1/simple_kv_offload/cuda_mem_ops.py",
+        "vllm/v1/worker/gpu/structured_outputs.py",
+    ]
+    assert "+    attrs = _CUmemcpyAttributes(srcAccessOrder=1)\n" in diff.stdout
+    assert "+        self.copy_stream.wait_stream(torch.cuda.current_stream())\n" in diff.stdout
+
+    fixed = kvguard("--fix", "--format", "json", "--exit-zero")
+    remaining = {(f["path"], f["line"], f["code"]) for f in json.loads(fixed.stdout)["findings"]}
+    assert remaining == {
+        ("vllm/v1/simple_kv_offload/cuda_mem_ops.py", 184, "KVG001"),
+        ("vllm/v1/worker/gpu/buffer_utils.py", 42, "KVG004"),
+    }
+    again = kvguard("--diff")
+    assert (again.returncode, again.stdout) == (0, "")
