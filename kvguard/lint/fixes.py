@@ -20,7 +20,7 @@ class FixError(Exception):
 
 
 def apply_edits(source: str, edits: Sequence[Edit]) -> str:
-    """The source with every edit made; edits that would repeat a change are made once."""
+    """The source with every edit made (raises FixError where an edit's node is not found)."""
     if not edits:
         return source
     tree = cst.parse_module(source)

@@ -689,7 +689,12 @@ class Interpreter:
                     value = replace(
                         value,
                         origin=f"the default of parameter '{param.name}'",
-                        defaulted_at=(caller.module.path, call.span, param.name) if call else None,
+                        # With *args or **kwargs at the call, the argument may come from them.
+                        defaulted_at=(
+                            (caller.module.path, call.span, param.name)
+                            if call and not call.star_args
+                            else None
+                        ),
                     )
                 env[param.name] = value
             else:

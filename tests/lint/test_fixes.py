@@ -195,6 +195,16 @@ def test_copy_thread_store_has_no_fix_and_says_why(lint: Lint) -> None:
     assert "no automatic fix: it runs on another thread" in finding.fix_hint
 
 
+def test_default_with_star_arguments_at_the_call_has_no_fix(lint: Lint) -> None:
+    # ``*parts`` may carry the argument: adding the keyword could pass it twice.
+    code = LITERAL_DEFAULT.replace(
+        "    store(dsts, srcs, sizes, n, stream)\n", "    store(*parts)\n"
+    ).replace("def offload(dsts, srcs, sizes, n, stream):", "def offload(parts):")
+    [finding] = lint({"store.py": code}, select=("KVG002",)).findings
+    assert finding.fix is None
+    assert "the call that relies on the default was not seen" in finding.fix_hint
+
+
 def test_constant_without_a_stream_sibling_has_no_fix(lint: Lint) -> None:
     code = CONSTANT_ANY.replace("CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 1\n", "")
     [finding] = lint({"store.py": code}, select=("KVG002",)).findings
