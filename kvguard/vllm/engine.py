@@ -8,10 +8,12 @@ the name. Importing kvguard.vllm widens `has_connector`: asked for the stock nam
 yes where the configured connector (directly or as a MultiConnector child) is kvguard's. Releases
 without `has_connector` (0.19 to 0.23) have no such special case and are left alone.
 
-The engine process imports kvguard.vllm before that question when the connector's worker side
-lives in it (one GPU per engine) or when it forked from the process that built the VllmConfig;
-where neither holds, the scheduler side finds the count missing and refuses to start
-(`check_engine_aligned_cpu_blocks`).
+Installed as a package, kvguard registers a `vllm.general_plugins` entry point
+(kvguard/vllm/plugin.py) that applies this in every process vLLM starts, before the engine
+asks. Without it (kvguard only on PYTHONPATH), the engine process has it only when it imported
+kvguard.vllm first: the connector's worker side lives in it, or it forked from the process that
+built the VllmConfig. Where none of these holds, the scheduler side finds the count missing and
+refuses to start (`check_engine_aligned_cpu_blocks`).
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ def check_engine_aligned_cpu_blocks(vllm_config: Any, extra_config: Mapping[str,
             f"the scheduler side (it does so only for connectors that has_connector("
             f"'{STOCK_CONNECTOR}') names, and kvguard.vllm was not imported in the engine "
             "process before it asked). The scheduler could hand out CPU blocks the workers do "
-            "not have. Set kv_connector_extra_config.num_cpu_blocks to a count every worker "
-            "can hold."
+            "not have. Install kvguard as a package (pip install 'kvguard[vllm]'): its "
+            "vllm.general_plugins entry point fixes this in every engine process; or set "
+            "kv_connector_extra_config.num_cpu_blocks to a count every worker can hold."
         )
