@@ -169,6 +169,8 @@ def check(
 
     if reading_stdin and (fix or show_diff):
         _fail("--fix and --diff need files, not standard input")
+    if fix and show_diff:
+        _fail("--fix writes the fixes and --diff only shows them: give one of the two")
     stdin = None
     if reading_stdin:
         name = stdin_filename or "-"
@@ -204,17 +206,21 @@ def check(
         changes = _fixed_sources(result.findings)
         if show_diff:
             click.echo("".join(unified_diff(path, *change) for path, change in changes.items()), nl=False)
-            sys.exit(EXIT_FINDINGS if changes else 0)
-        written = 0
+            sys.exit(EXIT_FINDINGS if changes and not exit_zero else 0)
+        written = set()
         for path, (_, after) in changes.items():
             try:
-                Path(path).write_text(after, encoding="utf-8")
-                written += 1
+                # newline="": line endings as the file has them (CRLF stays CRLF).
+                with open(path, "w", encoding="utf-8", newline="") as stream:
+                    stream.write(after)
+                written.add(path)
             except OSError as error:
                 click.echo(f"kvguard: {path}: cannot write the fix: {error.strerror}", err=True)
-        fixed = sum(1 for f in result.findings if f.fix is not None)
+        fixed = sum(
+            1 for f in result.findings if f.fix is not None and all(e.path in written for e in f.fix.edits)
+        )
         if not quiet:
-            click.echo(f"kvguard: fixed {fixed} finding(s) in {written} file(s)", err=True)
+            click.echo(f"kvguard: fixed {fixed} finding(s) in {len(written)} file(s)", err=True)
         result = checked()
 
     @lru_cache(maxsize=256)
@@ -249,7 +255,8 @@ def _fixed_sources(findings: list[Finding]) -> dict[str, tuple[str, str]]:
     changes: dict[str, tuple[str, str]] = {}
     for path, edits in fixes_by_path(findings).items():
         try:
-            before = Path(path).read_text(encoding="utf-8")
+            with open(path, encoding="utf-8", newline="") as stream:
+                before = stream.read()
             after = apply_edits(before, edits)
         except (OSError, UnicodeDecodeError, FixError, cst.ParserSyntaxError) as error:
             click.echo(f"kvguard: {path}: fix not applied: {error}", err=True)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_NAMES, SourceOrder
 from kvguard.lint.findings import Edit, Finding, Fix, FlowStep
+from kvguard.lint.interpreter import CopyRun
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
@@ -144,17 +145,18 @@ class OutOfOrderSourceRead(Rule):
     )
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
-        reported: set[tuple[str, int, int]] = set()
+        by_site: dict[tuple[str, int, int], list[tuple[CopyRun, SourceOrder]]] = {}
         for run in model.copy_runs:
             order = run.order
             if order is None or order.value not in (ORDER_DURING_API_CALL, ORDER_ANY):
                 continue
-            site = (order.path, order.span.line, order.span.column)
-            if site in reported or not run.may_read_device or run.host_synced:
-                continue
-            reported.add(site)
+            if run.may_read_device and not run.host_synced:
+                site = (order.path, order.span.line, order.span.column)
+                by_site.setdefault(site, []).append((run, order))
+        for reaching in by_site.values():
+            run, order = reaching[0]
             order_name = ORDER_NAMES[order.value]
-            fix, why_not = _fix(order, model)
+            fix, why_not = _fix([order for _, order in reaching], model)
             yield Finding(
                 path=order.path,
                 code=self.code,
@@ -201,19 +203,24 @@ def _stream_spelling(spelling: str, bound: set[str]) -> tuple[str | None, str]:
     return None, f"no STREAM counterpart of `{spelling}` to spell"
 
 
-def _fix(order: SourceOrder, model: ProjectModel) -> tuple[Fix | None, str]:
+def _fix(orders: list[SourceOrder], model: ProjectModel) -> tuple[Fix | None, str]:
+    """The fix for one order site, reached by ``orders`` (one per path)."""
+    order = orders[0]
     if order.spelling == "True":
         edit = Edit(order.path, "replace", order.span, "False")
         return Fix("is_src_access_order_any=False", (edit,)), ""
-    if order.defaulted_at is not None:
-        call_path, call_span, parameter = order.defaulted_at
-        stream, why_not = _stream_spelling(order.spelling, model.names_bound_in(call_path))
-        if stream is None:
-            return None, why_not
-        edit = Edit(call_path, "keyword", call_span, f"{parameter}={stream}")
-        return Fix(f"pass {parameter}={stream} where the ANY default applied", (edit,)), ""
     if "default of parameter" in order.origin:
-        return None, "the call that relies on the default was not seen"
+        calls = sorted({o.defaulted_at for o in orders if o.defaulted_at is not None})
+        if not calls or any(o.defaulted_at is None for o in orders):
+            return None, "a call that relies on the default was not seen"
+        edits = []
+        for call_path, call_span, parameter in calls:
+            stream, why_not = _stream_spelling(order.spelling, model.names_bound_in(call_path))
+            if stream is None:
+                return None, why_not
+            edits.append(Edit(call_path, "keyword", call_span, f"{parameter}={stream}"))
+        where = "the call" if len(edits) == 1 else f"the {len(edits)} calls"
+        return Fix(f"pass {edits[0].text} at {where} where the ANY default applied", tuple(edits)), ""
     stream, why_not = _stream_spelling(order.spelling, model.names_bound_in(order.path))
     if stream is None:
         return None, why_not

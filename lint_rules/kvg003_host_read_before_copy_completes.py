@@ -151,6 +151,16 @@ class HostReadBeforeCopyCompletes(Rule):
         ),
         Example(
             "import torch\n\n"
+            "def fetch(gpu, n, stream):\n"
+            "    host = torch.empty(n, pin_memory=True)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        host.copy_(gpu, non_blocking=True)\n"
+            "        torch.cuda.current_stream().synchronize()\n"
+            "    return host.tolist()\n",
+            note="current_stream() inside the stream block is the copy's stream",
+        ),
+        Example(
+            "import torch\n\n"
             "def upload(host, n):\n"
             "    gpu = torch.empty(n, device='cuda')\n"
             "    gpu.copy_(host, non_blocking=True)\n"
@@ -198,6 +208,14 @@ class HostReadBeforeCopyCompletes(Rule):
             "    return host.tolist()\n",
             expect=(Expect(5, 12),),
             note=".to('cpu', non_blocking=True), a numpy view, then .tolist()",
+        ),
+        Example(
+            "import torch\n\n"
+            "def fetch(gpu):\n"
+            "    host = gpu.to(torch.device('cpu'), non_blocking=True)\n"
+            "    return host.tolist()\n",
+            expect=(Expect(5, 12),),
+            note="torch.device('cpu') as the destination",
         ),
         Example(
             "import torch\n\n"

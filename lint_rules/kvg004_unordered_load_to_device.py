@@ -106,6 +106,16 @@ class UnorderedLoadToDevice(Rule):
             note="raw runtime copy, host-to-device kind",
         ),
         Example(
+            "import torch\n\n"
+            "def load(gpu, n, stream):\n"
+            "    pinned = torch.empty(n, pin_memory=True)\n"
+            "    stream.wait_stream(stream)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        gpu.copy_(pinned, non_blocking=True)\n",
+            expect=(Expect(7, 9),),
+            note="a stream waiting on itself orders nothing",
+        ),
+        Example(
             files=shapes.BUGGY,
             expect=(Expect(*shapes.COPY_AT[1:], shapes.COPY_AT[0]),),
             note="loads out of the pinned caches on the copy thread: no barrier anywhere",

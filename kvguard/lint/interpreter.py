@@ -434,6 +434,9 @@ class Interpreter:
             for cls in module.code.classes:
                 self._classes[(module.name, cls.qualname)] = cls
         self._uses: dict[int, tuple[set[str], set[str]]] = {}
+        # Names of functions passed as values (callbacks, executor tasks, thread targets):
+        # they may run on a thread the analysis does not see.
+        self._passed: set[str] = set()
         self._relevant: set[tuple[str, str]] = set()
         self._reach: set[tuple[str, str]] = set()
         self._relevance()
@@ -506,8 +509,9 @@ class Interpreter:
         callers: dict[str, set[tuple[str, str]]] = {}
         seeds, weak = [], []
         for key, function in self._functions.items():
-            called, mentioned = _names_used(function.body)
+            called, mentioned, passed = _names_used(function.body)
             self._uses[id(function.body)] = (called, mentioned)
+            self._passed |= passed
             for name in called:
                 callers.setdefault(name, set()).add(key)
             if mentioned & _SEED_NAMES or any(
@@ -517,7 +521,9 @@ class Interpreter:
             elif mentioned & _WEAK_NAMES:
                 weak.append(key)
         for module in self._modules.values():
-            self._uses[id(module.code.body)] = _names_used(module.code.body)
+            called, mentioned, passed = _names_used(module.code.body)
+            self._uses[id(module.code.body)] = (called, mentioned)
+            self._passed |= passed
         self._relevant = self._closure(seeds, callers)
         self._reach = self._closure(seeds + weak, callers)
 
@@ -815,13 +821,7 @@ class Interpreter:
             if name is not None:
                 state = self._assign(name, stream, frame, state, statement)
             saved = state.streams
-            spelled = (
-                _spelling(context_expr.args[0])
-                if isinstance(context_expr, ir.Call)
-                and context_expr.args
-                and isinstance(context_expr.args[0], (ir.Name, ir.Attr))
-                else ""
-            )
+            spelled = self._plain_stream_spelling(context_expr, statement, saved, frame)
             entered = (frame.module.path, statement.span, spelled, frame.stack)
             state.streams = (*saved, replace(stream, entered_at=entered))
             state = self._with(statement, rest, frame, state)
@@ -832,6 +832,29 @@ class Interpreter:
         if name is not None:
             state = self._assign(name, context, frame, state, statement)
         return self._with(statement, rest, frame, state)
+
+    def _plain_stream_spelling(
+        self, context_expr: ir.Expr, statement: ir.With, enclosing: tuple[StreamV, ...], frame: _Frame
+    ) -> str:
+        """How a barrier placed before ``statement`` can name the stream it enters, or "" when
+        no barrier placed there would be right: another side stream is current there, an
+        earlier item of the same ``with`` binds the stream, or naming it again could run code
+        (a property, a call)."""
+        if not isinstance(context_expr, ir.Call) or not context_expr.args:
+            return ""
+        if statement.items[0][0] is not context_expr or any(s.current_of != MAIN_THREAD for s in enclosing):
+            return ""
+        spelled = context_expr.args[0]
+        if isinstance(spelled, ir.Name):
+            return spelled.id
+        if isinstance(spelled, ir.Attr) and isinstance(spelled.base, ir.Name):
+            holder = frame.env.get(spelled.base.id)
+            if (
+                isinstance(holder, ObjectV)
+                and self._method(holder.module, holder.qualname, spelled.name) is None
+            ):
+                return _spelling(spelled)  # a field of a project object, not a property
+        return ""
 
     def _enter_generator(
         self,
@@ -1017,6 +1040,8 @@ class Interpreter:
             state.completed(None)
         elif isinstance(target, StreamV):
             state.completed(None if target.key.startswith("opaque:") else target.key)
+            if target.key.startswith("current@") and state.streams:
+                state.completed(state.streams[-1].key)  # inside a stream block, that block's stream
         elif isinstance(target, EventV):
             record = state.records.get(target.key)
             # Every copy launched before the record counts as waited for, whatever its stream:
@@ -1549,6 +1574,8 @@ class Interpreter:
             return TensorV(_allocation_memory(args, kwargs), site), state
         if last == "int" and args:
             return args[0], state
+        if last == "device" and args and isinstance(args[0], ConstV):
+            return args[0], state  # ``torch.device("cpu")`` places memory as "cpu" does
         if (
             last == "getattr"
             and len(args) >= 2
@@ -1702,6 +1729,8 @@ class Interpreter:
         path, span, spelled, stack = entered
         if not spelled or path != frame.module.path or stack != frame.stack:
             return None
+        if stack and stack[-1].rsplit(".", 1)[-1] in self._passed:
+            return None  # the function is passed as a value: it may run on another thread
         torch = next((local for local, dotted in frame.module.code.imports.items() if dotted == "torch"), "")
         return path, span, spelled, torch
 
@@ -1719,6 +1748,8 @@ class Interpreter:
         return None
 
     def _is_producer(self, producer: Value, waiter: StreamV) -> bool:
+        if isinstance(producer, Unknown) and producer.spelling:
+            producer = _opaque_stream(producer) or producer  # ``s.wait_stream(s)`` orders nothing
         if isinstance(producer, StreamV):
             if producer.key == waiter.key:
                 return False
@@ -1746,10 +1777,12 @@ class Interpreter:
         return FlowStep(frame.module.path, span.line, span.column, message)
 
 
-def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
-    """(names called, every name, attribute, keyword and string mentioned) in statements."""
+def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[str]]:
+    """(names called, every name, attribute, keyword and string mentioned, names passed as
+    call arguments) in statements."""
     called: set[str] = set()
     mentioned: set[str] = set()
+    passed: set[str] = set()
 
     def expr(e: ir.Expr | None) -> None:
         if e is None:
@@ -1763,6 +1796,9 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
             if isinstance(e.func, (ir.Name, ir.Attr)):
                 called.add(e.func.id if isinstance(e.func, ir.Name) else e.func.name)
             expr(e.func)
+            for a in (*e.args, *(value for _, value in e.kwargs)):
+                if isinstance(a, (ir.Name, ir.Attr)):
+                    passed.add(a.id if isinstance(a, ir.Name) else a.name)
             for a in e.args:
                 expr(a)
             for key, a in e.kwargs:
@@ -1824,7 +1860,7 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
                 block(statement.final)
 
     block(statements)
-    return called, mentioned
+    return called, mentioned, passed
 
 
 def _opaque_call(name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
