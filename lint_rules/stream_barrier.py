@@ -25,7 +25,11 @@ def barrier_fix(runs: list[CopyRun], producers: tuple[str, ...]) -> tuple[Fix | 
     if None in sites:
         if any(run.thread != MAIN_THREAD for run in runs):
             return None, "it runs on another thread; the barrier belongs on the requesting thread"
-        return None, "the stream is not entered by a `with` block in the copy's own function"
+        return None, (
+            "no statement before the stream block is sure to run on the requesting thread with the "
+            "compute stream current (the block is in another function or inside another stream "
+            "block, its function is passed as a callback, or the stream is not a plain name)"
+        )
     if len(sites) > 1:
         return None, "paths reach it through different stream blocks"
     site = sites.pop()
