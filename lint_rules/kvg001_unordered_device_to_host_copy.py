@@ -226,6 +226,15 @@ class UnorderedDeviceToHostCopy(Rule):
         ),
         Example(
             "import torch\n\n"
+            "def store(cpu, gpu, stream):\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        stream.wait_stream(torch.cuda.current_stream())\n"
+            "        cpu.copy_(gpu, non_blocking=True)\n",
+            expect=(Expect(6, 9),),
+            note="current_stream() inside the block is the store stream itself",
+        ),
+        Example(
+            "import torch\n\n"
             "class Offloader:\n"
             "    def __init__(self, n):\n"
             "        self.stream = torch.cuda.Stream()\n"

@@ -1543,7 +1543,10 @@ class Interpreter:
             return self._copy_api(last, args, kwargs, call, frame, state)
         if last == "Stream":
             return StreamV(_site(frame, call), _NEW_STREAM), state
-        if last in ("current_stream", "default_stream"):
+        if last == "current_stream":
+            # Inside ``with torch.cuda.stream(s):`` the current stream is s, not the producer.
+            return self._current(frame, state), state
+        if last == "default_stream":
             return self._current(frame, state, explicit=True), state
         if last in _STREAM_CONTEXTS and args:
             stream = _opaque_stream(args[0])
