@@ -136,8 +136,7 @@ def _imports(module: cst.Module, name: str) -> bool:
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 if isinstance(small, cst.Import) and any(
-                    alias.asname is None and cst.Module([]).code_for_node(alias.name) == name
-                    for alias in small.names
+                    alias.asname is None and _dotted(alias.name) == name for alias in small.names
                 ):
                     return True
     return False

@@ -1431,7 +1431,7 @@ class Interpreter:
             return QueueGetV(receiver), state
         if method == "copy_" and receiver is not None and args and isinstance(call.func, ir.Attr):
             held = call.func.base
-            blocking = args[1] if len(args) > 1 else kwargs.get("non_blocking", ConstV(False, "", "", None))
+            non_blocking = args[1] if len(args) > 1 else kwargs.get("non_blocking")
             return receiver, self._copy(
                 call,
                 "Tensor.copy_",
@@ -1443,7 +1443,7 @@ class Interpreter:
                 _root_spelling(call.args[0]),
                 None,
                 written=_written(self._identity(receiver, held, frame), held),
-                asynchronous=_truth(blocking) is not False,
+                asynchronous=_may_be_true(non_blocking),
             )
         if (
             method == "cpu"
@@ -1480,7 +1480,7 @@ class Interpreter:
                     _root_spelling(call.func.base) if isinstance(call.func, ir.Attr) else "",
                     None,
                     written=(result.key, f"the result of {_spelling(call.func)}()"),
-                    asynchronous=_truth(kwargs.get("non_blocking", ConstV(False, "", "", None))) is not False,
+                    asynchronous=_may_be_true(kwargs.get("non_blocking")),
                 )
                 return result, state
             if moved_to is Memory.DEVICE:
@@ -1652,7 +1652,7 @@ class Interpreter:
                 )
         stream_value = stream if stream is None or isinstance(stream, StreamV) else _opaque_stream(stream)
         spelled = call.args[0] if call.args and not call.star_args else None
-        written = (self._identity(destination, spelled, frame), _spelling(spelled)) if spelled else ("", "")
+        written = _written(self._identity(destination, spelled, frame), spelled) if spelled else ("", "")
         return UNKNOWN, self._copy(
             call, api, frame, state, stream_value, source, destination, "", order, written=written
         )
@@ -1913,6 +1913,11 @@ def _root_spelling(expr: ir.Expr) -> str:
     ):
         expr = expr.base if isinstance(expr, ir.Index) else expr.func.base  # type: ignore[union-attr]
     return _spelling(expr) if isinstance(expr, (ir.Name, ir.Attr)) else ""
+
+
+def _may_be_true(flag: Value | None) -> bool:
+    """Whether a flag argument (``non_blocking``) may be true; left out, it is False."""
+    return flag is not None and _truth(flag) is not False
 
 
 def _written(identity: str, expr: ir.Expr) -> tuple[str, str]:

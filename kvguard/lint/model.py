@@ -60,14 +60,13 @@ class ProjectModel:
 
         names: set[str] = set()
         for summary in self.summaries:
-            if summary.code is None and summary.parsed and summary.cache_key and self._load_code is not None:
-                summary.code = self._load_code(summary.cache_key)
-            if summary.code is not None:
+            code = self._code(summary)
+            if code is not None:
                 name = module_name_for(summary.path, is_package)
                 if name in names:
                     name = summary.path  # two files claim one module name: keep both apart
                 names.add(name)
-                entries.append(ModuleEntry(name, summary.path, summary.code))
+                entries.append(ModuleEntry(name, summary.path, code))
         return Interpreter(entries, self._analysis).run()
 
     @property
@@ -79,9 +78,7 @@ class ProjectModel:
         """Module-level names a file defines or imports (for fixes that spell a name there)."""
         for summary in self.summaries:
             if summary.path == path:
-                code = summary.code
-                if code is None and summary.cache_key and self._load_code is not None:
-                    code = self._load_code(summary.cache_key)
+                code = self._code(summary)
                 if code is None:
                     return set()
                 defined = {f.name for f in code.functions if not f.class_name} | {
@@ -89,6 +86,12 @@ class ProjectModel:
                 }
                 return set(code.constants) | set(code.imports) | defined
         return set()
+
+    def _code(self, summary: FileSummary) -> ModuleCode | None:
+        """A parsed file's lowered code, loaded from the cache on first use."""
+        if summary.code is None and summary.parsed and summary.cache_key and self._load_code is not None:
+            summary.code = self._load_code(summary.cache_key)
+        return summary.code
 
     def unknown_suppression_codes(self) -> Iterator[tuple[str, Suppression, str]]:
         """(path, suppression, code) for every code a suppression names that no rule has."""
