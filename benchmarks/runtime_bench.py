@@ -3,27 +3,25 @@ stock connector's shape, on a GPU.
 
 Writes bench.json and bench.png to --out. Run by benchmarks/runtime_gpu_suite.py.
 
-PyTorch's GPU trace, which the guard's evidence comes from, cannot be switched off once a
-process has switched it on, and it makes every event operation of the process dearer. So the
-sweep runs in two fresh processes, one after the other, each interleaving its variants so drift
-hits them alike, and each with its own raw column (the two raw columns agreeing is the check
-that the processes are comparable):
-- untraced: raw and stock-shaped. Raw is `BatchCopier.copy` in a loop on one thread, no
-  barrier, no guard (the planner and driver call the backend uses). Stock-shaped is the handoff
-  of vLLM's stock DmaCopyBackend: `launch_copy` queues, one background thread takes each
-  request in turn and issues one batch copy for it (srcAccessOrder STREAM) and records a fresh
-  completion event; no barrier, no guard.
-- traced: raw; ordered = `OrderedCopyBackend(policy="raise")`, every store requested from a
-  compute stream and launched back to back, as a worker does when stores pile up (throughput,
-  many in flight); ordered_one_per_wakeup = the same with `max_group = 1`; verified = ordered
-  with 1% sampled verification.
+The sweep runs in one fresh process and interleaves its variants within each repeat, so drift
+hits them alike; raw runs twice per repeat (first and last), and the agreement of those two
+columns is the noise check for a configuration:
+- raw: `BatchCopier.copy` in a loop on one thread, no barrier, no guard (the planner and driver
+  call the backend uses).
+- stock-shaped: the handoff of vLLM's stock DmaCopyBackend: `launch_copy` queues, one
+  background thread takes each request in turn and issues one batch copy for it
+  (srcAccessOrder STREAM) and records a fresh completion event; no barrier, no guard.
+- ordered = `OrderedCopyBackend(policy="raise")`, every store requested from a compute stream
+  and launched back to back, as a worker does when stores pile up (throughput, many in
+  flight); ordered_one_per_wakeup = the same with `max_group = 1`; verified = ordered with 1%
+  sampled verification.
 Each variant also has a single-store latency: one store at a time, each waited for before the
 next (raw: copy and stream synchronize; a backend: launch_copy, wait for its completion event
 to be reported, synchronize it, drop it as vLLM's worker does).
 
 Guard host overhead is measured end to end: the host CPU time per store of the guarded backend
-minus that of the same backend with the guard's checks skipped and the trace never activated,
-each in a fresh process, plus a breakdown of where the difference goes.
+minus that of the same backend, barrier included, with the guard's evidence log discarded and
+its checks skipped, each in a fresh process, plus a breakdown of where the difference goes.
 """
 
 from __future__ import annotations
@@ -50,9 +48,7 @@ from kvguard.runtime import (
     GuardPolicy,
     OrderedCopyBackend,
     StreamEventLog,
-    process_event_log,
 )
-from kvguard.runtime.driver import resolve_event_record
 
 BLOCK_SIZES = [16 << 10, 64 << 10, 256 << 10, 1 << 20, 2 << 20]
 BATCHES = [1, 16, 128, 1024]
@@ -84,11 +80,21 @@ def latency_reps_for(store_bytes: int) -> int:
     return max(10, min(200, (256 << 20) // store_bytes))
 
 
+class DiscardingLog(StreamEventLog):
+    """An evidence log that keeps nothing: the handshake's driver calls without the guard."""
+
+    def on_record(self, event_id: int, stream: int) -> None:
+        pass
+
+    def on_wait(self, event_id: int, stream: int) -> None:
+        pass
+
+
 class UnguardedBackend(OrderedCopyBackend):
-    """The same backend with the guard's checks skipped and no trace callbacks (baseline)."""
+    """The same backend, barrier and all, with the evidence discarded and no checks (baseline)."""
 
     def _make_guard(self, policy: GuardPolicy) -> CopyGuard:
-        return CopyGuard(policy, event_log=StreamEventLog())  # a private log nothing feeds
+        return CopyGuard(policy, event_log=DiscardingLog())
 
     def _check(self, group: Any, copier: BatchCopier) -> Any:
         return group
@@ -229,26 +235,6 @@ def latency_backend(backend: Any, compute: torch.cuda.Stream, batches: Batches) 
     return (time.perf_counter() - start) / len(batches)
 
 
-def event_traffic_per_store(stores: int = 20_000) -> float:
-    """Host microseconds of one store's event traffic at one store per wake-up: the pooled
-    compute event's record, the transfer stream's wait on it, and the pooled completion event's
-    re-record by the driver (as the backend does once the caller dropped it)."""
-    compute, transfer = torch.cuda.Stream(), torch.cuda.Stream()
-    pooled, done = torch.cuda.Event(), torch.cuda.Event()
-    done.record(transfer)
-    raw_record = resolve_event_record()
-    torch.cuda.synchronize()
-    start = time.thread_time()
-    for _ in range(stores):
-        pooled.record(compute)
-        transfer.wait_event(pooled)
-        if raw_record is None or raw_record(done.cuda_event, transfer.cuda_stream) != 0:
-            done.record(transfer)
-    elapsed = time.thread_time() - start
-    torch.cuda.synchronize()
-    return elapsed / stores * 1e6
-
-
 def cpu_child(mode: str) -> dict[str, float]:
     """Host CPU per store (all threads) of the guarded or unguarded backend, this process."""
     device = torch.device("cuda", 0)
@@ -312,31 +298,43 @@ def guard_overhead(out: Path) -> dict[str, Any]:
     }
 
 
-def trace_components() -> dict[str, float]:
-    """Host cost of the trace on one store's event traffic, and of open_request (traced child)."""
-    untraced = event_traffic_per_store()  # this process has not activated the trace yet
-    log = process_event_log()
-    traced = event_traffic_per_store()
-    guard = CopyGuard(GuardPolicy.RAISE, event_log=log)
-    start = time.perf_counter()
-    for i in range(20_000):
-        guard.open_request(1, True, i, (1,), (2,))
-    open_us = (time.perf_counter() - start) / 20_000 * 1e6
-    return {"trace_us_per_store_one_per_wakeup": traced - untraced,
-            "event_traffic_us_untraced": untraced, "event_traffic_us_traced": traced,
-            "open_request_us": open_us}
+def handshake_components(requests: int = 20_000) -> dict[str, float]:
+    """Host microseconds of the guard's handshake per request, with its evidence logged (the
+    guard) and discarded (the barrier alone): open_request on the requesting thread, the
+    transfer stream's wait and the release on the copy thread (here one thread, one stream
+    each)."""
+    compute, transfer = torch.cuda.Stream(), torch.cuda.Stream()
+    result = {}
+    for name, log in (("logged", None), ("discarded", DiscardingLog())):
+        guard = CopyGuard(GuardPolicy.RAISE, event_log=log)
+        for warm in (True, False):
+            opened = waited = 0.0
+            for i in range(200 if warm else requests):
+                start = time.perf_counter()
+                request = guard.open_request(compute.cuda_stream, True, i, (1,), (2,))
+                middle = time.perf_counter()
+                guard.wait(transfer.cuda_stream, request)
+                guard.release(request)
+                end = time.perf_counter()
+                opened += middle - start
+                waited += end - middle
+        torch.cuda.synchronize()
+        guard.close()
+        result[f"open_request_us_{name}"] = opened / requests * 1e6
+        result[f"wait_release_us_{name}"] = waited / requests * 1e6
+    return result
 
 
 def batches_for(block: int, batch: int) -> Batches:
-    """The same random block ids in both sweep processes."""
+    """Random block ids, the same in every run."""
     rng = random.Random(block * 10_000 + batch)
     return [(rng.sample(range(2 * HOST_BLOCKS), batch), rng.sample(range(HOST_BLOCKS), batch))
             for _ in range(reps_for(block * batch))]
 
 
-def sweep(traced: bool) -> dict[str, Any]:
-    """Every configuration, each variant of this process interleaved, REPEATS windows each."""
-    extra: dict[str, Any] = trace_components() if traced else {}
+def sweep() -> dict[str, Any]:
+    """Every configuration, every variant interleaved within each of REPEATS windows."""
+    extra: dict[str, Any] = handshake_components()
     device = torch.device("cuda", 0)
     max_block = max(BLOCK_SIZES)
     # Random bytes, periodic every 16 KiB, so every block of every size holds the same data:
@@ -355,34 +353,32 @@ def sweep(traced: bool) -> dict[str, Any]:
         gpu = {"kv": gpu_bytes[: 2 * HOST_BLOCKS * block].view(2 * HOST_BLOCKS, block)}
         cpu = {"kv": host_bytes[: HOST_BLOCKS * block].view(HOST_BLOCKS, block)}
         raw = BatchCopier(gpu, cpu, torch.cuda.Stream(priority=low))
-        backends: dict[str, Any]
-        if traced:
-            backends = {
-                "ordered": TimedBackend(GuardPolicy.RAISE),
-                "ordered_one_per_wakeup": OnePerWakeupBackend(GuardPolicy.RAISE),
-                "verified": OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.01,
-                                               verify_seed=0),
-            }
-        else:
-            backends = {"stock": StockShapedBackend()}
+        backends: dict[str, Any] = {
+            "stock": StockShapedBackend(),
+            "ordered": TimedBackend(GuardPolicy.RAISE),
+            "ordered_one_per_wakeup": OnePerWakeupBackend(GuardPolicy.RAISE),
+            "verified": OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.01,
+                                           verify_seed=0),
+        }
         for backend in backends.values():
             backend.init(gpu, cpu, device, torch.cuda.Stream(priority=low),
                          torch.cuda.Stream(priority=low))
-        latency_name = "ordered" if traced else "stock"
         for batch in BATCHES:
             batches = batches_for(block, batch)
             time_raw(raw, batches[:3])  # warm-up
             for backend in backends.values():
                 time_backend(backend, compute, batches[:3])
             before = {name: (backends[name].check_seconds, backends[name].checked,
-                             backends[name].groups) for name in timed if name in backends}
-            verified_before = backends["verified"].counters["verified"] if traced else 0
-            stats_before = dict(backends["verified"].verify_stats) if traced else {}
-            seconds: dict[str, list[float]] = {"raw": [], **{k: [] for k in backends}}
+                             backends[name].groups) for name in timed}
+            verified_before = backends["verified"].counters["verified"]
+            stats_before = dict(backends["verified"].verify_stats)
+            seconds: dict[str, list[float]] = {"raw": [], **{k: [] for k in backends},
+                                               "raw_again": []}
             for _ in range(REPEATS):  # interleaved so drift hits all variants alike
                 seconds["raw"].append(time_raw(raw, batches))
                 for name, backend in backends.items():
                     seconds[name].append(time_backend(backend, compute, batches))
+                seconds["raw_again"].append(time_raw(raw, batches))
             groups = {}
             for name, (check_s, checked, group_count) in before.items():
                 b = backends[name]
@@ -391,28 +387,27 @@ def sweep(traced: bool) -> dict[str, Any]:
                 timed[name]["groups"] += b.groups - group_count
                 groups[name] = (b.checked - checked) / max(1, b.groups - group_count)
             lat_batches = batches[: latency_reps_for(block * batch)]
-            lat_raw = latency_raw(raw, lat_batches)
-            lat_backend = latency_backend(backends[latency_name], compute, lat_batches)
+            latency = {"raw": latency_raw(raw, lat_batches) * 1e6,
+                       "stock": latency_backend(backends["stock"], compute, lat_batches) * 1e6,
+                       "ordered": latency_backend(backends["ordered"], compute, lat_batches)
+                       * 1e6}
             total = block * batch * len(batches)
             gbps = {k: total / statistics.median(v) / 1e9 for k, v in seconds.items()}
-            row: dict[str, Any] = {
+            stats = backends["verified"].verify_stats
+            rows.append({
                 "block_bytes": block, "batch_blocks": batch, "stores": len(batches),
                 "gbps": gbps, "seconds": seconds,
                 "spread": {k: (max(v) - min(v)) / statistics.median(v) for k, v in seconds.items()},
-                "latency_us": {"raw": lat_raw * 1e6, latency_name: lat_backend * 1e6},
-                "mean_group": groups,
-            }
-            if traced:  # blocks verified in this configuration (warm-up and windows)
-                row["verified_blocks"] = backends["verified"].counters["verified"] - verified_before
-                # The verify thread's checks (each covers the sampled blocks of one or more
-                # groups), its blocking waits for one, and its CPU time queuing them.
-                stats = backends["verified"].verify_stats
-                row["verify_stats"] = {k: stats[k] - stats_before[k] for k in stats}
-            rows.append(row)
-            print(f"{'traced' if traced else 'untraced'} {block >> 10:5d} KiB x {batch:4d}: "
+                "latency_us": latency, "mean_group": groups,
+                # Blocks verified in this configuration (warm-up and windows); the verify
+                # thread's checks, its blocking waits for one, its CPU time queuing them.
+                "verified_blocks": backends["verified"].counters["verified"] - verified_before,
+                "verify_stats": {k: stats[k] - stats_before[k] for k in stats},
+            })
+            print(f"{block >> 10:5d} KiB x {batch:4d}: "
                   + ", ".join(f"{k} {v:6.2f}" for k, v in gbps.items())
-                  + f" GB/s; latency raw {lat_raw * 1e6:7.1f}, {latency_name} "
-                  f"{lat_backend * 1e6:7.1f} us", flush=True)
+                  + " GB/s; latency " + ", ".join(f"{k} {v:7.1f}" for k, v in latency.items())
+                  + " us", flush=True)
         for backend in backends.values():
             backend.shutdown()
     for name, figures in timed.items():
@@ -422,55 +417,51 @@ def sweep(traced: bool) -> dict[str, Any]:
             "rows": rows, **extra}
 
 
-def merge(untraced: dict[str, Any], traced: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per configuration; ratios within a process, and kvguard against stock across."""
-    rows = []
-    for stock_row, row in zip(untraced["rows"], traced["rows"], strict=True):
-        assert (stock_row["block_bytes"], stock_row["batch_blocks"]) == (
-            row["block_bytes"], row["batch_blocks"])
-        g, s = row["gbps"], stock_row["gbps"]
-        lat, stock_lat = row["latency_us"], stock_row["latency_us"]
-        rows.append({
+def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One flat row per configuration, with the ratios (all measured in the one process)."""
+    flat = []
+    for row in rows:
+        g, lat = row["gbps"], row["latency_us"]
+        flat.append({
             "block_bytes": row["block_bytes"], "batch_blocks": row["batch_blocks"],
             "stores": row["stores"],
-            "raw_gbps": g["raw"], "raw_untraced_gbps": s["raw"], "stock_gbps": s["stock"],
+            "raw_gbps": g["raw"], "raw_again_gbps": g["raw_again"], "stock_gbps": g["stock"],
             "ordered_gbps": g["ordered"],
             "ordered_one_per_wakeup_gbps": g["ordered_one_per_wakeup"],
             "verified_gbps": g["verified"],
             "ordered_ratio": g["ordered"] / g["raw"],
             "ordered_one_per_wakeup_ratio": g["ordered_one_per_wakeup"] / g["raw"],
             "verified_ratio": g["verified"] / g["raw"],
-            "stock_ratio": s["stock"] / s["raw"],
-            "ordered_vs_stock": g["ordered"] / s["stock"],
-            "verified_vs_stock": g["verified"] / s["stock"],
-            "raw_agreement": g["raw"] / s["raw"],
-            "spread": {**row["spread"], "raw_untraced": stock_row["spread"]["raw"],
-                       "stock": stock_row["spread"]["stock"]},
+            "stock_ratio": g["stock"] / g["raw"],
+            "ordered_vs_stock": g["ordered"] / g["stock"],
+            "verified_vs_stock": g["verified"] / g["stock"],
+            "raw_agreement": g["raw_again"] / g["raw"],
+            "spread": row["spread"],
             "latency_raw_us": lat["raw"], "latency_ordered_us": lat["ordered"],
-            "latency_raw_untraced_us": stock_lat["raw"], "latency_stock_us": stock_lat["stock"],
+            "latency_stock_us": lat["stock"],
             "latency_ratio": lat["raw"] / lat["ordered"],
-            "latency_stock_ratio": stock_lat["raw"] / stock_lat["stock"],
-            "latency_ordered_vs_stock": stock_lat["stock"] / lat["ordered"],
+            "latency_stock_ratio": lat["raw"] / lat["stock"],
+            "latency_ordered_vs_stock": lat["stock"] / lat["ordered"],
             "mean_group": row["mean_group"],
             "verified_blocks": row["verified_blocks"],
             "verify_stats": row["verify_stats"],
         })
-    return rows
+    return flat
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--cpu-child", choices=["guarded", "unguarded"])
-    parser.add_argument("--sweep", choices=["traced", "untraced"])
+    parser.add_argument("--sweep", action="store_true", help="run the sweep (a child process)")
     parser.add_argument("--result", type=Path, help="where a child writes its result")
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
     args = parser.parse_args()
     if args.quick:
         use_quick_settings()
     if args.cpu_child or args.sweep:
-        result = cpu_child(args.cpu_child) if args.cpu_child else sweep(args.sweep == "traced")
-        args.result.write_text(json.dumps(result))
+        child = cpu_child(args.cpu_child) if args.cpu_child else sweep()
+        args.result.write_text(json.dumps(child))
         return
     phases: dict[str, float] = {}
     began = time.perf_counter()
@@ -481,22 +472,20 @@ def main() -> None:
           f"pipelined {guard['children']['guarded']['pipelined_mean_group']:.1f} guarded, "
           f"{guard['children']['unguarded']['pipelined_mean_group']:.1f} unguarded", flush=True)
     mark = time.perf_counter()
-    untraced = run_child(args.out, "--sweep", "untraced")
-    phases["sweep_untraced_s"] = time.perf_counter() - mark
-    mark = time.perf_counter()
-    traced = run_child(args.out, "--sweep", "traced")
-    phases["sweep_traced_s"] = time.perf_counter() - mark
-    for key, value in traced.items():
+    swept = run_child(args.out, "--sweep")
+    phases["sweep_s"] = time.perf_counter() - mark
+    for key, value in swept.items():
         if key not in ("rows", "device", "torch"):
             guard[key] = value
-    rows = merge(untraced, traced)
-    result: dict[str, Any] = {"device": traced["device"], "torch": traced["torch"], "guard": guard,
-              "bandwidth": rows, "phases": phases,
-              "settings": {"repeats": REPEATS, "window_bytes": WINDOW_BYTES,
-                           "max_stores": MAX_STORES, "min_stores": MIN_STORES,
-                           "max_group_blocks": OrderedCopyBackend.max_group_blocks}}
-    (args.out / "bench.json").write_text(json.dumps(result, indent=2))
-    plot(rows, args.out / "bench.png", result["device"])
+    rows = summarize(swept["rows"])
+    result: dict[str, Any] = {
+        "device": swept["device"], "torch": swept["torch"], "guard": guard, "bandwidth": rows,
+        "phases": phases,
+        "settings": {"repeats": REPEATS, "window_bytes": WINDOW_BYTES, "max_stores": MAX_STORES,
+                     "min_stores": MIN_STORES,
+                     "max_group_blocks": OrderedCopyBackend.max_group_blocks},
+    }
+    plot(rows, args.out / "bench.png", str(swept["device"]))
     phases["total_s"] = time.perf_counter() - began
     (args.out / "bench.json").write_text(json.dumps(result, indent=2))
     print("benchmark phases: " + ", ".join(f"{k} {v:.1f}" for k, v in phases.items()), flush=True)

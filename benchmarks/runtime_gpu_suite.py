@@ -107,22 +107,25 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
             f"| 6 1% verified/raw bandwidth | {spread('verified_ratio')}, min for stores >= "
             f"16 MiB {big_min('verified_ratio')} |",
             f"| 6 stock-shaped/raw bandwidth | {spread('stock_ratio')} |",
+            f"| 6 raw again/raw (noise) | {spread('raw_agreement')} |",
             f"| 6 ordered+guarded/stock-shaped bandwidth | {spread('ordered_vs_stock')} |",
             f"| 6 1% verified/stock-shaped bandwidth | {spread('verified_vs_stock')} |",
             f"| 6 single-store latency raw/ordered | {spread('latency_ratio')} |",
             f"| 6 single-store latency stock/ordered | {spread('latency_ordered_vs_stock')} |",
-            "| 6 raw agreement between the two sweep processes (traced/untraced) | min "
+            "| 6 raw agreement, last raw window / first of each repeat | min "
             f"{min(r['raw_agreement'] for r in rows):.3f}, max "
             f"{max(r['raw_agreement'] for r in rows):.3f} |",
             f"| 6 guard host overhead per store, end to end | pipelined "
             f"{guard.get('end_to_end_us_per_store_pipelined', float('nan')):.2f} us, one at a "
             f"time {guard.get('end_to_end_us_per_store_one_at_a_time', float('nan')):.2f} us "
-            f"(trace at one store per wake-up "
-            f"{guard.get('trace_us_per_store_one_per_wakeup', float('nan')):.2f}, check "
-            f"{guard.get('check_us_ordered', float('nan')):.2f} grouped / "
+            f"(check {guard.get('check_us_ordered', float('nan')):.2f} grouped / "
             f"{guard.get('check_us_ordered_one_per_wakeup', float('nan')):.2f} one per "
-            f"wake-up, open_request {guard.get('open_request_us', float('nan')):.2f}, mean "
-            f"group {guard.get('mean_group_ordered', float('nan')):.1f}) |",
+            f"wake-up; open_request logged / discarded "
+            f"{guard.get('open_request_us_logged', float('nan')):.2f} / "
+            f"{guard.get('open_request_us_discarded', float('nan')):.2f}, wait + release "
+            f"{guard.get('wait_release_us_logged', float('nan')):.2f} / "
+            f"{guard.get('wait_release_us_discarded', float('nan')):.2f}; mean group "
+            f"{guard.get('mean_group_ordered', float('nan')):.1f}) |",
             "",
             *table(rows),
         ]

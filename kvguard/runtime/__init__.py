@@ -13,7 +13,7 @@ from kvguard.runtime.errors import (
     KvguardRuntimeError,
     UnsafeSourceOrderError,
 )
-from kvguard.runtime.evidence import StreamEventLog, process_event_log
+from kvguard.runtime.evidence import StreamEventLog
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy, Verdict, ViolationKind
 from kvguard.runtime.order import MemoryKind, SourceOrder, check_source_order
 from kvguard.runtime.verify import BlockSampler
@@ -40,6 +40,5 @@ __all__ = [
     "ViolationKind",
     "check_source_order",
     "plan_block_copies",
-    "process_event_log",
     "resolve_batch_memcpy",
 ]

@@ -7,9 +7,10 @@ never blocks and later appends `(event_idx, completion_event)` to `events_list` 
 order; `shutdown()`.
 
 What it adds: every copy, store or load, is ordered behind the compute stream of the thread
-that requested it. That thread's `wait_event`, or an event this backend records on its current
-stream at request time, is waited on on the transfer stream by the copy thread, and the guard
-checks from its own evidence that this happened before the copy reaches the driver.
+that requested it. At request time the guard records an event on that thread's current stream;
+the copy thread has the guard make the transfer stream wait on it (and on the caller's
+`wait_event`, when one is given) and the guard checks, from the record and wait it made itself,
+that this happened before the copy reaches the driver.
 
 A copy that is refused (guard policy `refuse`, or a verification mismatch that a re-copy did not
 fix) gets no completion event and is listed by `refused_copies()`. vLLM's stock worker treats
@@ -33,14 +34,9 @@ from typing import Any, NamedTuple
 
 import torch
 
+from kvguard.runtime import driver
 from kvguard.runtime.batch_copy import BatchCopier, CacheLayout
-from kvguard.runtime.driver import (
-    CUmemcpyAttributes,
-    RawEventRecord,
-    resolve_batch_memcpy,
-    resolve_event_record,
-    result_name,
-)
+from kvguard.runtime.driver import CUmemcpyAttributes, resolve_batch_memcpy, result_name
 from kvguard.runtime.errors import BatchCopyError, GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
 from kvguard.runtime.order import MemoryKind, SourceOrder
@@ -73,10 +69,9 @@ class RefusedCopy:
 
 
 class _Copy(NamedTuple):
-    request: CopyRequest
-    compute_done: Any  # torch.cuda.Event or torch.Event recorded on the compute stream
+    request: CopyRequest  # carries the guard's compute-done event
+    caller_event: Any  # the caller's wait_event (torch.cuda.Event or torch.Event), or None
     events_list: EventsList
-    pool: deque[Any] | None  # where compute_done goes back once waited on (backend-owned)
 
 
 class _Issued(NamedTuple):
@@ -139,6 +134,19 @@ def _new_event() -> Any:
     return torch.cuda.Event()  # type: ignore[no-untyped-call]
 
 
+def _current_stream_reader(device_index: int) -> Any:
+    """A function returning the calling thread's current stream on the device, as a raw handle.
+
+    PyTorch's private `_cuda_getCurrentRawStream` reads it in one call; `current_stream()`
+    builds a Stream object per call, so it is only the fallback.
+    """
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return lambda: raw(device_index)
+    device = torch.device("cuda", device_index)
+    return lambda: torch.cuda.current_stream(device).cuda_stream
+
+
 class OrderedCopyBackend:
     """Copies KV blocks on a background thread, each ordered behind its requester's compute.
 
@@ -147,12 +155,11 @@ class OrderedCopyBackend:
     `max_group` requests) and issues them as one group: one wait per compute stream, one guard
     read of the evidence, one `cuMemcpyBatchAsync`, one completion event shared by the group.
     The cap keeps a group small enough that the GPU is not left idle while a large one is
-    planned; a single request above it is issued on its own. The compute-done events this
-    backend records come from a pool per compute stream and go back to it once the copy thread
-    has waited on them. Completion events come from a pool too, reused once nothing but the
-    pool references them (the caller dropped them), and are then re-recorded with one driver
-    call that bypasses PyTorch's GPU trace (they are not ordering evidence; the compute-done
-    records and the transfer stream's waits, which are, always go through PyTorch).
+    planned; a single request above it is issued on its own. The guard's compute-done events
+    come from its pool and go back once the copy thread has waited on them; the guard records
+    and waits with one driver call each, on raw handles. Completion events come from a pool
+    too, reused once nothing but the pool references them (the caller dropped them), and are
+    then re-recorded with one driver call.
 
     Verification (opt-in, sampled) never blocks the copy thread: a group with no sampled block
     is reported by the copy thread itself unless an earlier report is still being verified.
@@ -186,11 +193,9 @@ class OrderedCopyBackend:
         self._errors: list[BaseException] = []
         self._refused: list[RefusedCopy] = []
         self._closed = False
-        self._event_pools: dict[int, deque[Any]] = {}
         self._done_events: ReusePool[Any] = ReusePool(_new_event)
-        self._raw_record: RawEventRecord | None = None
-        self._streams: dict[Any, tuple[Any, int]] = {}  # current-stream ids -> (stream, handle)
-        self._stream_ids: Any = None
+        self._raw_record: Any = None  # cuEventRecord on raw handles, for completion events
+        self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._reported = 0  # of those, reported or refused (written by the verify thread)
         # Verify thread's own figures (read them after drain()): checks made, host waits for a
@@ -231,9 +236,8 @@ class OrderedCopyBackend:
         index = torch.cuda.current_device() if device.index is None else device.index
         self._device = torch.device("cuda", index)
         self._device_index = index
-        # What torch.cuda.current_stream reads the thread's current stream with (private).
-        self._stream_ids = getattr(torch._C, "_cuda_getCurrentStream", None)
-        self._raw_record = resolve_event_record()
+        self._current_stream = _current_stream_reader(index)
+        self._raw_record = driver.resolve_event_calls().record
         threads = [threading.Thread(target=self._copy_thread, name="kvguard-copy", daemon=True)]
         if self._sampler is not None:
             self._reports = queue.SimpleQueue()
@@ -254,7 +258,7 @@ class OrderedCopyBackend:
         events_list: EventsList,
         wait_event: Any = None,
     ) -> None:
-        """Queue a copy; on this thread, note the compute stream and (if needed) record on it."""
+        """Queue a copy; on this thread, the guard notes the compute stream and records on it."""
         if self._errors:
             self._raise_pending()
         if not self._threads or self._closed:
@@ -263,40 +267,10 @@ class OrderedCopyBackend:
             raise ValueError(
                 f"{len(src_blocks)} source blocks but {len(dst_blocks)} destination blocks"
             )
-        compute, handle = self._compute_stream()
         request = self._guard.open_request(
-            handle, is_store, event_idx, tuple(src_blocks), tuple(dst_blocks)
+            self._current_stream(), is_store, event_idx, tuple(src_blocks), tuple(dst_blocks)
         )
-        pool = None
-        if wait_event is None:  # the older worker shape: take the barrier's event here
-            pool = self._event_pools.get(handle)
-            if pool is None:
-                pool = self._event_pools.setdefault(handle, deque())
-            try:
-                wait_event = pool.pop()
-            except IndexError:
-                wait_event = _new_event()
-            wait_event.record(compute)
-        self._queue.put(_new_tuple(_Copy, (request, wait_event, events_list, pool)))
-
-    def _compute_stream(self) -> tuple[Any, int]:
-        """The calling thread's current stream on the backend's device, and its raw handle.
-
-        `torch.cuda.current_stream` builds a new Stream object per call; the stream's ids (what
-        it is built from) key a cache of the object and its handle instead.
-        """
-        ids_of = self._stream_ids
-        ids = None
-        if ids_of is not None:
-            ids = ids_of(self._device_index)
-            known = self._streams.get(ids)
-            if known is not None:
-                return known
-        compute = torch.cuda.current_stream(self._device)
-        known = (compute, compute.cuda_stream)
-        if ids is not None and len(self._streams) < 64:
-            self._streams[ids] = known
-        return known
+        self._queue.put(_new_tuple(_Copy, (request, wait_event, events_list)))
 
     def drain(self) -> None:
         """Block until every queued copy was issued and reported; raise any copy-thread error."""
@@ -322,6 +296,8 @@ class OrderedCopyBackend:
         self._queue.put(None)
         for thread in self._threads:
             thread.join(timeout=10.0)
+        if not any(thread.is_alive() for thread in self._threads):
+            self._guard.close()  # no request is in flight any more
         with self._lock:
             for error in self._errors:
                 logger.error("kvguard copy thread error not raised before shutdown: %s", error)
@@ -379,22 +355,30 @@ class OrderedCopyBackend:
         copier = self._store_copier if group[0].request.is_store else self._load_copier
         assert copier is not None
         stream = copier.stream
+        guard = self._guard
         if len(group) == 1:
-            self._wait_for_compute(stream, group[0].compute_done)
+            copy = group[0]
+            self._wait_for_compute(stream, copy.request)
+            if copy.caller_event is not None:
+                stream.wait_event(copy.caller_event)
+            guard.release(copy.request)
         else:
-            # The barrier: for the backend's own events, the newest per compute stream covers
-            # the older ones (recorded on that stream after them); a caller's event is waited
-            # on as is (once, if several requests passed the same one).
-            barriers: dict[Any, Any] = {}
+            # The barrier: the guard's newest event per compute stream covers the older ones
+            # (recorded on that stream after them); a caller's event is waited on as given,
+            # once if several requests passed the same one.
+            newest: dict[int, CopyRequest] = {}
+            caller_events: dict[int, Any] = {}
             for copy in group:
-                key = copy.request.compute_stream if copy.pool is not None else id(copy.compute_done)
-                barriers.pop(key, None)
-                barriers[key] = copy.compute_done
-            for compute_done in barriers.values():
-                self._wait_for_compute(stream, compute_done)
-        for copy in group:  # waited on: the pool may record them again
-            if copy.pool is not None:
-                copy.pool.append(copy.compute_done)
+                newest[copy.request.compute_stream] = copy.request
+                if copy.caller_event is not None:
+                    caller_events[id(copy.caller_event)] = copy.caller_event
+            for request in newest.values():
+                self._wait_for_compute(stream, request)
+            for event in caller_events.values():
+                stream.wait_event(event)
+            release = guard.release
+            for copy in group:
+                release(copy.request)
         ok = self._check(group, copier)
         if not ok:
             return
@@ -414,9 +398,8 @@ class OrderedCopyBackend:
         """Record a completion event on the transfer stream.
 
         An event PyTorch has already created (every reused one) is re-recorded with the
-        driver's cuEventRecord directly: PyTorch's record would also run the process-wide GPU
-        trace callbacks, which completion events do not need. Should the driver refuse (it
-        never has), PyTorch's record is used from then on.
+        driver's cuEventRecord on raw handles, which skips PyTorch's per-call Python work.
+        Should the driver refuse (it never has), PyTorch's record is used from then on.
         """
         record = self._raw_record
         if record is not None:
@@ -468,9 +451,10 @@ class OrderedCopyBackend:
         self._handed_off += 1
         self._reports.put(_Issued(ok, done, sampled))
 
-    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, compute_done: Any) -> None:
-        """The barrier: the transfer stream waits for the requester's compute stream."""
-        transfer_stream.wait_event(compute_done)
+    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, request: CopyRequest) -> None:
+        """The barrier: the transfer stream waits, through the guard, on the event the guard
+        recorded on the requester's compute stream for `request`."""
+        self._guard.wait(transfer_stream.cuda_stream, request)
 
     def _issue_copy(
         self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int]

@@ -169,27 +169,58 @@ def resolve_batch_memcpy(abi: BatchMemcpyAbi | None = None) -> BatchMemcpy:
         )
 
 
-RawEventRecord = Callable[[int, int], int]
-_EVENT_RECORD_SIGNATURE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
-_event_record: list[RawEventRecord | None] = []
+_EVENT_DISABLE_TIMING = 0x2  # CU_EVENT_DISABLE_TIMING: the events order work, they time nothing
+# PYFUNCTYPE keeps the GIL across these calls: each returns within a microsecond, and releasing
+# the GIL for so short a call only invites a thread switch on the requesting thread's hot path.
+_CREATE = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint)
+_RECORD = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+_WAIT = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint)
+_DESTROY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 
 
-def resolve_event_record() -> RawEventRecord | None:
-    """`cuEventRecord(event, stream) -> CUresult` on raw handles, or None where it cannot be had.
+@dataclass(frozen=True)
+class EventCalls:
+    """The driver's event calls on raw handles, each returning its CUresult as an int.
 
-    For re-recording an event PyTorch already created (its `cuda_event` handle): the call
-    bypasses PyTorch's GPU trace, so use it only for events that are not ordering evidence
-    (kvguard's completion events). Resolved once per process; never raises.
+    `record(event, stream)` is cuEventRecord, `wait(stream, event)` cuStreamWaitEvent (flags 0);
+    `create()` makes a timing-free event and returns (CUresult, handle); `destroy(event)`.
+    The guard makes its barrier with these: a record and a wait it made itself are its evidence.
     """
+
+    create: Callable[[], tuple[int, int]]
+    record: Callable[[int, int], int]
+    wait: Callable[[int, int], int]
+    destroy: Callable[[int], int]
+
+
+_event_calls: list[EventCalls] = []
+
+
+def resolve_event_calls() -> EventCalls:
+    """Resolve the event calls once per process; CudaDriverError where the driver lacks one."""
     with _resolve_lock:
-        if not _event_record:
-            entry: RawEventRecord | None = None
-            try:
-                init_driver()
-                address = _proc_address(BatchMemcpyAbi.CUDA_12_8, b"cuEventRecord")
-                if address:
-                    entry = _EVENT_RECORD_SIGNATURE(address)
-            except Exception:  # no driver, no symbol: callers fall back to PyTorch's record
-                entry = None
-            _event_record.append(entry)
-        return _event_record[0]
+        if _event_calls:
+            return _event_calls[0]
+        init_driver()
+        addresses = {}
+        for symbol in ("cuEventCreate", "cuEventRecord", "cuStreamWaitEvent", "cuEventDestroy"):
+            address = _proc_address(BatchMemcpyAbi.CUDA_12_8, symbol.encode())
+            if not address:
+                raise CudaDriverError(f"cuGetProcAddress({symbol})", 500, "CUDA_ERROR_NOT_FOUND",
+                                      f"the driver has no {symbol}")
+            addresses[symbol] = address
+        create_fn = _CREATE(addresses["cuEventCreate"])
+        record_fn = _RECORD(addresses["cuEventRecord"])
+        wait_fn = _WAIT(addresses["cuStreamWaitEvent"])
+
+        def create() -> tuple[int, int]:
+            handle = ctypes.c_void_p()
+            code = create_fn(ctypes.byref(handle), _EVENT_DISABLE_TIMING)
+            return int(code), int(handle.value or 0)
+
+        def wait(stream: int, event: int) -> int:
+            return int(wait_fn(stream, event, 0))
+
+        calls = EventCalls(create, record_fn, wait, _DESTROY(addresses["cuEventDestroy"]))
+        _event_calls.append(calls)
+        return calls

@@ -1,16 +1,16 @@
-"""Evidence of CUDA event records and waits, gathered from PyTorch's GPU trace callbacks.
+"""The guard's evidence: the event records and stream waits it made itself, in one order.
 
-The guard must not trust the code it checks, so it learns about barriers the way PyTorch's
-stream sanitizer does: `torch.cuda._gpu_trace` reports every event record and stream wait made
-through PyTorch (Event.record/wait, Stream.wait_event, Stream.wait_stream), from any thread,
-with the raw event and stream handles. Raw driver calls (ctypes, cuda-bindings) are invisible
-to it, so a barrier made that way is reported as missing. These are private PyTorch APIs;
-tests/gpu pins the behaviour kvguard relies on.
+The guard must not trust the code it checks, so it owns the barrier's handshake: it records the
+compute-done event on the requesting thread's compute stream when the copy is requested, and it
+makes the transfer stream's wait on it when the backend asks. Each driver call that succeeded is
+logged here, with the raw event and stream handles. A barrier made any other way (PyTorch's
+`wait_stream`, a raw driver call) is not evidence, so a backend that skips the guard's wait is
+reported as unordered, whatever else it did.
 
-The callbacks run inside every event record, wait and deletion of the process, so they take no
-lock and allocate one tuple: each is a few dict or deque operations, each atomic under the GIL
-(`itertools.count`, `dict` get/set/pop, `deque.append` are single C calls). Readers copy what
-they need in one C-level call and retry if a writer raced them.
+Records are made on requesting threads and waits on copy threads, so the log takes no lock:
+each write is one dict or deque operation, atomic under the GIL (`itertools.count`, `dict`
+get/set/pop, `deque.append` are single C calls), and readers copy what they need in one
+C-level call and retry if a writer raced them.
 """
 
 from __future__ import annotations
@@ -20,9 +20,6 @@ import itertools
 import threading
 from collections import deque
 from typing import NamedTuple
-
-import torch
-from torch.cuda import _gpu_trace
 
 
 class EventRecord(NamedTuple):
@@ -43,7 +40,7 @@ class StreamWait(NamedTuple):
 
 
 # The named tuples' own __new__ is a Python function; tuple.__new__ builds the same instance
-# in C (the callbacks below run inside every traced event operation of the process).
+# in C (a record is logged for every copy request).
 _new_tuple = tuple.__new__
 
 
@@ -60,7 +57,7 @@ class StreamEventLog:
         self._waits: dict[int, deque[StreamWait]] = {}
         self._waits_kept = waits_kept_per_stream
         self._records_kept = records_kept
-        # Bound methods, looked up once: the callbacks run on every traced event operation.
+        # Bound methods, looked up once: a record is logged for every copy request.
         self._next = self._counter.__next__
         self._ident = threading.get_ident
 
@@ -128,25 +125,3 @@ def _newest(waits: deque[StreamWait], count: int) -> list[StreamWait]:
         except RuntimeError:
             continue
     return []
-
-
-_process_log: StreamEventLog | None = None
-_process_log_lock = threading.Lock()
-
-
-def process_event_log() -> StreamEventLog:
-    """The log fed by PyTorch's GPU trace; installed once per process, on first use.
-
-    PyTorch offers no way to remove a trace callback, hence one shared log; its three
-    callbacks are registered once and stay.
-    """
-    global _process_log
-    with _process_log_lock:
-        if _process_log is None:
-            log = StreamEventLog()
-            _gpu_trace.register_callback_for_event_record(log.on_record)
-            _gpu_trace.register_callback_for_event_wait(log.on_wait)
-            _gpu_trace.register_callback_for_event_deletion(log.on_delete)
-            torch._C._activate_gpu_trace()
-            _process_log = log
-        return _process_log

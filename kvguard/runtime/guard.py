@@ -1,10 +1,13 @@
 """The guard: before a copy reaches the driver, prove it is ordered behind the compute stream.
 
-A request is opened on the thread that asks for the copy, which notes that thread's compute
-stream and the time. Before the copy is issued, the guard looks in the event log (fed by
-PyTorch's trace callbacks, not by the code under check) for a wait on the transfer stream made
-after the request, on an event recorded on that compute stream since the thread's previous
-request. It also checks that the source access order the driver will be given fits the source.
+The guard owns the barrier's handshake. A request is opened on the thread that asks for the
+copy: the guard notes that thread's compute stream and the time, and records an event of its
+own on that stream (cuEventRecord). The transfer stream's wait on it is made by the guard too
+(`wait`, cuStreamWaitEvent), when the backend asks. Before the copy is issued, the guard looks
+in its log of those calls for a wait on the transfer stream, made by itself, on an event it
+recorded on the request's compute stream at or after the request. A backend that skips the
+guard's wait, or orders the transfer stream some other way, has no such evidence and is caught.
+The guard also checks that the source access order the driver will be given fits the source.
 """
 
 from __future__ import annotations
@@ -12,13 +15,15 @@ from __future__ import annotations
 import enum
 import logging
 import threading
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from kvguard.runtime import driver
 from kvguard.runtime.counters import RuntimeCounters
-from kvguard.runtime.errors import GuardViolation
-from kvguard.runtime.evidence import StreamEventLog, StreamWait, process_event_log
+from kvguard.runtime.errors import CudaDriverError, GuardViolation
+from kvguard.runtime.evidence import StreamEventLog, StreamWait
 from kvguard.runtime.order import MemoryKind, SourceOrder
 
 logger = logging.getLogger("kvguard.runtime")
@@ -38,23 +43,27 @@ class ViolationKind(str, enum.Enum):
 
 
 _EXPLANATIONS = {
-    ViolationKind.NO_WAIT: "the transfer stream made no wait after the request",
+    ViolationKind.NO_WAIT: (
+        "the transfer stream made no wait through the guard after the request (a barrier made "
+        "another way, such as wait_stream() on the copy thread, is not evidence)"
+    ),
     ViolationKind.WAIT_NOT_ON_COMPUTE: (
-        "the transfer stream waited only on events not recorded on the requesting thread's "
-        "compute stream (a wait_stream(current_stream()) on the copy thread looks like this)"
+        "the transfer stream waited only on events recorded on other streams than the "
+        "requesting thread's compute stream (waiting on the copy thread's current stream "
+        "looks like this)"
     ),
     ViolationKind.STALE_RECORD: (
-        "the event waited on was recorded on the compute stream before the thread's previous "
-        "request, so it does not cover the writes since"
+        "the event waited on was recorded on the compute stream before the request, so it "
+        "does not cover the writes since"
     ),
     ViolationKind.UNSAFE_SOURCE_ORDER: (
         "the copy reads GPU memory with a source access order other than STREAM"
     ),
 }
 _FIX = (
-    "record an event on the compute stream when the copy is requested, on the requesting "
-    "thread, and wait on it on the transfer stream before the copy, with srcAccessOrder STREAM "
-    "for a GPU source"
+    "wait on the transfer stream, through CopyGuard.wait, on the event the guard recorded for "
+    "the request on the requesting thread's compute stream, before the copy, with "
+    "srcAccessOrder STREAM for a GPU source"
 )
 
 
@@ -67,7 +76,8 @@ class Verdict:
 
 
 class CopyRequest(NamedTuple):
-    """A copy as requested: when, by which thread, behind which compute stream.
+    """A copy as requested: when, by which thread, behind which compute stream, and the event
+    the guard recorded on that stream for it.
 
     A tuple, not a dataclass: one is made on the compute thread for every copy.
     """
@@ -75,7 +85,7 @@ class CopyRequest(NamedTuple):
     seq: int
     thread: int
     compute_stream: int
-    fresh_after: int  # seq of the same thread's previous request (0 if none)
+    event: int  # the guard's compute-done event (raw handle), recorded right after `seq`
     is_store: bool
     event_idx: int
     src_blocks: tuple[int, ...]
@@ -92,6 +102,11 @@ _COPY = Verdict(copy=True)
 _new_tuple = tuple.__new__
 
 
+def _driver_error(call: str, code: int) -> CudaDriverError:
+    name, detail = driver.result_name(code)
+    return CudaDriverError(call, code, name, detail)
+
+
 def counter_names() -> list[str]:
     names = ["stores_checked", "loads_checked", "refused", "verified", "mismatches", "recopied"]
     return names + [f"violations_{kind.value}" for kind in ViolationKind]
@@ -103,34 +118,92 @@ class CopyGuard:
     def __init__(
         self,
         policy: GuardPolicy = GuardPolicy.RAISE,
-        event_log: StreamEventLog | None = None,
         counters: RuntimeCounters | None = None,
+        event_calls: driver.EventCalls | None = None,
+        event_log: StreamEventLog | None = None,
     ) -> None:
+        """`event_calls`: the driver's (resolved at the first request when not given).
+        `event_log`: where the handshake's calls are logged (a fresh log when not given)."""
         self.policy = GuardPolicy(policy)
-        self.event_log = process_event_log() if event_log is None else event_log
+        self.event_log = StreamEventLog() if event_log is None else event_log
         self.counters = RuntimeCounters(counter_names()) if counters is None else counters
-        self._last_request: dict[int, int] = {}
+        self._calls = event_calls
+        self._free_events: deque[int] = deque()
+        self._events: list[int] = []  # every event made, destroyed by close()
         self._lock = threading.Lock()
         self._logged_kinds: set[ViolationKind] = set()
         self._ident = threading.get_ident
         self._next_seq = self.event_log.next_seq
+        self._on_record = self.event_log.on_record
+        self._on_wait = self.event_log.on_wait
         self._newest_wait = self.event_log.newest_wait
         self._count = self.counters.add
+
+    @property
+    def events_created(self) -> int:
+        """Compute-done events made so far (each goes back to a pool once waited on)."""
+        return len(self._events)
 
     def open_request(
         self, compute_stream: int, is_store: bool, event_idx: int,
         src_blocks: tuple[int, ...], dst_blocks: tuple[int, ...],
     ) -> CopyRequest:
-        """Call on the requesting thread, before recording its compute-done event."""
-        thread = self._ident()
+        """Call on the requesting thread: note it and record the guard's event on its stream.
+
+        `compute_stream` is the raw handle of that thread's current stream. The event comes
+        from a pool and goes back with `release` once the transfer stream has waited on it.
+        """
+        calls = self._calls
+        if calls is None:
+            calls = self._calls = driver.resolve_event_calls()
         seq = self._next_seq()
-        # Only this thread writes its own key, and one dict get or set is atomic: no lock.
-        last = self._last_request
-        fresh_after = last.get(thread, 0)
-        last[thread] = seq
+        try:
+            event = self._free_events.pop()
+        except IndexError:
+            event = self._create_event(calls)
+        code = calls.record(event, compute_stream)
+        if code != 0:
+            self._free_events.append(event)
+            raise _driver_error("cuEventRecord (the guard's compute-done event)", code)
+        self._on_record(event, compute_stream)
         return _new_tuple(CopyRequest, (  # the named tuple's __new__ without its Python frame
-            seq, thread, compute_stream, fresh_after, is_store, event_idx, src_blocks, dst_blocks
+            seq, self._ident(), compute_stream, event, is_store, event_idx, src_blocks,
+            dst_blocks,
         ))
+
+    def wait(self, transfer_stream: int, request: CopyRequest) -> None:
+        """The barrier: `transfer_stream` waits on the event recorded for `request` (and so for
+        every earlier request on the same compute stream). Logged only once the driver took it."""
+        calls = self._calls
+        assert calls is not None, "wait() on a request this guard did not open"
+        code = calls.wait(transfer_stream, request.event)
+        if code != 0:
+            raise _driver_error("cuStreamWaitEvent (the barrier)", code)
+        self._on_wait(request.event, transfer_stream)
+
+    def release(self, request: CopyRequest) -> None:
+        """Return the request's event to the pool; call once every wait on it has been made
+        (a wait takes the record as it is when made, so a later record cannot change it)."""
+        self._free_events.append(request.event)
+
+    def close(self) -> None:
+        """Destroy the events made so far; call when no request is in flight."""
+        calls = self._calls
+        if calls is None:
+            return
+        for event in self._events:
+            calls.destroy(event)
+            self.event_log.on_delete(event)
+        self._events.clear()
+        self._free_events.clear()
+
+    def _create_event(self, calls: driver.EventCalls) -> int:
+        code, event = calls.create()
+        if code != 0:
+            raise _driver_error("cuEventCreate (the guard's compute-done event)", code)
+        with self._lock:
+            self._events.append(event)
+        return event
 
     def find_violation(
         self, request: CopyRequest, transfer_stream: int,
@@ -146,7 +219,7 @@ class CopyGuard:
             return ViolationKind.UNSAFE_SOURCE_ORDER
         if waits is None:
             waits = self.event_log.waits_after(transfer_stream, request.seq)
-        seq, compute, fresh_after = request.seq, request.compute_stream, request.fresh_after
+        seq, compute = request.seq, request.compute_stream
         seen_wait = stale = False
         for wait in waits:
             if wait.seq <= seq:  # newest first: the rest came before the request
@@ -155,7 +228,7 @@ class CopyGuard:
             record = wait.record
             if record is None or record.stream != compute:
                 continue
-            if record.seq > fresh_after:
+            if record.seq > seq:
                 return None
             stale = True
         if not seen_wait:
@@ -191,12 +264,12 @@ class CopyGuard:
         """True when the transfer stream's newest wait proves every request ordered; then
         they are counted checked. False says nothing: check them with `check_group`.
 
-        The test is `find_violation`'s, with the newest wait as the one witness for all: made
-        after every request, on an event whose latest record (as the trace reported it when
-        the wait was made) is on each request's compute stream and later than that thread's
-        previous request. A group whose barrier waited on one compute stream last passes here
-        in O(1) reads of the log; anything else (several compute streams, a missing or stale
-        wait) goes through the full search, which names the violation.
+        The test is `find_violation`'s, with the newest wait as the one witness for all: on an
+        event whose latest record when the wait was made is on each request's compute stream
+        and later than every request (so the wait is, too). A group whose barrier waited on
+        one compute stream last passes here in O(1) reads of the log; anything else (several
+        compute streams, a missing or stale wait) goes through the full search, which names
+        the violation.
         """
         if source_kind is MemoryKind.DEVICE and source_order is not SourceOrder.STREAM:
             return False
@@ -206,10 +279,9 @@ class CopyGuard:
         record = wait.record
         if record is None:
             return False
-        after, stream, recorded = wait.seq, record.stream, record.seq
+        stream, recorded = record.stream, record.seq
         for request in requests:
-            if (request.seq >= after or request.compute_stream != stream
-                    or request.fresh_after >= recorded):
+            if request.compute_stream != stream or request.seq >= recorded:
                 return False
         self._count("stores_checked" if requests[0].is_store else "loads_checked", len(requests))
         return True

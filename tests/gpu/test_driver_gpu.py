@@ -13,13 +13,14 @@ from kvguard.runtime import (
     BatchCopier,
     BatchCopyError,
     BatchMemcpyAbi,
+    CopyGuard,
+    MemoryKind,
     SourceOrder,
     UnsafeSourceOrderError,
     plan_block_copies,
-    process_event_log,
     resolve_batch_memcpy,
 )
-from kvguard.runtime.driver import CUmemcpyAttributes, resolve_event_record
+from kvguard.runtime.driver import CUmemcpyAttributes, resolve_event_calls
 
 
 @pytest.mark.parametrize("abi", list(BatchMemcpyAbi))
@@ -75,46 +76,42 @@ def test_legacy_default_stream_is_refused() -> None:
         BatchCopier(gpu, cpu, torch.cuda.default_stream())
 
 
-def test_trace_callbacks_report_records_and_waits_from_any_thread() -> None:
-    """Pins the private PyTorch behaviour the guard's evidence relies on."""
-    log = process_event_log()
-    producer, consumer = torch.cuda.Stream(), torch.cuda.Stream()
+def test_the_guards_handshake_holds_the_transfer_stream_from_another_thread(
+    proof_results: dict[str, Any],
+) -> None:
+    """The guard's own cuEventRecord on the requesting thread and cuStreamWaitEvent on a copy
+    thread, on PyTorch's raw stream handles, hold the transfer stream behind the compute
+    stream's work; the guard's log, fed by those two calls alone, proves the request ordered."""
+    guard = CopyGuard()
+    compute, transfer = low_priority_stream(), low_priority_stream()
+    with torch.cuda.stream(compute):
+        torch.cuda._sleep(SLEEP_CYCLES)
+    request = guard.open_request(compute.cuda_stream, True, 0, (0,), (0,))
+    after_wait = torch.cuda.Event()
+    device = torch.cuda.current_device()
 
-    def waits_from(action: Any) -> list[tuple[int, int | None]]:
-        seq = log.next_seq()
-        action()
-        return [
-            (wait.stream, None if wait.record is None else wait.record.stream)
-            for wait in log.waits_after(consumer.cuda_stream, seq)
-        ]
+    def copy_thread() -> None:
+        torch.cuda.set_device(device)
+        guard.wait(transfer.cuda_stream, request)
+        after_wait.record(transfer)
 
-    expected = [(consumer.cuda_stream, producer.cuda_stream)]
-
-    def cuda_event() -> None:
-        event = torch.cuda.Event()
-        event.record(producer)
-        consumer.wait_event(event)
-
-    def generic_event() -> None:
-        event = torch.Event(device="cuda")
-        event.record(producer)
-        event.wait(consumer)
-
-    assert waits_from(cuda_event) == expected
-    assert waits_from(generic_event) == expected
-    assert waits_from(lambda: consumer.wait_stream(producer)) == expected
-
-    seen: list[list[tuple[int, int | None]]] = []
-    thread = threading.Thread(target=lambda: seen.append(waits_from(cuda_event)))
+    thread = threading.Thread(target=copy_thread)
     thread.start()
     thread.join()
-    assert seen == [expected]
+    held = not after_wait.query()  # the transfer stream waits behind the sleep
+    after_wait.synchronize()
+    violation = guard.find_violation(request, transfer.cuda_stream, MemoryKind.DEVICE,
+                                     SourceOrder.STREAM)
+    guard.release(request)
+    guard.close()
+    proof_results["guard_handshake"] = {"transfer_held_behind_compute": held,
+                                        "violation": None if violation is None else violation.value}
+    assert held and violation is None
 
 
 def test_driver_event_record_is_stream_ordered_like_pytorchs(proof_results: dict[str, Any]) -> None:
     """The backend re-records reused completion events with cuEventRecord on PyTorch's handle."""
-    record = resolve_event_record()
-    assert record is not None
+    record = resolve_event_calls().record
     stream = low_priority_stream()
     event = torch.cuda.Event()
     event.record(stream)  # PyTorch creates the event

@@ -9,26 +9,36 @@ import torch
 from gpu_helpers import SLEEP_CYCLES, host_holds, low_priority_stream, make_caches, write_blocks
 from test_race_gpu import UnorderedBackend
 
-from kvguard.runtime import GuardPolicy, GuardViolation, OrderedCopyBackend
+from kvguard.runtime import CopyRequest, GuardPolicy, GuardViolation, OrderedCopyBackend
 
 TRIALS = 100
 ORDERED_STORES = 10_000
 
 
 class CopyThreadCurrentStreamBackend(OrderedCopyBackend):
-    """The classic wrong fix: wait_stream(current_stream()) on the copy thread."""
+    """The classic wrong fix, wait_stream(current_stream()) on the copy thread, made with
+    PyTorch: a barrier the guard did not make is no evidence."""
 
-    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, compute_done: Any) -> None:
+    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, request: CopyRequest) -> None:
         transfer_stream.wait_stream(torch.cuda.current_stream())
 
 
+class GuardWaitOnCopyThreadStreamBackend(OrderedCopyBackend):
+    """The same wrong fix made through the guard: an event of the copy thread's own stream."""
+
+    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, request: CopyRequest) -> None:
+        own = self._guard.open_request(torch.cuda.current_stream().cuda_stream, True, -1, (), ())
+        self._guard.wait(transfer_stream.cuda_stream, own)
+
+
 class StaleEventBackend(OrderedCopyBackend):
-    """Waits on one event recorded on the compute stream once, long before the writes."""
+    """Waits, through the guard, on the event of one request made long before the writes."""
 
-    stale_event: Any = None
+    stale_request: CopyRequest | None = None
 
-    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, compute_done: Any) -> None:
-        transfer_stream.wait_event(self.stale_event)
+    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, request: CopyRequest) -> None:
+        assert self.stale_request is not None
+        self._guard.wait(transfer_stream.cuda_stream, self.stale_request)
 
 
 def start(backend: OrderedCopyBackend, gpu: dict[str, torch.Tensor],
@@ -50,7 +60,8 @@ def racing_store(backend: OrderedCopyBackend, gpu: dict[str, torch.Tensor],
 @pytest.mark.parametrize(
     ("variant", "kind"),
     [(UnorderedBackend, "no_wait"),
-     (CopyThreadCurrentStreamBackend, "wait_not_on_compute"),
+     (CopyThreadCurrentStreamBackend, "no_wait"),
+     (GuardWaitOnCopyThreadStreamBackend, "wait_not_on_compute"),
      (StaleEventBackend, "stale_record")],
 )
 def test_raise_fires_before_the_copy_every_time(
@@ -60,14 +71,9 @@ def test_raise_fires_before_the_copy_every_time(
     gpu, cpu = make_caches(2, 2 * TRIALS + 1)
     backend = start(variant(GuardPolicy.RAISE), gpu, cpu)
     events: list[tuple[int, Any]] = []
-    if variant is StaleEventBackend:
-        backend.stale_event = torch.cuda.Event()  # type: ignore[attr-defined]
-        backend.stale_event.record(compute_stream)  # type: ignore[attr-defined]
-        # A thread's first request accepts any record on its compute stream; from the second
-        # on, the event must have been recorded since the previous request.
-        with torch.cuda.stream(compute_stream):
-            backend.launch_copy([0], [2 * TRIALS], True, -1, [])
-        backend.drain()
+    if isinstance(backend, StaleEventBackend):
+        backend.stale_request = backend._guard.open_request(
+            compute_stream.cuda_stream, True, -1, (), ())
     raised = untouched = 0
     for trial in range(TRIALS):
         slots = racing_store(backend, gpu, compute_stream, trial, events)
@@ -78,7 +84,7 @@ def test_raise_fires_before_the_copy_every_time(
         untouched += host_holds(cpu, slots, -1)  # the copy never ran
     counters = backend.counters
     backend.shutdown()
-    proof_results.setdefault("guard_raise", {})[kind] = {
+    proof_results.setdefault("guard_raise", {})[variant.__name__] = {"kind": kind,
         "trials": TRIALS, "raised": raised, "host_untouched": untouched,
         "completion_events": len(events), "violations": counters[f"violations_{kind}"],
     }

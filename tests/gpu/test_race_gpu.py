@@ -8,7 +8,7 @@ from typing import Any
 import torch
 from gpu_helpers import SLEEP_CYCLES, host_holds, low_priority_stream, make_caches, write_blocks
 
-from kvguard.runtime import BatchCopier, GuardPolicy, OrderedCopyBackend
+from kvguard.runtime import BatchCopier, CopyRequest, GuardPolicy, OrderedCopyBackend
 
 TRIALS = 50
 ORDERED_STORES = 1000
@@ -18,7 +18,7 @@ SHORT_SLEEP = 2_000_000  # ~2 ms: still far longer than the copy thread's launch
 class UnorderedBackend(OrderedCopyBackend):
     """The stock bug: the copy thread issues the copy without waiting on the compute stream."""
 
-    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, compute_done: Any) -> None:
+    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, request: CopyRequest) -> None:
         pass
 
 

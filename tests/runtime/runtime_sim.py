@@ -1,10 +1,10 @@
 """A CPU stand-in for the CUDA pieces OrderedCopyBackend touches, so its real threads, grouping,
 guard, event pools and verification run without a GPU.
 
-Streams and events fire PyTorch's GPU trace callbacks as CUDA ones do (a record, a wait, a
-deletion, with integer handles), so the guard reads the same kind of evidence from the same
-process-wide log. Copies are synchronous CPU tensor copies, so stream order holds trivially:
-these tests cover the backend's logic; tests/gpu covers the device.
+The guard's driver event calls are stand-ins that log every record and wait on integer handles
+(`SimEventCalls`), and PyTorch-level events and waits are logged too, so a test can tell which
+barrier a backend made. Copies are synchronous CPU tensor copies, so stream order holds
+trivially: these tests cover the backend's logic; tests/gpu covers the device.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 import torch
-from torch.cuda import _gpu_trace
 
 from kvguard.runtime import backend as backend_module
+from kvguard.runtime import driver
 from kvguard.runtime.order import MemoryKind, SourceOrder, check_source_order, default_source_order
 
 _handles = itertools.count(0x7F0000001000, 0x100)
@@ -33,7 +33,7 @@ class SimStream:
 
     def wait_event(self, event: SimEvent) -> None:
         if event.cuda_event:  # as CUDAEvent.block: an event never recorded is not waited on
-            _gpu_trace.EventWaitCallbacks.fire_callbacks(event.cuda_event, self.cuda_stream)
+            TORCH_WAITS.append((self.cuda_stream, event.cuda_event))
 
     def wait_stream(self, other: SimStream) -> None:
         event = SimEvent()
@@ -45,6 +45,36 @@ class SimStream:
 
 
 DEFAULT_STREAM = SimStream(handle=0)
+TORCH_WAITS: list[tuple[int, int]] = []  # (stream, event) of PyTorch-level waits
+
+
+class SimEventCalls:
+    """The driver's event calls on integer handles; every call is logged, none fails unless
+    its name is in `fail` (then it returns CUDA_ERROR_INVALID_VALUE)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+        self.fail: set[str] = set()
+
+    def as_driver(self) -> driver.EventCalls:
+        return driver.EventCalls(self.create, self.record, self.wait, self.destroy)
+
+    def _result(self, name: str, *handles: int) -> int:
+        self.calls.append((name, *handles))
+        return 1 if name in self.fail else 0
+
+    def create(self) -> tuple[int, int]:
+        handle = next(_handles)
+        return self._result("create", handle), handle
+
+    def record(self, event: int, stream: int) -> int:
+        return self._result("record", event, stream)
+
+    def wait(self, stream: int, event: int) -> int:
+        return self._result("wait", stream, event)
+
+    def destroy(self, event: int) -> int:
+        return self._result("destroy", event)
 
 
 class SimEvent:
@@ -57,7 +87,6 @@ class SimEvent:
         if not self.cuda_event:
             self.cuda_event = next(_handles)
         self.records += 1
-        _gpu_trace.EventRecordCallbacks.fire_callbacks(self.cuda_event, stream.cuda_stream)
 
     def wait(self, stream: SimStream | None = None) -> None:
         (current_stream() if stream is None else stream).wait_event(self)
@@ -67,11 +96,6 @@ class SimEvent:
 
     def synchronize(self) -> None:
         return None
-
-    def __del__(self) -> None:
-        if self.cuda_event:
-            with contextlib.suppress(Exception):
-                _gpu_trace.EventDeletionCallbacks.fire_callbacks(self.cuda_event)
 
 
 def current_stream(device: Any = None) -> SimStream:
@@ -145,19 +169,23 @@ class SimBatchMemcpy:
         return 0, None
 
 
-def install(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Route the backend's CUDA calls to the stand-ins for one test."""
+def install(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
+    """Route the backend's CUDA calls to the stand-ins for one test; the driver's event calls
+    are returned."""
     for name, value in {
         "Event": SimEvent, "Stream": SimStream, "current_stream": current_stream,
         "stream": stream, "set_device": lambda device: None, "current_device": lambda: 0,
         "synchronize": lambda device=None: None,
     }.items():
         monkeypatch.setattr(torch.cuda, name, value, raising=False)
-    monkeypatch.setattr(torch._C, "_cuda_getCurrentStream",
-                        lambda index: (id(current_stream()), index, 1), raising=False)
+    monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream",
+                        lambda index: current_stream().cuda_stream, raising=False)
     monkeypatch.setattr(backend_module, "BatchCopier", SimCopier)
-    monkeypatch.setattr(backend_module, "resolve_event_record", lambda: None)
     monkeypatch.setattr(backend_module, "resolve_batch_memcpy", SimBatchMemcpy)
+    event_calls = SimEventCalls()
+    monkeypatch.setattr(driver, "resolve_event_calls", event_calls.as_driver)
+    TORCH_WAITS.clear()
+    return event_calls
 
 
 def make_caches(

@@ -10,16 +10,17 @@ from typing import Any
 
 import pytest
 import torch
-from runtime_sim import SimStream, holds, install, make_caches, start
+from runtime_sim import TORCH_WAITS, SimEventCalls, SimStream, holds, install, make_caches, start
 
-from kvguard.runtime import GuardPolicy, GuardViolation, OrderedCopyBackend
+from kvguard.runtime import CudaDriverError, GuardPolicy, GuardViolation, OrderedCopyBackend
 from kvguard.runtime.backend import _Copy
+from kvguard.runtime.guard import CopyRequest
 from kvguard.runtime.order import SourceOrder
 
 
 @pytest.fixture(autouse=True)
-def sim(monkeypatch: pytest.MonkeyPatch) -> None:
-    install(monkeypatch)
+def sim(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
+    return install(monkeypatch)
 
 
 class GatedBackend(OrderedCopyBackend):
@@ -194,7 +195,7 @@ def test_guard_evidence_flows_through_the_group_check() -> None:
 
 
 class Unordered(OrderedCopyBackend):
-    def _wait_for_compute(self, transfer_stream: Any, compute_done: Any) -> None:
+    def _wait_for_compute(self, transfer_stream: Any, request: CopyRequest) -> None:
         pass
 
 
@@ -331,31 +332,44 @@ def test_verification_rows_are_copied_by_the_driver_in_stream_order() -> None:
     assert flags == [(backend._host_flags.data_ptr(), backend._row_flags.data_ptr(), 3)]
 
 
-class CopyThreadCurrentStream(OrderedCopyBackend):
-    def _wait_for_compute(self, transfer_stream: Any, compute_done: Any) -> None:
+class TorchWaitOnCopyThread(OrderedCopyBackend):
+    """The classic wrong fix, made with PyTorch: not through the guard, so not evidence."""
+
+    def _wait_for_compute(self, transfer_stream: Any, request: CopyRequest) -> None:
         transfer_stream.wait_stream(torch.cuda.current_stream())
 
 
+class GuardWaitOnCopyThreadStream(OrderedCopyBackend):
+    """The same wrong fix through the guard: it waits on an event of the copy thread's stream."""
+
+    def _wait_for_compute(self, transfer_stream: Any, request: CopyRequest) -> None:
+        own = self._guard.open_request(torch.cuda.current_stream().cuda_stream, True, -1, (), ())
+        self._guard.wait(transfer_stream.cuda_stream, own)
+
+
 class StaleEvent(OrderedCopyBackend):
+    """Waits, through the guard, on the event of a request made before the first store."""
+
     stale: Any = None
 
-    def _wait_for_compute(self, transfer_stream: Any, compute_done: Any) -> None:
-        transfer_stream.wait_event(self.stale)
+    def _wait_for_compute(self, transfer_stream: Any, request: CopyRequest) -> None:
+        self._guard.wait(transfer_stream.cuda_stream, self.stale)
 
 
 @pytest.mark.parametrize(
     ("variant", "kind"),
-    [(CopyThreadCurrentStream, "wait_not_on_compute"), (StaleEvent, "stale_record")],
+    [(TorchWaitOnCopyThread, "no_wait"), (GuardWaitOnCopyThreadStream, "wait_not_on_compute"),
+     (StaleEvent, "stale_record")],
 )
-def test_wrong_barriers_are_named_from_the_trace_evidence(
+def test_wrong_barriers_are_named_from_the_guards_evidence(
     variant: type[OrderedCopyBackend], kind: str
 ) -> None:
     gpu, cpu = make_caches(8, 8)
     backend = start(variant(GuardPolicy.REFUSE), gpu, cpu)
     compute = SimStream()
     if isinstance(backend, StaleEvent):
-        backend.stale = torch.cuda.Event()
-        backend.stale.record(compute)
+        with torch.cuda.stream(compute):  # type: ignore[arg-type]
+            backend.stale = backend._guard.open_request(compute.cuda_stream, True, -1, (), ())
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(compute):  # type: ignore[arg-type]
         for idx in range(3):
@@ -363,30 +377,21 @@ def test_wrong_barriers_are_named_from_the_trace_evidence(
             backend.drain()
     refused = backend.refused_copies()
     backend.shutdown()
-    if kind == "stale_record":  # a thread's first request accepts any record on its stream
-        assert [idx for idx, _ in events] == [0] and [r.event_idx for r in refused] == [1, 2]
-    else:
-        assert events == [] and [r.event_idx for r in refused] == [0, 1, 2]
+    assert events == [] and [r.event_idx for r in refused] == [0, 1, 2]
     assert {r.reason for r in refused} == {kind}
+    if variant is TorchWaitOnCopyThread:
+        assert len(TORCH_WAITS) == 3  # it did wait, just not in a way the guard can see
 
 
-@pytest.mark.parametrize("cached", [True, False])
+@pytest.mark.parametrize("raw_getter", [True, False])
 def test_requests_name_the_callers_current_stream(
-    cached: bool, monkeypatch: pytest.MonkeyPatch
+    raw_getter: bool, monkeypatch: pytest.MonkeyPatch, sim: SimEventCalls
 ) -> None:
-    if not cached:  # a PyTorch without the private getter: torch.cuda.current_stream each time
-        monkeypatch.setattr(torch._C, "_cuda_getCurrentStream", None, raising=False)
+    if not raw_getter:  # a PyTorch without the private getter: torch.cuda.current_stream
+        monkeypatch.delattr(torch._C, "_cuda_getCurrentRawStream")
     gpu, cpu = make_caches(8, 8)
     backend = GatedBackend(GuardPolicy.RAISE)
     start(backend, gpu, cpu)
-    seen: list[int] = []
-    original = backend._guard.open_request
-
-    def open_request(compute_stream: int, *args: Any) -> Any:
-        seen.append(compute_stream)
-        return original(compute_stream, *args)
-
-    backend._guard.open_request = open_request  # type: ignore[method-assign]
     first, second = SimStream(), SimStream()
     events: list[tuple[int, Any]] = []
     for idx, compute in enumerate([first, second, first, second]):
@@ -395,9 +400,65 @@ def test_requests_name_the_callers_current_stream(
     backend.gate.set()
     backend.drain()
     backend.shutdown()
-    assert seen == [s.cuda_stream for s in (first, second, first, second)]
-    assert len(backend._streams) == (2 if cached else 0)
+    records = [call[2] for call in sim.calls if call[0] == "record"]
+    assert records[:4] == [s.cuda_stream for s in (first, second, first, second)]
     assert backend.counters["stores_checked"] == 4 and len(events) == 4
+
+
+def test_a_group_waits_once_per_compute_stream_and_on_each_caller_event(
+    sim: SimEventCalls,
+) -> None:
+    """The guard's newest event per compute stream covers the older ones; a caller's
+    wait_event is waited on as given, once however many requests passed it."""
+    gpu, cpu = make_caches(8, 8)
+    backend = GatedBackend(GuardPolicy.RAISE)
+    start(backend, gpu, cpu)
+    first, second = SimStream(), SimStream()
+    shared, own = torch.cuda.Event(), torch.cuda.Event()
+    shared.record(first)  # type: ignore[arg-type]
+    own.record(second)  # type: ignore[arg-type]
+    events: list[tuple[int, Any]] = []
+    plan = [(first, shared), (second, None), (first, shared), (second, own), (first, None)]
+    for idx, (compute, caller_event) in enumerate(plan):
+        with torch.cuda.stream(compute):  # type: ignore[arg-type]
+            backend.launch_copy([idx], [idx], True, idx, events, wait_event=caller_event)
+    recorded = {call[1]: call[2] for call in sim.calls if call[0] == "record"}
+    backend.gate.set()
+    backend.drain()
+    transfer = backend._store_copier.stream.cuda_stream  # type: ignore[union-attr]
+    waits = [(call[1], recorded.get(call[2])) for call in sim.calls if call[0] == "wait"]
+    backend.shutdown()
+    assert backend.groups == [[0, 1, 2, 3, 4]]
+    assert sorted(waits) == sorted([(transfer, first.cuda_stream), (transfer, second.cuda_stream)])
+    assert sorted(TORCH_WAITS) == sorted([(transfer, shared.cuda_event),
+                                          (transfer, own.cuda_event)])
+    assert backend.counters["stores_checked"] == 5 and len(events) == 5
+
+
+def test_the_guards_events_are_pooled_and_destroyed_at_shutdown(sim: SimEventCalls) -> None:
+    gpu, cpu = make_caches(8, 8)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
+    for _ in range(30):
+        launch_all(backend, [1])
+        backend.drain()
+    created = [call[1] for call in sim.calls if call[0] == "create"]
+    backend.shutdown()
+    destroyed = [call[1] for call in sim.calls if call[0] == "destroy"]
+    assert len(created) == 1 and destroyed == created
+
+
+def test_a_driver_error_in_the_barrier_is_raised_to_the_caller(sim: SimEventCalls) -> None:
+    gpu, cpu = make_caches(8, 8)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
+    sim.fail.add("record")
+    with pytest.raises(CudaDriverError, match="cuEventRecord"):
+        launch_all(backend, [1])
+    sim.fail = {"wait"}
+    launch_all(backend, [1])
+    with pytest.raises(CudaDriverError, match="cuStreamWaitEvent"):
+        backend.drain()
+    backend.shutdown()
+    assert torch.equal(cpu["k"], torch.full_like(cpu["k"], -1))  # nothing was copied
 
 
 def test_verified_completion_events_are_reused_too() -> None:

@@ -1,4 +1,5 @@
-"""The guard's evidence rules, policies and counters, fed facts as the trace callbacks would."""
+"""The guard's evidence rules, policies and counters, on its own handshake made with stand-in
+driver calls (runtime_sim.SimEventCalls)."""
 
 from __future__ import annotations
 
@@ -8,72 +9,85 @@ import threading
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from torch.cuda import _gpu_trace
+from runtime_sim import SimEventCalls
 
 from kvguard.runtime import (
     CopyGuard,
+    CopyRequest,
+    CudaDriverError,
     GuardPolicy,
     GuardViolation,
     MemoryKind,
     SourceOrder,
     StreamEventLog,
     ViolationKind,
-    process_event_log,
 )
 from kvguard.runtime.counters import RuntimeCounters
 
 COMPUTE, OTHER, TRANSFER = 0x1000, 0x2000, 0x3000
 
 
-def guard(policy: GuardPolicy = GuardPolicy.RAISE) -> tuple[CopyGuard, StreamEventLog]:
-    log = StreamEventLog()
-    return CopyGuard(policy, event_log=log), log
+def guard(policy: GuardPolicy = GuardPolicy.RAISE) -> tuple[CopyGuard, SimEventCalls]:
+    calls = SimEventCalls()
+    return CopyGuard(policy, event_calls=calls.as_driver()), calls
 
 
 def check(
-    g: CopyGuard, request: object, order: SourceOrder = SourceOrder.STREAM, waits: object = None
+    g: CopyGuard, request: CopyRequest, order: SourceOrder = SourceOrder.STREAM,
+    waits: object = None,
 ) -> object:
     return g.check(request, TRANSFER, MemoryKind.DEVICE, order, waits)  # type: ignore[arg-type]
 
 
-def open_store(g: CopyGuard, event_idx: int = 0) -> object:
-    return g.open_request(COMPUTE, True, event_idx, (1, 2), (3, 4))
+def open_store(g: CopyGuard, event_idx: int = 0, stream: int = COMPUTE) -> CopyRequest:
+    return g.open_request(stream, True, event_idx, (1, 2), (3, 4))
 
 
-def test_barrier_recorded_at_request_and_waited_after_it_passes() -> None:
-    g, log = guard()
+def test_the_guards_own_record_and_wait_pass() -> None:
+    g, calls = guard()
     request = open_store(g)
-    log.on_record(7, COMPUTE)
-    log.on_wait(7, TRANSFER)
+    g.wait(TRANSFER, request)
+    assert calls.calls == [("create", request.event), ("record", request.event, COMPUTE),
+                           ("wait", TRANSFER, request.event)]
     assert check(g, request).copy  # type: ignore[attr-defined]
     assert g.counters.as_dict()["stores_checked"] == 1
 
 
-def test_event_recorded_before_the_request_passes_if_fresh() -> None:
-    """vLLM's worker records its compute-done event, then calls launch_copy."""
-    g, log = guard()
-    log.on_record(7, COMPUTE)
+def test_a_later_request_on_the_same_stream_covers_the_earlier_ones() -> None:
+    g, _ = guard()
+    first, second = open_store(g, 0), open_store(g, 1)
+    g.wait(TRANSFER, second)
+    assert check(g, first).copy and check(g, second).copy  # type: ignore[attr-defined]
+
+
+def test_a_wait_made_outside_the_guard_is_not_evidence() -> None:
+    g, calls = guard()
     request = open_store(g)
-    log.on_wait(7, TRANSFER)
-    assert check(g, request).copy  # type: ignore[attr-defined]
+    assert calls.wait(TRANSFER, request.event) == 0  # the driver call, not the guard's
+    with pytest.raises(GuardViolation) as caught:
+        check(g, request)
+    assert caught.value.kind == ViolationKind.NO_WAIT.value
 
 
 @pytest.mark.parametrize(
-    ("facts", "kind"),
+    ("barrier", "kind"),
     [
-        ([], ViolationKind.NO_WAIT),
-        ([("record", 7, COMPUTE), ("wait", 7, OTHER)], ViolationKind.NO_WAIT),
-        ([("record", 7, OTHER), ("wait", 7, TRANSFER)], ViolationKind.WAIT_NOT_ON_COMPUTE),
-        ([("wait", 99, TRANSFER)], ViolationKind.WAIT_NOT_ON_COMPUTE),
+        ("none", ViolationKind.NO_WAIT),
+        ("wait on another stream", ViolationKind.NO_WAIT),
+        ("wait on another compute stream's event", ViolationKind.WAIT_NOT_ON_COMPUTE),
+        ("wait on an earlier request's event", ViolationKind.STALE_RECORD),
     ],
 )
-def test_missing_or_misdirected_barrier_is_named(
-    facts: list[tuple[str, int, int]], kind: ViolationKind
-) -> None:
-    g, log = guard()
+def test_missing_or_misdirected_barrier_is_named(barrier: str, kind: ViolationKind) -> None:
+    g, _ = guard()
+    earlier = open_store(g, -1)
     request = open_store(g)
-    for what, event, stream in facts:
-        (log.on_record if what == "record" else log.on_wait)(event, stream)
+    if barrier == "wait on another stream":
+        g.wait(OTHER, request)
+    elif barrier == "wait on another compute stream's event":
+        g.wait(TRANSFER, open_store(g, 1, stream=OTHER))
+    elif barrier == "wait on an earlier request's event":
+        g.wait(TRANSFER, earlier)
     with pytest.raises(GuardViolation) as caught:
         check(g, request)
     assert caught.value.kind == kind.value
@@ -82,53 +96,74 @@ def test_missing_or_misdirected_barrier_is_named(
 
 
 def test_wait_made_before_the_request_does_not_count() -> None:
-    g, log = guard()
-    log.on_record(7, COMPUTE)
-    log.on_wait(7, TRANSFER)
-    request = open_store(g)
-    with pytest.raises(GuardViolation, match="no wait after the request"):
-        check(g, request)
-
-
-def test_event_recorded_before_the_previous_request_is_stale() -> None:
-    g, log = guard()
-    log.on_record(7, COMPUTE)
-    open_store(g, 0)
+    g, _ = guard()
+    g.wait(TRANSFER, open_store(g, 0))
     request = open_store(g, 1)
-    log.on_wait(7, TRANSFER)
-    with pytest.raises(GuardViolation) as caught:
+    with pytest.raises(GuardViolation, match="no wait through the guard after the request"):
         check(g, request)
-    assert caught.value.kind == ViolationKind.STALE_RECORD.value
 
 
-def test_previous_request_is_tracked_per_thread() -> None:
-    g, log = guard()
-    log.on_record(7, COMPUTE)
-    other = threading.Thread(target=lambda: open_store(g, 0))
+def test_requests_of_two_threads_on_one_stream_are_covered_by_the_newer_record() -> None:
+    g, _ = guard()
+    opened: list[CopyRequest] = []
+    other = threading.Thread(target=lambda: opened.append(open_store(g, 0)))
     other.start()
     other.join()
-    request = open_store(g, 1)  # this thread's first request: the record is fresh for it
-    log.on_wait(7, TRANSFER)
-    assert check(g, request).copy  # type: ignore[attr-defined]
+    request = open_store(g, 1)
+    assert opened[0].thread != request.thread
+    g.wait(TRANSFER, request)
+    assert check(g, opened[0]).copy and check(g, request).copy  # type: ignore[attr-defined]
 
 
 def test_gpu_source_read_with_any_is_a_violation_even_when_ordered() -> None:
-    g, log = guard()
+    g, _ = guard()
     request = open_store(g)
-    log.on_record(7, COMPUTE)
-    log.on_wait(7, TRANSFER)
+    g.wait(TRANSFER, request)
     with pytest.raises(GuardViolation) as caught:
         check(g, request, SourceOrder.ANY)
     assert caught.value.kind == ViolationKind.UNSAFE_SOURCE_ORDER.value
 
 
 def test_pinned_host_source_may_use_any() -> None:
-    g, log = guard()
+    g, _ = guard()
     request = g.open_request(COMPUTE, False, 0, (1,), (2,))
-    log.on_record(7, COMPUTE)
-    log.on_wait(7, TRANSFER)
+    g.wait(TRANSFER, request)
     assert g.check(request, TRANSFER, MemoryKind.PINNED_HOST, SourceOrder.ANY).copy
     assert g.counters.as_dict()["loads_checked"] == 1
+
+
+def test_events_are_pooled_once_released_and_destroyed_by_close() -> None:
+    g, calls = guard()
+    first = open_store(g, 0)
+    second = open_store(g, 1)  # the first is not released yet: a second event
+    g.wait(TRANSFER, second)
+    g.release(first)
+    g.release(second)
+    third, fourth = open_store(g, 2), open_store(g, 3)
+    assert {third.event, fourth.event} == {first.event, second.event}
+    assert g.events_created == 2
+    g.close()
+    assert sorted(c[1] for c in calls.calls if c[0] == "destroy") == sorted(
+        [first.event, second.event])
+
+
+def test_driver_errors_in_the_handshake_raise_and_log_nothing() -> None:
+    g, calls = guard()
+    calls.fail = {"record"}
+    with pytest.raises(CudaDriverError, match="cuEventRecord") as caught:
+        open_store(g)
+    assert "CUDA_ERROR_INVALID_VALUE" in str(caught.value)
+    calls.fail = {"wait"}
+    request = open_store(g)
+    assert g.events_created == 1  # the event of the failed record went back to the pool
+    with pytest.raises(CudaDriverError, match="cuStreamWaitEvent"):
+        g.wait(TRANSFER, request)
+    with pytest.raises(GuardViolation) as violation:  # the failed wait is not evidence
+        check(g, request)
+    assert violation.value.kind == ViolationKind.NO_WAIT.value
+    calls.fail = {"create"}
+    with pytest.raises(CudaDriverError, match="cuEventCreate"):
+        open_store(g)
 
 
 def test_refuse_skips_counts_and_logs_once_per_kind(caplog: pytest.LogCaptureFixture) -> None:
@@ -187,29 +222,11 @@ def test_log_forgets_deleted_events_and_keeps_seq_order() -> None:
     assert log.waits_after(TRANSFER, waits[1].seq) == waits[:1]
 
 
-def test_process_log_is_fed_by_pytorch_trace_callbacks() -> None:
-    log = process_event_log()
-    assert process_event_log() is log  # installed once: PyTorch cannot remove callbacks
-    seq = log.next_seq()
-    _gpu_trace.EventRecordCallbacks.fire_callbacks(0xE1, COMPUTE)
-    _gpu_trace.EventWaitCallbacks.fire_callbacks(0xE1, TRANSFER)
-    waits = log.waits_after(TRANSFER, seq)
-    assert [(w.event_id, w.record.stream if w.record else None) for w in waits] == [
-        (0xE1, COMPUTE)
-    ]
-    _gpu_trace.EventDeletionCallbacks.fire_callbacks(0xE1)
-    _gpu_trace.EventWaitCallbacks.fire_callbacks(0xE1, TRANSFER)
-    assert log.waits_after(TRANSFER, seq)[0].record is None
-
-
 def test_one_read_of_the_evidence_serves_a_group_of_requests() -> None:
     """The copy thread waits once on the newest compute record for a group of queued requests."""
-    g, log = guard()
-    requests = []
-    for i in range(3):
-        requests.append(open_store(g, i))
-        log.on_record(10 + i, COMPUTE)  # each request's own event, recorded after it opens
-    log.on_wait(12, TRANSFER)  # only the newest: recorded after every request of the group
+    g, _ = guard()
+    requests = [open_store(g, i) for i in range(3)]
+    g.wait(TRANSFER, requests[-1])  # only the newest: recorded after every request of the group
     waits = g.evidence_for(requests, TRANSFER)
     assert [check(g, r, waits=waits).copy for r in requests] == [True] * 3  # type: ignore[attr-defined]
     late = open_store(g, 3)  # opened after the wait: the wait does not cover it
@@ -219,11 +236,10 @@ def test_one_read_of_the_evidence_serves_a_group_of_requests() -> None:
 
 
 def test_group_evidence_keeps_the_stale_rule() -> None:
-    g, log = guard()
-    log.on_record(7, COMPUTE)
+    g, _ = guard()
     first = open_store(g, 0)
-    second = open_store(g, 1)  # its previous request came after the record: stale for it
-    log.on_wait(7, TRANSFER)
+    second = open_store(g, 1)
+    g.wait(TRANSFER, first)  # recorded before the second request: stale for it
     waits = g.evidence_for([first, second], TRANSFER)
     assert check(g, first, waits=waits).copy  # type: ignore[attr-defined]
     with pytest.raises(GuardViolation) as caught:
@@ -232,16 +248,15 @@ def test_group_evidence_keeps_the_stale_rule() -> None:
 
 
 def test_check_group_counts_once_and_leaves_the_policy_to_the_caller() -> None:
-    g, log = guard(GuardPolicy.REFUSE)
+    g, _ = guard(GuardPolicy.REFUSE)
     ordered = open_store(g, 0)
-    log.on_record(7, COMPUTE)
-    log.on_wait(7, TRANSFER)
+    g.wait(TRANSFER, ordered)
     late = open_store(g, 1)  # opened after the only wait
-    kinds = g.check_group([ordered, late], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)  # type: ignore[list-item]
+    kinds = g.check_group([ordered, late], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)
     assert kinds == [None, ViolationKind.NO_WAIT]
     counters = g.counters.as_dict()
     assert counters["stores_checked"] == 2 and counters["violations_no_wait"] == 0
-    verdict = g.apply_policy(late, TRANSFER, ViolationKind.NO_WAIT)  # type: ignore[arg-type]
+    verdict = g.apply_policy(late, TRANSFER, ViolationKind.NO_WAIT)
     assert not verdict.copy and g.counters.as_dict()["violations_no_wait"] == 1
 
 
@@ -259,62 +274,59 @@ def test_waits_after_returns_every_newer_wait_up_to_the_limit(newer: int) -> Non
 
 
 def test_the_newest_wait_alone_proves_a_one_stream_group() -> None:
-    g, log = guard()
-    requests = []
-    for i in range(3):
-        requests.append(open_store(g, i))
-        log.on_record(10 + i, COMPUTE)
+    g, _ = guard()
+    requests = [open_store(g, i) for i in range(3)]
     assert not g.all_ordered(requests, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)  # no wait
-    log.on_wait(12, TRANSFER)
+    g.wait(TRANSFER, requests[-1])
     assert g.all_ordered(requests, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)
     assert g.counters.as_dict()["stores_checked"] == 3
     # Unsafe source order, another compute stream, a request after the wait: not proven here.
     assert not g.all_ordered(requests, TRANSFER, MemoryKind.DEVICE, SourceOrder.ANY)
-    other = g.open_request(OTHER, True, 9, (1,), (2,))
+    other = open_store(g, 9, stream=OTHER)
     assert not g.all_ordered([*requests, other], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)
     assert not g.all_ordered([open_store(g, 4)], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)
     assert g.counters.as_dict()["stores_checked"] == 3  # only the proven group was counted
 
 
 def test_a_newest_wait_on_a_foreign_event_defers_to_the_full_search() -> None:
-    g, log = guard(GuardPolicy.REFUSE)
+    g, _ = guard(GuardPolicy.REFUSE)
     request = open_store(g)
-    log.on_record(7, COMPUTE)
-    log.on_wait(7, TRANSFER)
-    log.on_record(8, OTHER)
-    log.on_wait(8, TRANSFER)  # newest wait: on another stream's event
-    assert not g.all_ordered([request], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)  # type: ignore[list-item]
-    kinds = g.check_group([request], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)  # type: ignore[list-item]
+    g.wait(TRANSFER, request)
+    g.wait(TRANSFER, open_store(g, 1, stream=OTHER))  # newest wait: on another stream's event
+    assert not g.all_ordered([request], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)
+    kinds = g.check_group([request], TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)
     assert kinds == [None]  # the older wait covers it
     assert g.counters.as_dict()["stores_checked"] == 1
 
 
-@given(st.lists(st.tuples(st.sampled_from(["open", "open_other", "record", "record_other",
-                                           "wait", "wait_other", "wait_unknown"]),
-                          st.integers(0, 3)), max_size=40))
-def test_the_fast_witness_never_passes_what_the_full_search_flags(
+@given(st.lists(st.tuples(st.sampled_from(["open", "open_other", "wait", "wait_elsewhere"]),
+                          st.integers(0, 39)), max_size=40))
+def test_the_verdict_is_exactly_whether_a_later_record_of_its_stream_was_waited_on(
     steps: list[tuple[str, int]],
 ) -> None:
-    g, log = guard(GuardPolicy.WARN)
-    requests = []
-    for step, event in steps:
-        if step == "open":
-            requests.append(g.open_request(COMPUTE, True, len(requests), (1,), (2,)))
-        elif step == "open_other":
-            requests.append(g.open_request(OTHER, True, len(requests), (1,), (2,)))
-        elif step == "record":
-            log.on_record(event, COMPUTE)
-        elif step == "record_other":
-            log.on_record(event, OTHER)
-        elif step == "wait":
-            log.on_wait(event, TRANSFER)
-        elif step == "wait_other":
-            log.on_wait(event, OTHER)
-        else:
-            log.on_wait(100 + event, TRANSFER)  # an event never recorded
+    """Model: a request is ordered iff the transfer stream waited, through the guard, on the
+    event of a request opened at or after it on the same compute stream. The fast witness never
+    passes a group the model does not."""
+    g, _ = guard(GuardPolicy.WARN)
+    requests: list[CopyRequest] = []
+    waited: list[CopyRequest] = []  # requests whose event the transfer stream waited on
+    for step, pick in steps:
+        if step in ("open", "open_other"):
+            stream = COMPUTE if step == "open" else OTHER
+            requests.append(open_store(g, len(requests), stream=stream))
+        elif requests:
+            target = requests[pick % len(requests)]
+            if step == "wait":
+                g.wait(TRANSFER, target)
+                waited.append(target)
+            else:
+                g.wait(OTHER, target)
     if not requests:
         return
-    full = [g.find_violation(r, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM)
+    model = [any(w.compute_stream == r.compute_stream and w.seq >= r.seq for w in waited)
+             for r in requests]
+    full = [g.find_violation(r, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM) is None
             for r in requests]
+    assert full == model
     if g.all_ordered(requests, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM):
-        assert full == [None] * len(requests)
+        assert all(model)
