@@ -21,13 +21,10 @@ error) are raised on the caller's next `launch_copy()` or `drain()`.
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import queue
 import threading
 import time
-from array import array
-from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -41,20 +38,16 @@ from kvguard.runtime.errors import BatchCopyError, GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
 from kvguard.runtime.order import MemoryKind, SourceOrder
 from kvguard.runtime.pool import ReusePool
-from kvguard.runtime.verify import BlockSampler, plan_rows, row_offsets
+from kvguard.runtime.verify import BlockSampler, plan_rows, row_offsets, staged_rows_differing
 
 logger = logging.getLogger("kvguard.runtime")
 
 EventsList = list[tuple[int, Any]]
 
-# Verification reads sampled host blocks back to the GPU into staging rows (at most this many
-# bytes and rows per check), gathers their GPU sources into a second set of rows and compares
-# the two there. One check covers the sampled blocks of every group handed over together, up
-# to the rows and up to _CHECK_SPAN_BYTES of stored data (its report waits for the newest).
-_READBACK_BYTES = 16 << 20
-_READBACK_ROWS = 256
-_CHECK_SPAN_BYTES = 64 << 20
-_CHECK_SLOTS = 64  # checks in flight at once (each has a slot of pinned flags and an event)
+# Verification stages the sampled blocks' GPU sources into pinned host rows (at most this many
+# bytes and rows per check) and compares them with the stored host blocks on the CPU.
+_STAGING_BYTES = 64 << 20
+_STAGING_ROWS = 1024
 
 
 @dataclass(frozen=True)
@@ -82,22 +75,13 @@ class _Issued(NamedTuple):
     sampled: list[list[int]]
 
 
-class _InFlight(NamedTuple):
-    """A comparison queued on the verify stream; its flags land in pinned slot `slot`."""
-
-    event: Any  # torch.cuda.Event recorded after the flags' copy to the host
-    slot: int
-    size: int  # rows compared
-
-
 class _Handoff:
     """A group handed to the verify thread, waiting for its report (in request order)."""
 
-    __slots__ = ("error", "issued", "parts", "refused")
+    __slots__ = ("error", "issued", "refused")
 
     def __init__(self, issued: _Issued) -> None:
         self.issued = issued
-        self.parts = 0  # checks holding some of its sampled blocks, not yet concluded
         self.refused: set[int] = set()  # positions (in issued.copies) that stayed corrupt
         self.error: BaseException | None = None  # a check of it could not be made
 
@@ -109,17 +93,6 @@ class _RowOf(NamedTuple):
     position: int  # of the copy in handoff.issued.copies
     src: int
     dst: int
-
-
-class _Check:
-    """Sampled blocks of one or more consecutive groups, compared in one go."""
-
-    __slots__ = ("groups", "pending", "rows")
-
-    def __init__(self, rows: list[_RowOf], groups: list[_Handoff], pending: _InFlight) -> None:
-        self.rows = rows
-        self.groups = groups  # distinct handoffs with rows here, in order
-        self.pending = pending
 
 
 @dataclass(frozen=True)
@@ -163,14 +136,13 @@ class OrderedCopyBackend:
 
     Verification (opt-in, sampled) never blocks the copy thread: a group with no sampled block
     is reported by the copy thread itself unless an earlier report is still being verified.
-    The verify thread packs the sampled blocks of the groups handed over together into one
-    check (up to the staging rows and 64 MiB of stored data), queued on its own stream behind
-    the newest of their completion events: the host blocks are read back to the GPU (the
-    host-to-device direction, which stores do not use) and the GPU sources gathered, one
-    driver call each, compared as 64-bit words into preallocated tensors, and one flag per
-    block copied to a pinned slot, then an event. Nothing is allocated per check. Reports
-    stay in request order: the verify thread reports from the front of its queue, polls the
-    oldest check's event, and blocks on it only when no new group is waiting to be started.
+    The verify thread takes every group handed over since it last looked and checks their
+    sampled blocks together (up to the staging rows): behind the newest of their completion
+    events, one driver call on its own stream stages the blocks' GPU sources into pinned host
+    rows (the device-to-host direction, at 1% of the stores' traffic), and once that is done
+    the rows are compared byte for byte with the stored host blocks on the CPU (memcmp, which
+    releases the GIL). Nothing runs on the GPU but the copy, and nothing is allocated per
+    check. Then it reports the groups, in request order.
     """
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
@@ -198,9 +170,9 @@ class OrderedCopyBackend:
         self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._reported = 0  # of those, reported or refused (written by the verify thread)
-        # Verify thread's own figures (read them after drain()): checks made, host waits for a
-        # check, groups per check, CPU seconds spent queuing checks.
-        self.verify_stats = {"checks": 0, "waits": 0, "groups": 0, "start_cpu_s": 0.0}
+        # Verify thread's own figures (read them after drain()): checks made, the groups they
+        # covered (a group split over two checks counts twice), its CPU seconds.
+        self.verify_stats = {"checks": 0, "groups": 0, "cpu_s": 0.0}
 
     def _make_guard(self, policy: GuardPolicy) -> CopyGuard:
         return CopyGuard(policy)
@@ -466,36 +438,18 @@ class OrderedCopyBackend:
     def _init_verification(self) -> None:
         self._verify_stream = torch.cuda.Stream(self._device)  # type: ignore[no-untyped-call]
         first = next(iter(self._gpu_caches.values()))
-        self._cache_device = first.device
-        self._pinned = first.device.type == "cuda"
         self._gpu_layout = CacheLayout.of(self._gpu_caches)
         self._cpu_layout = CacheLayout.of(self._cpu_caches)
         self._offsets, self._row_bytes = row_offsets(self._gpu_layout.block_bytes)
-        rows = max(1, min(_READBACK_ROWS, _READBACK_BYTES // self._row_bytes))
-        self._check_rows = rows
-        # Allocated (and zeroed) on the verify stream, which is the only one that uses them: the
-        # padding bytes at the end of a row are never written, so they stay equal.
-        with torch.cuda.stream(self._verify_stream):
-            self._read_rows = torch.zeros(
-                (rows, self._row_bytes), dtype=torch.uint8, device=self._cache_device)
-            self._source_rows = torch.zeros_like(self._read_rows)
-            self._differs = torch.empty(
-                (rows, self._row_bytes // 8), dtype=torch.bool, device=self._cache_device)
-            self._row_flags = torch.zeros(rows, dtype=torch.bool, device=self._cache_device)
-        self._read_words = self._read_rows.view(torch.int64)
-        self._source_words = self._source_rows.view(torch.int64)
-        # One slot of host flags per check in flight, plus one for re-checks after a re-copy.
-        self._host_flags = torch.zeros(
-            (_CHECK_SLOTS + 1, rows), dtype=torch.bool, pin_memory=self._pinned)
-        self._check_events = [_new_event() for _ in range(_CHECK_SLOTS + 1)]
-        self._free_slots: deque[int] = deque(range(_CHECK_SLOTS))
-        self._recheck_slot = _CHECK_SLOTS
-        self._inflight: deque[_Check] = deque()
-        # Rows are copied with the same driver call as stores, in stream order (STREAM): the
-        # read-back must not start before the verify stream's wait on the store's completion.
-        self._rows_entry = resolve_batch_memcpy()
+        rows = max(1, min(_STAGING_ROWS, _STAGING_BYTES // self._row_bytes))
+        self._staging = torch.empty((rows, self._row_bytes), dtype=torch.uint8,
+                                    pin_memory=first.device.type == "cuda")
+        self._staging_rows = rows
+        self._staged = _new_event()
+        # Staging copies use the same driver call as stores, in stream order (STREAM): they
+        # must not read the sources before the verify stream's wait on the stores' completion.
+        self._staging_entry = resolve_batch_memcpy()
         self._stream_order = CUmemcpyAttributes(srcAccessOrder=int(SourceOrder.STREAM))
-        self._gather_by_driver = True  # GPU sources gathered by the driver (else index_select)
 
     def _verify_thread(self) -> None:
         try:
@@ -503,140 +457,104 @@ class OrderedCopyBackend:
         except Exception as exc:
             self._fail(exc)
             raise
-        # Every PyTorch operation of this thread (the comparison) runs on the verify stream.
-        with torch.cuda.stream(self._verify_stream):
-            self._verify_loop()
+        self._verify_loop()
 
     def _verify_loop(self) -> None:
-        """Report handed-off groups in order; start checks as groups arrive, wait only for the
-        oldest one, and only when nothing new has arrived to be started first."""
+        """Verify and report handed-off groups in order, everything that has arrived at once."""
         reports = self._reports
         assert reports is not None
-        pending: deque[_Handoff | _Drain] = deque()
+        stats = self.verify_stats
         stop = False
-        item: _Issued | _Drain | None = None
-        check: _Check | None = None
-        while True:
-            arrived: list[_Handoff] = []
-            if not pending and not stop:
-                item = reports.get()
-                stop = self._take(item, pending, arrived)
-            while not stop and not reports.empty():
-                stop = self._take(reports.get(), pending, arrived)
-            if arrived:
-                self._start_checks(arrived)
-            while pending:
-                head = pending[0]
-                if isinstance(head, _Drain):
-                    pending.popleft()
-                    head.reached.set()
+        while not stop:
+            arrived = [reports.get()]
+            while not reports.empty():
+                arrived.append(reports.get())
+            began = time.thread_time()
+            handoffs: list[_Handoff] = []
+            for item in arrived:
+                if isinstance(item, _Issued):
+                    handoffs.append(_Handoff(item))
                     continue
-                if head.parts:  # its (oldest) check is still in flight
-                    check = self._inflight[0]
-                    if not check.pending.event.query():
-                        if not stop and not reports.empty():
-                            break  # start what has arrived before waiting
-                        self.verify_stats["waits"] += 1
-                    self._conclude_oldest()
-                    continue
-                pending.popleft()
-                try:
-                    self._report(head)
-                except Exception as exc:  # surfaced to the caller on its next call
-                    self._fail(exc)
-                finally:
-                    self._reported += 1
-                del head  # let go of its completion event, so that the pool may reuse it
-            if stop and not pending:
-                return
+                self._conclude(handoffs)
+                handoffs = []
+                if item is None:  # shutdown: nothing comes after it
+                    stop = True
+                    break
+                item.reached.set()
+            self._conclude(handoffs)
+            stats["cpu_s"] += time.thread_time() - began
             # Let go of reported groups' completion events, so that the pool may reuse them.
-            item, check, arrived = None, None, []
+            del arrived, handoffs
 
-    def _take(self, item: _Issued | _Drain | None, pending: deque[_Handoff | _Drain],
-              arrived: list[_Handoff]) -> bool:
-        """Queue one arrival for reporting; True for shutdown's None (nothing comes after)."""
-        if item is None:
-            return True
-        if isinstance(item, _Drain):
-            pending.append(item)
-            return False
-        handoff = _Handoff(item)
-        pending.append(handoff)
-        if any(item.sampled):
-            arrived.append(handoff)
-        return False
-
-    def _start_checks(self, handoffs: list[_Handoff]) -> None:
-        """Pack the sampled blocks of consecutive groups into checks and queue them."""
-        began = time.thread_time()
-        limit, span_limit = self._check_rows, _CHECK_SPAN_BYTES
-        block_bytes = sum(self._gpu_layout.block_bytes)
-        rows: list[_RowOf] = []
-        groups: list[_Handoff] = []
-        span = 0
+    def _conclude(self, handoffs: list[_Handoff]) -> None:
+        """Verify the sampled blocks of consecutive groups, in checks of up to the staging
+        rows, then report each group in order."""
+        rows = [
+            _new_tuple(_RowOf, (handoff, position, copy.request.src_blocks[i],
+                                copy.request.dst_blocks[i]))
+            for handoff in handoffs
+            for position, (copy, picked) in enumerate(
+                zip(handoff.issued.copies, handoff.issued.sampled, strict=True))
+            for i in picked
+        ]
+        limit = self._staging_rows
+        for start in range(0, len(rows), limit):
+            check = rows[start:start + limit]
+            # The stores were recorded on one stream in this order: the newest event covers all.
+            self._verify_rows(check, check[-1].handoff.issued.done)
         for handoff in handoffs:
-            issued = handoff.issued
-            size = block_bytes * sum(len(copy.request.src_blocks) for copy in issued.copies)
-            if rows and span + size > span_limit:
-                self._queue_check(rows, groups)
-                rows, groups, span = [], [], 0
-            span += size
-            for position, (copy, picked) in enumerate(zip(issued.copies, issued.sampled,
-                                                          strict=True)):
-                src_blocks, dst_blocks = copy.request.src_blocks, copy.request.dst_blocks
-                for i in picked:
-                    if len(rows) == limit:
-                        self._queue_check(rows, groups)
-                        rows, groups, span = [], [], size
-                    if not groups or groups[-1] is not handoff:
-                        groups.append(handoff)
-                    rows.append(_new_tuple(_RowOf, (handoff, position, src_blocks[i],
-                                                    dst_blocks[i])))
-        if rows:
-            self._queue_check(rows, groups)
-        self.verify_stats["start_cpu_s"] += time.thread_time() - began
+            try:
+                self._report(handoff)
+            except Exception as exc:  # surfaced to the caller on its next call
+                self._fail(exc)
+            finally:
+                self._reported += 1
 
-    def _queue_check(self, rows: list[_RowOf], groups: list[_Handoff]) -> None:
-        """Queue one check behind the newest of its groups' completion events (all of them are
-        recorded on the store stream, in this order, so the newest covers the others)."""
-        while not self._free_slots:  # every slot in flight: the oldest check must finish first
-            self.verify_stats["waits"] += 1
-            self._conclude_oldest()
-        for handoff in groups:
-            handoff.parts += 1
-        slot = self._free_slots.popleft()
+    def _verify_rows(self, rows: list[_RowOf], after: Any) -> None:
+        """Compare one check's blocks; re-copy mismatches once; mark blocks that still differ.
+        A check that cannot be made refuses the groups it covers."""
+        stats = self.verify_stats
+        stats["checks"] += 1
+        stats["groups"] += len({id(row.handoff) for row in rows})
         try:
-            pending = self._start_check(
-                [row.src for row in rows], [row.dst for row in rows], groups[-1].issued.done,
-                slot,
-            )
-        except Exception as exc:  # never reported: these groups are refused
-            self._free_slots.append(slot)
-            for handoff in groups:
-                handoff.parts -= 1
-                if handoff.error is None:
-                    handoff.error = exc
-            return
-        self._inflight.append(_Check(rows, groups, pending))
-        self.verify_stats["checks"] += 1
-        self.verify_stats["groups"] += len(groups)
-
-    def _conclude_oldest(self) -> None:
-        """Wait for the oldest check; re-copy mismatches once; mark blocks that still differ."""
-        check = self._inflight.popleft()
-        try:
-            bad = self._finish_check(check.pending)
-            self._guard.counters.add("verified", len(check.rows))
+            bad = self._compare([row.src for row in rows], [row.dst for row in rows], after)
+            self._guard.counters.add("verified", len(rows))
             if bad:
-                self._recopy([check.rows[i] for i in bad])
+                self._recopy([rows[i] for i in bad])
         except Exception as exc:  # never report what could not be verified
-            for handoff in check.groups:
-                if handoff.error is None:
-                    handoff.error = exc
-        finally:
-            self._free_slots.append(check.pending.slot)
-            for handoff in check.groups:
-                handoff.parts -= 1
+            for row in rows:
+                if row.handoff.error is None:
+                    row.handoff.error = exc
+
+    def _compare(self, src: list[int], dst: list[int], after: Any) -> list[int]:
+        """Positions whose host block `dst[i]` differs from GPU block `src[i]` in any tensor.
+
+        `after`: the newest store completion event the blocks depend on, or None when the
+        copies are known complete. Behind it, on the verify stream, one driver call stages the
+        GPU sources into pinned rows (the source is read as the store read it: the scheduler
+        holds source blocks until the store is reported); then an event, waited for here, and
+        a byte compare on the CPU. Nothing is allocated on the device.
+        """
+        stream = self._verify_stream
+        if after is not None:
+            stream.wait_event(after)
+        staging = self._staging.data_ptr()
+        dsts, srcs, sizes = plan_rows(self._gpu_layout.base_addresses,
+                                      self._gpu_layout.block_bytes, self._offsets, src, staging,
+                                      self._row_bytes)
+        code, _ = self._staging_entry(
+            dsts.buffer_info()[0], srcs.buffer_info()[0], sizes.buffer_info()[0], len(sizes),
+            self._stream_order, stream.cuda_stream,
+        )
+        if code != 0:
+            name, detail = result_name(code)
+            raise BatchCopyError(code, name, detail,
+                                 f"verification staging of {len(src)} sampled blocks")
+        self._record_done(self._staged, stream)
+        self._staged.synchronize()
+        return staged_rows_differing(staging, self._row_bytes, self._offsets,
+                                     self._cpu_layout.base_addresses,
+                                     self._cpu_layout.block_bytes, dst)
 
     def _recopy(self, bad: list[_RowOf]) -> None:
         """Re-copy differing blocks behind a device synchronize, compare again, refuse the rest."""
@@ -655,9 +573,7 @@ class OrderedCopyBackend:
         self._issue_copy(self._store_copier, bad_src, bad_dst)
         self._store_copier.stream.synchronize()
         self._guard.counters.add("recopied", len(bad))
-        still_bad = self._finish_check(
-            self._start_check(bad_src, bad_dst, None, self._recheck_slot))
-        for i in still_bad:
+        for i in self._compare(bad_src, bad_dst, None):
             bad[i].handoff.refused.add(bad[i].position)
 
     def _report(self, handoff: _Handoff) -> None:
@@ -672,86 +588,6 @@ class OrderedCopyBackend:
                 self._refuse(copy.request, "verification_mismatch")
             else:
                 copy.events_list.append((copy.request.event_idx, issued.done))
-
-    def _start_check(self, src: list[int], dst: list[int], after: Any, slot: int) -> _InFlight:
-        """Queue, on the verify stream, the comparison of host blocks `dst` with GPU blocks `src`.
-
-        `after`: the newest store completion event the blocks depend on, or None when the
-        copies are known complete. Behind it, the host blocks are read back into staging rows
-        and their GPU sources gathered into a second set (two driver calls), the rows compared
-        as 64-bit words (two PyTorch calls, into preallocated tensors), and one flag per row
-        copied to pinned slot `slot`, followed by the slot's event. The source is read as the
-        store read it (the scheduler holds source blocks until the store is reported). Nothing
-        here waits or allocates.
-        """
-        stream = self._verify_stream
-        count = len(src)
-        if after is not None:
-            stream.wait_event(after)
-        self._copy_rows(self._cpu_layout, dst, self._read_rows, "read-back of host blocks")
-        self._gather_sources(src)
-        torch.ne(self._read_words[:count], self._source_words[:count],
-                 out=self._differs[:count])
-        torch.any(self._differs[:count], dim=1, out=self._row_flags[:count])
-        self._rows_copy(
-            [self._host_flags.data_ptr() + slot * self._check_rows], [self._row_flags.data_ptr()],
-            [count], "flags to the host",
-        )
-        event = self._check_events[slot]
-        self._record_done(event, stream)
-        return _InFlight(event, slot, count)
-
-    def _copy_rows(self, layout: CacheLayout, blocks: list[int], rows: torch.Tensor,
-                   what: str, check: bool = True) -> int:
-        """Blocks `blocks` of every tensor of `layout` into rows 0.. of `rows` (one driver call)."""
-        dsts, srcs, sizes = plan_rows(layout.base_addresses, layout.block_bytes, self._offsets,
-                                      blocks, rows.data_ptr(), self._row_bytes)
-        return self._rows_copy(dsts, srcs, sizes, what, check)
-
-    def _rows_copy(self, dsts: Any, srcs: Any, sizes: Any, what: str, check: bool = True) -> int:
-        """One cuMemcpyBatchAsync on the verify stream, in stream order; its CUresult."""
-        if not isinstance(sizes, array):
-            dsts, srcs, sizes = array("q", dsts), array("q", srcs), array("q", sizes)
-        code, _ = self._rows_entry(
-            dsts.buffer_info()[0], srcs.buffer_info()[0], sizes.buffer_info()[0], len(sizes),
-            self._stream_order, self._verify_stream.cuda_stream,
-        )
-        if code != 0 and check:
-            name, detail = result_name(code)
-            raise BatchCopyError(code, name, detail, f"verification {what} ({len(sizes)} copies)")
-        return int(code)
-
-    def _gather_sources(self, src: list[int]) -> None:
-        """GPU source blocks into the source rows: one driver call, or index_select per tensor
-        should the driver refuse a device-to-device batch (it is not known to)."""
-        if self._gather_by_driver:
-            code = self._copy_rows(self._gpu_layout, src, self._source_rows, "gather", False)
-            if code == 0:
-                return
-            self._gather_by_driver = False
-            logger.warning(
-                "kvguard: cuMemcpyBatchAsync refused a device-to-device gather (%s); "
-                "verification gathers with index_select from now on", result_name(code)[0])
-        count = len(src)
-        index = torch.tensor(src, dtype=torch.int64, pin_memory=self._pinned).to(
-            self._cache_device, non_blocking=True)
-        for tensor, offset, size in zip(self._gpu_caches.values(), self._offsets,
-                                        self._gpu_layout.block_bytes, strict=True):
-            rows = tensor.reshape(tensor.shape[0], -1).view(torch.uint8)
-            # GPU to GPU, on the verify stream, behind `after` (or the re-check's synchronize),
-            # into staging rows no other stream touches.
-            gathered = rows.index_select(0, index)
-            staged = self._source_rows[:count, offset:offset + size]
-            staged.copy_(gathered)  # kvguard: ignore[KVG001, KVG004]
-
-    def _finish_check(self, pending: _InFlight) -> list[int]:
-        """Wait for a queued comparison; the positions (in its src/dst) whose blocks differ."""
-        pending.event.synchronize()
-        flags = ctypes.string_at(
-            self._host_flags.data_ptr() + pending.slot * self._check_rows, pending.size)
-        if b"\x01" not in flags:
-            return []
-        return [position for position, differs in enumerate(flags) if differs]
 
     # Shared by both threads.
 

@@ -1,13 +1,14 @@
-"""Sampled verification of stored blocks: which blocks to check, and which ones differ."""
+"""Sampled verification of stored blocks: which blocks to check, where their GPU sources are
+staged, and which ones differ."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import math
 import random
 from array import array
 from collections.abc import Sequence
-
-import torch
 
 
 class BlockSampler:
@@ -41,40 +42,6 @@ class BlockSampler:
         return picked
 
 
-def _row_bytes(rows: torch.Tensor) -> torch.Tensor:
-    return rows.reshape(rows.shape[0], math.prod(rows.shape[1:])).view(torch.uint8)
-
-
-def differing_rows(
-    sources: Sequence[torch.Tensor], copies: Sequence[torch.Tensor]
-) -> torch.Tensor:
-    """A bool per row (dimension 0): True where any source tensor's row differs from its copy.
-
-    Compared byte for byte (a NaN equals its own bits; -0.0 differs from 0.0), on the tensors'
-    device, with no synchronization: on a GPU the result is ready when the current stream
-    gets there.
-    """
-    if not sources or len(sources) != len(copies):
-        raise ValueError(f"need one copy per source tensor, got {len(sources)} and {len(copies)}")
-    differs: torch.Tensor | None = None
-    for source, copied in zip(sources, copies, strict=True):
-        if source.shape != copied.shape or source.dtype != copied.dtype:
-            raise ValueError(
-                f"cannot compare blocks of shape {tuple(source.shape)} {source.dtype} "
-                f"with {tuple(copied.shape)} {copied.dtype}"
-            )
-        rows = (_row_bytes(source) != _row_bytes(copied)).any(dim=1)
-        differs = rows if differs is None else differs.logical_or_(rows)
-    assert differs is not None
-    return differs
-
-
-def mismatched_rows(source_rows: torch.Tensor, copied_rows: torch.Tensor) -> list[int]:
-    """Indices of the rows (blocks, dimension 0) whose bytes differ between the two tensors."""
-    differs = differing_rows([source_rows], [copied_rows])
-    return [int(i) for i in differs.nonzero().flatten().tolist()]
-
-
 def row_offsets(block_bytes: Sequence[int]) -> tuple[list[int], int]:
     """Where each cache tensor's block starts in a staging row, and the row's size.
 
@@ -105,3 +72,25 @@ def plan_rows(
         dsts.extend([start + r * row_bytes for r in rows])
         sizes.extend([size] * len(blocks))
     return dsts, srcs, sizes
+
+
+# memcmp releases the GIL (CFUNCTYPE): a large block compares while the copy thread runs.
+_memcmp = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)(
+    ("memcmp", ctypes.CDLL(ctypes.util.find_library("c")))
+)
+
+
+def staged_rows_differing(
+    row_base: int, row_bytes: int, offsets: Sequence[int],
+    host_bases: Sequence[int], block_bytes: Sequence[int], host_blocks: Sequence[int],
+) -> list[int]:
+    """Positions i whose staged row i (laid out as `plan_rows` fills it) differs from host block
+    `host_blocks[i]` in any tensor; compared byte for byte, so a NaN equals its own bits."""
+    differing = []
+    for row, block in enumerate(host_blocks):
+        start = row_base + row * row_bytes
+        for base, size, offset in zip(host_bases, block_bytes, offsets, strict=True):
+            if _memcmp(start + offset, base + block * size, size):
+                differing.append(row)
+                break
+    return differing

@@ -275,10 +275,10 @@ def test_verification_refuses_a_block_that_stays_corrupt() -> None:
     assert result["refused"] == result["mismatches"] == 20
 
 
-def test_verification_reads_back_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_verification_stages_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     from kvguard.runtime import backend as backend_module
 
-    monkeypatch.setattr(backend_module, "_READBACK_ROWS", 3)  # 80 sampled blocks: 27 chunks
+    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 3)  # 80 sampled blocks: 27 chunks
     result = run_verified(Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0))
     assert result["mismatches"] == result["recopied"] == 20 and result["good"]
     assert result["reported"] == list(range(20))
@@ -292,8 +292,8 @@ def test_sampled_verification_keeps_reports_in_order() -> None:
 
 
 class FailingCheck(OrderedCopyBackend):
-    def _start_check(self, src: list[int], dst: list[int], after: Any, slot: int) -> Any:
-        raise RuntimeError("read-back failed")
+    def _compare(self, src: list[int], dst: list[int], after: Any) -> list[int]:
+        raise RuntimeError("staging failed")
 
 
 def test_a_verification_that_fails_is_never_reported_as_good() -> None:
@@ -301,7 +301,7 @@ def test_a_verification_that_fails_is_never_reported_as_good() -> None:
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
     events = launch_all(backend, [2])
-    with pytest.raises(RuntimeError, match="read-back failed"):
+    with pytest.raises(RuntimeError, match="staging failed"):
         backend.drain()
     refused = backend.refused_copies()
     backend.shutdown()
@@ -318,18 +318,15 @@ def test_verification_rows_are_copied_by_the_driver_in_stream_order() -> None:
     backend.shutdown()
     assert [idx for idx, _ in events] == [0]
     assert backend._stream_order.srcAccessOrder == SourceOrder.STREAM
-    calls = backend._rows_entry.calls
-    assert len(calls) == 3  # read-back, gather, flags: one driver call each
-    read_back, gather, flags = calls
+    calls = backend._staging_entry.calls
+    assert len(calls) == 1  # the GPU sources of all three blocks, one driver call
     row_bytes = backend._row_bytes
     assert row_bytes == 64  # two tensors of 8 int32 per block
-    base = backend._read_rows.data_ptr()
-    k, v = cpu["k"], cpu["v"]
-    assert read_back == [(base + r * row_bytes + off, t.data_ptr() + b * 32, 32)
-                         for t, off in ((k, 0), (v, 32)) for r, b in enumerate([0, 1, 2])]
-    assert [src for _, src, _ in gather] == [
-        t.data_ptr() + b * 32 for t in (gpu["k"], gpu["v"]) for b in (0, 1, 2)]
-    assert flags == [(backend._host_flags.data_ptr(), backend._row_flags.data_ptr(), 3)]
+    base = backend._staging.data_ptr()
+    assert calls[0] == [(base + r * row_bytes + off, t.data_ptr() + b * 32, 32)
+                        for t, off in ((gpu["k"], 0), (gpu["v"], 32))
+                        for r, b in enumerate([0, 1, 2])]
+    assert backend.counters["verified"] == 3
 
 
 class TorchWaitOnCopyThread(OrderedCopyBackend):
@@ -499,9 +496,9 @@ class GatedVerified(GatedBackend):
             time.sleep(0.02)
         self.verify_gate.set()
 
-    def _start_check(self, src: list[int], dst: list[int], after: Any, slot: int) -> Any:
+    def _compare(self, src: list[int], dst: list[int], after: Any) -> list[int]:
         self.checks.append(list(src))
-        return super()._start_check(src, dst, after, slot)
+        return super()._compare(src, dst, after)
 
 
 def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, Any]:
@@ -536,37 +533,18 @@ def test_one_check_covers_the_sampled_blocks_of_several_groups() -> None:
     assert result["stats"]["checks"] == 1 and result["stats"]["groups"] == 6
 
 
-def test_checks_split_at_the_row_limit_and_the_span(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_checks_split_at_the_staging_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     from kvguard.runtime import backend as backend_module
 
-    monkeypatch.setattr(backend_module, "_READBACK_ROWS", 5)
+    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 5)
     backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
     result = run_gated_verified(backend, [2] * 6)  # 12 blocks, 5 rows a check
     assert result["checks"] == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11]]
     assert result["reported"] == list(range(6)) and result["good"]
     assert result["counters"]["verified"] == 12
-
-    monkeypatch.setattr(backend_module, "_READBACK_ROWS", 256)
-    monkeypatch.setattr(backend_module, "_CHECK_SPAN_BYTES", 2 * 4 * 64)  # two groups' bytes
-    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
-    backend.max_group = 2
-    result = run_gated_verified(backend, [2] * 12)  # 6 groups of 4 blocks of 64 bytes
-    assert result["checks"] == [list(range(8 * i, 8 * i + 8)) for i in range(3)]
-    assert result["reported"] == list(range(12)) and result["good"]
-
-
-def test_few_slots_make_the_verify_thread_conclude_the_oldest_check_first(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from kvguard.runtime import backend as backend_module
-
-    monkeypatch.setattr(backend_module, "_CHECK_SLOTS", 2)
-    monkeypatch.setattr(backend_module, "_READBACK_ROWS", 2)
-    backend = Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
-    result = run_verified(backend, stores=30)  # 120 blocks, 60 checks, 2 slots
-    assert result["reported"] == list(range(30)) and result["good"]
-    assert result["verified"] == 120 and result["mismatches"] == result["recopied"] == 30
+    # Three groups of four blocks: the second and third each span two checks.
+    assert result["stats"]["checks"] == 3 and result["stats"]["groups"] == 5
 
 
 class CorruptingGated(GatedVerified):
@@ -606,31 +584,15 @@ def test_a_block_that_stays_corrupt_refuses_only_its_store_and_keeps_order() -> 
     assert result["counters"]["refused"] == 1
 
 
-def test_gather_falls_back_to_index_select_when_the_driver_refuses() -> None:
-    backend = Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
-    gpu, cpu = make_caches(80, 80)
-    start(backend, gpu, cpu)
-    backend._rows_entry.fail_calls = {1}  # the first gather (read-back is call 0)
-    events = launch_all(backend, [4] * 20)
-    backend.drain()
-    counters = backend.counters
-    backend.shutdown()
-    assert backend._gather_by_driver is False
-    assert [idx for idx, _ in events] == list(range(20))
-    assert all(holds(gpu, cpu, range(4 * i, 4 * i + 4), range(4 * i, 4 * i + 4))
-               for i in range(20))
-    assert counters["verified"] == 80 and counters["mismatches"] == counters["recopied"] == 20
-
-
 def test_a_failed_read_back_refuses_the_groups_of_its_check_only() -> None:
     backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
     gpu, cpu = make_caches(24, 24)
     start(backend, gpu, cpu)
-    backend._rows_entry.fail_calls = {0}  # the first check's read-back
+    backend._staging_entry.fail_calls = {0}  # the first check's staging
     events = launch_all(backend, [2] * 12)
     backend.open_gates()
-    with pytest.raises(Exception, match="read-back of host blocks"):
+    with pytest.raises(Exception, match="verification staging"):
         backend.drain()
     while True:  # one error per refused group
         try:
@@ -652,14 +614,13 @@ def test_a_failed_read_back_refuses_the_groups_of_its_check_only() -> None:
 def test_verification_under_concurrent_hand_offs_keeps_order_and_recopies(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No gates: the copy thread hands groups over while checks are made, split by small row
-    and slot limits; every corrupt sampled block is re-copied, reports stay in order."""
+    """No gates: the copy thread hands groups over while checks are made, split by a small
+    row limit; every corrupt sampled block is re-copied, reports stay in order."""
     import random
 
     from kvguard.runtime import backend as backend_module
 
-    monkeypatch.setattr(backend_module, "_READBACK_ROWS", 3)
-    monkeypatch.setattr(backend_module, "_CHECK_SLOTS", 3)
+    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 3)
     rng = random.Random(seed)
     sizes = [rng.randint(1, 9) for _ in range(150)]
     backend = Corrupting(GuardPolicy.RAISE, verify_fraction=0.3, verify_seed=seed)

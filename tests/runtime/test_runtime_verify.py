@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+
 import pytest
 import torch
 from hypothesis import given
@@ -9,7 +11,7 @@ from hypothesis import strategies as st
 
 from kvguard.runtime import BlockSampler, CudaDriverError, OrderedCopyBackend
 from kvguard.runtime import driver as runtime_driver
-from kvguard.runtime.verify import mismatched_rows
+from kvguard.runtime.verify import plan_rows, row_offsets, staged_rows_differing
 
 
 @pytest.mark.parametrize("fraction", [0.0, -0.1, 1.5])
@@ -47,27 +49,54 @@ def test_same_seed_gives_same_samples() -> None:
     assert [first.sample(50) for _ in range(20)] == [second.sample(50) for _ in range(20)]
 
 
+def stage(sources: list[torch.Tensor], blocks: list[int]) -> tuple[torch.Tensor, list[int], int]:
+    """Fill staging rows as the driver would from plan_rows' descriptors (by address)."""
+    block_bytes = [t.stride(0) * t.element_size() for t in sources]
+    offsets, row_bytes = row_offsets(block_bytes)
+    rows = torch.zeros((max(1, len(blocks)), row_bytes), dtype=torch.uint8)
+    dsts, srcs, sizes = plan_rows([t.data_ptr() for t in sources], block_bytes, offsets, blocks,
+                                  rows.data_ptr(), row_bytes)
+    for dst, src, size in zip(dsts, srcs, sizes, strict=True):
+        ctypes.memmove(dst, src, size)
+    return rows, offsets, row_bytes
+
+
+def differing(rows: torch.Tensor, offsets: list[int], row_bytes: int,
+              hosts: list[torch.Tensor], blocks: list[int]) -> list[int]:
+    return staged_rows_differing(rows.data_ptr(), row_bytes, offsets,
+                                 [t.data_ptr() for t in hosts],
+                                 [t.stride(0) * t.element_size() for t in hosts], blocks)
+
+
 @given(
-    rows=st.integers(1, 12), width=st.integers(1, 40),
-    corrupt=st.sets(st.tuples(st.integers(0, 11), st.integers(0, 39))),
+    blocks=st.lists(st.integers(0, 11), min_size=1, max_size=12),
+    widths=st.lists(st.integers(1, 9), min_size=1, max_size=3),
+    corrupt=st.sets(st.tuples(st.integers(0, 2), st.integers(0, 11), st.integers(0, 8))),
     dtype=st.sampled_from([torch.int32, torch.float16, torch.uint8]),
 )
-def test_mismatched_rows_finds_exactly_the_changed_blocks(
-    rows: int, width: int, corrupt: set[tuple[int, int]], dtype: torch.dtype
+def test_staged_rows_differ_exactly_where_a_host_block_was_changed(
+    blocks: list[int], widths: list[int], corrupt: set[tuple[int, int, int]], dtype: torch.dtype,
 ) -> None:
-    source = torch.arange(rows * width).reshape(rows, width).to(dtype)
-    copied = source.clone()
+    sources = [torch.arange(12 * w).reshape(12, w).to(dtype) for w in widths]
+    hosts = [t.clone() for t in sources]
     changed = set()
-    for row, col in corrupt:
-        if row < rows and col < width:
-            copied[row, col] = copied[row, col] + 1
-            changed.add(row)
-    assert mismatched_rows(source, copied) == sorted(changed)
+    for tensor, block, col in corrupt:
+        if tensor < len(hosts) and col < widths[tensor]:
+            hosts[tensor][block, col] += 1
+            changed.add(block)
+    rows, offsets, row_bytes = stage(sources, blocks)
+    assert row_bytes % 8 == 0
+    expected = [i for i, block in enumerate(blocks) if block in changed]
+    assert differing(rows, offsets, row_bytes, hosts, blocks) == expected
 
 
-def test_mismatched_rows_refuses_different_shapes() -> None:
-    with pytest.raises(ValueError, match="cannot compare"):
-        mismatched_rows(torch.zeros(2, 4), torch.zeros(2, 5))
+def test_staged_rows_compare_bits_not_values() -> None:
+    keys = torch.tensor([[float("nan"), 0.0], [1.0, 2.0]])
+    rows, offsets, row_bytes = stage([keys], [0, 1])
+    assert differing(rows, offsets, row_bytes, [keys.clone()], [0, 1]) == []  # NaN equals its bits
+    negative_zero = keys.clone()
+    negative_zero[0, 1] = -0.0
+    assert differing(rows, offsets, row_bytes, [negative_zero], [0, 1]) == [0]
 
 
 def test_backend_needs_init_before_launch() -> None:
@@ -98,20 +127,3 @@ def test_old_driver_is_refused_with_the_version_it_has(monkeypatch: pytest.Monke
     monkeypatch.setattr(runtime_driver, "_resolved", {})
     with pytest.raises(CudaDriverError, match=r"CUDA 12\.4.*12\.8 or newer"):
         runtime_driver.resolve_batch_memcpy()
-
-
-def test_differing_rows_compares_bytes_across_every_tensor() -> None:
-    from kvguard.runtime.verify import differing_rows
-
-    keys = torch.tensor([[float("nan"), 0.0], [1.0, 2.0], [3.0, 4.0]])
-    values = torch.arange(6, dtype=torch.int32).reshape(3, 2)
-    copied_keys, copied_values = keys.clone(), values.clone()
-    assert differing_rows([keys, values], [copied_keys, copied_values]).tolist() == [False] * 3
-    copied_keys[1, 1] = -0.0 if keys[1, 1] == 0.0 else 2.5  # row 1 differs in the keys only
-    copied_values[2, 0] = 99  # row 2 in the values only
-    assert differing_rows([keys, values], [copied_keys, copied_values]).tolist() == [
-        False, True, True]
-    zero = torch.zeros(2, 1)
-    assert differing_rows([zero], [-zero]).tolist() == [True, True]  # -0.0 has other bits
-    with pytest.raises(ValueError, match="one copy per source"):
-        differing_rows([keys], [])
