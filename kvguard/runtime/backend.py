@@ -25,6 +25,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -78,21 +79,31 @@ class _Issued(NamedTuple):
 class _Handoff:
     """A group handed to the verify thread, waiting for its report (in request order)."""
 
-    __slots__ = ("error", "issued", "refused")
+    __slots__ = ("error", "issued", "parts", "refused")
 
     def __init__(self, issued: _Issued) -> None:
         self.issued = issued
+        self.parts = 0  # checks holding some of its sampled blocks, not yet concluded
         self.refused: set[int] = set()  # positions (in issued.copies) that stayed corrupt
         self.error: BaseException | None = None  # a check of it could not be made
 
 
 class _RowOf(NamedTuple):
-    """One sampled block in a check: whose it is, and its source and destination block."""
+    """One sampled block in a check: its position in the group, source and destination."""
 
-    handoff: _Handoff
-    position: int  # of the copy in handoff.issued.copies
+    position: int  # of the copy in the handoff's issued.copies
     src: int
     dst: int
+
+
+class _Check(NamedTuple):
+    """Sampled blocks of one group, staged into rows `start`.. behind the group's completion;
+    `staged` completes once the staging copy has."""
+
+    handoff: _Handoff
+    rows: list[_RowOf]
+    start: int
+    staged: Any  # torch.cuda.Event
 
 
 @dataclass(frozen=True)
@@ -170,8 +181,8 @@ class OrderedCopyBackend:
         self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._reported = 0  # of those, reported or refused (written by the verify thread)
-        # Verify thread's own figures (read them after drain()): checks made, the groups they
-        # covered (a group split over two checks counts twice), its CPU seconds.
+        # Verify thread's own figures (read them after drain()): checks made, sampled groups
+        # they covered (a group past the staging rows takes several checks), its CPU seconds.
         self.verify_stats = {"checks": 0, "groups": 0, "cpu_s": 0.0}
 
     def _make_guard(self, policy: GuardPolicy) -> CopyGuard:
@@ -445,7 +456,8 @@ class OrderedCopyBackend:
         self._staging = torch.empty((rows, self._row_bytes), dtype=torch.uint8,
                                     pin_memory=first.device.type == "cuda")
         self._staging_rows = rows
-        self._staged = _new_event()
+        self._inflight: deque[_Check] = deque()  # in staging order, which is request order
+        self._idle_events: list[Any] = []
         # Staging copies use the same driver call as stores, in stream order (STREAM): they
         # must not read the sources before the verify stream's wait on the stores' completion.
         self._staging_entry = resolve_batch_memcpy()
@@ -460,87 +472,114 @@ class OrderedCopyBackend:
         self._verify_loop()
 
     def _verify_loop(self) -> None:
-        """Verify and report handed-off groups in order, everything that has arrived at once."""
+        """Report handed-off groups in order. Each sampled group's staging is queued as soon as
+        it arrives; the oldest check is concluded once its staging is done, and waited for
+        only when nothing new has arrived to be queued first. (The work is done in helpers so
+        that no local here keeps a reported group's completion event from the pool.)"""
         reports = self._reports
         assert reports is not None
-        stats = self.verify_stats
+        pending: deque[_Handoff | _Drain] = deque()
         stop = False
-        while not stop:
-            arrived = [reports.get()]
-            while not reports.empty():
-                arrived.append(reports.get())
+        while not stop or pending:
             began = time.thread_time()
-            handoffs: list[_Handoff] = []
-            for item in arrived:
-                if isinstance(item, _Issued):
-                    handoffs.append(_Handoff(item))
-                    continue
-                self._conclude(handoffs)
-                handoffs = []
-                if item is None:  # shutdown: nothing comes after it
-                    stop = True
-                    break
-                item.reached.set()
-            self._conclude(handoffs)
-            stats["cpu_s"] += time.thread_time() - began
-            # Let go of reported groups' completion events, so that the pool may reuse them.
-            del arrived, handoffs
+            stop = self._take_arrivals(reports, pending, stop)
+            self._report_ready(reports, pending, stop)
+            self.verify_stats["cpu_s"] += time.thread_time() - began
 
-    def _conclude(self, handoffs: list[_Handoff]) -> None:
-        """Verify the sampled blocks of consecutive groups, in checks of up to the staging
-        rows, then report each group in order."""
-        rows = [
-            _new_tuple(_RowOf, (handoff, position, copy.request.src_blocks[i],
-                                copy.request.dst_blocks[i]))
-            for handoff in handoffs
-            for position, (copy, picked) in enumerate(
-                zip(handoff.issued.copies, handoff.issued.sampled, strict=True))
-            for i in picked
-        ]
-        limit = self._staging_rows
-        for start in range(0, len(rows), limit):
-            check = rows[start:start + limit]
-            # The stores were recorded on one stream in this order: the newest event covers all.
-            self._verify_rows(check, check[-1].handoff.issued.done)
-        for handoff in handoffs:
+    def _take_arrivals(self, reports: queue.SimpleQueue[_Issued | _Drain | None],
+                       pending: deque[_Handoff | _Drain], stop: bool) -> bool:
+        """Queue what has arrived (block for it when nothing is pending); True once shutdown's
+        None has come (nothing comes after it)."""
+        arrived = [] if pending or stop else [reports.get()]
+        while not stop and not reports.empty():
+            arrived.append(reports.get())
+        for item in arrived:
+            if item is None:
+                return True
+            if isinstance(item, _Drain):
+                pending.append(item)
+                continue
+            handoff = _Handoff(item)
+            pending.append(handoff)
+            self._start_checks(handoff)
+        return stop
+
+    def _report_ready(self, reports: queue.SimpleQueue[_Issued | _Drain | None],
+                      pending: deque[_Handoff | _Drain], stop: bool) -> None:
+        """Report from the front of `pending` while its checks are concluded."""
+        while pending:
+            head = pending[0]
+            if isinstance(head, _Drain):
+                pending.popleft()
+                head.reached.set()
+                continue
+            if head.parts:  # the oldest check in flight holds some of its blocks
+                if not self._inflight[0].staged.query() and not stop and not reports.empty():
+                    return  # queue what has arrived before waiting
+                self._conclude_oldest()
+                continue
+            pending.popleft()
             try:
-                self._report(handoff)
+                self._report(head)
             except Exception as exc:  # surfaced to the caller on its next call
                 self._fail(exc)
             finally:
                 self._reported += 1
 
-    def _verify_rows(self, rows: list[_RowOf], after: Any) -> None:
-        """Compare one check's blocks; re-copy mismatches once; mark blocks that still differ.
-        A check that cannot be made refuses the groups it covers."""
-        stats = self.verify_stats
-        stats["checks"] += 1
-        stats["groups"] += len({id(row.handoff) for row in rows})
-        try:
-            bad = self._compare([row.src for row in rows], [row.dst for row in rows], after)
-            self._guard.counters.add("verified", len(rows))
-            if bad:
-                self._recopy([rows[i] for i in bad])
-        except Exception as exc:  # never report what could not be verified
-            for row in rows:
-                if row.handoff.error is None:
-                    row.handoff.error = exc
+    def _start_checks(self, handoff: _Handoff) -> None:
+        """Queue the staging of a group's sampled blocks, in checks of up to the staging rows."""
+        rows = [
+            _new_tuple(_RowOf, (position, copy.request.src_blocks[i], copy.request.dst_blocks[i]))
+            for position, (copy, picked) in enumerate(
+                zip(handoff.issued.copies, handoff.issued.sampled, strict=True))
+            for i in picked
+        ]
+        if not rows:
+            return
+        self.verify_stats["groups"] += 1
+        limit = self._staging_rows
+        for begin in range(0, len(rows), limit):
+            part = rows[begin:begin + limit]
+            start = self._allocate(len(part))
+            try:
+                staged = self._stage([row.src for row in part], start, handoff.issued.done)
+            except Exception as exc:  # never reported: the group is refused
+                if handoff.error is None:
+                    handoff.error = exc
+                return
+            handoff.parts += 1
+            self._inflight.append(_Check(handoff, part, start, staged))
+            self.verify_stats["checks"] += 1
 
-    def _compare(self, src: list[int], dst: list[int], after: Any) -> list[int]:
-        """Positions whose host block `dst[i]` differs from GPU block `src[i]` in any tensor.
+    def _allocate(self, count: int) -> int:
+        """First of `count` consecutive free staging rows. Checks hold rows in a ring, freed in
+        the order they were taken; while there is no room, the oldest check is concluded."""
+        total = self._staging_rows
+        while self._inflight:
+            first = self._inflight[0].start
+            last = self._inflight[-1]
+            end = last.start + len(last.rows)
+            if last.start >= first:  # held rows run from `first` to `end`, unwrapped
+                if total - end >= count:
+                    return end
+                if first >= count:
+                    return 0
+            elif first - end >= count:  # wrapped: free rows lie between `end` and `first`
+                return end
+            self._conclude_oldest()
+        return 0
 
-        `after`: the newest store completion event the blocks depend on, or None when the
-        copies are known complete. Behind it, on the verify stream, one driver call stages the
-        GPU sources into pinned rows (the source is read as the store read it: the scheduler
-        holds source blocks until the store is reported); then an event, waited for here, and
-        a byte compare on the CPU. Nothing is allocated on the device.
-        """
+    def _stage(self, src: list[int], start: int, after: Any) -> Any:
+        """Queue on the verify stream, behind `after` (a store completion event, or None when
+        the copies are known complete), one driver call copying GPU blocks `src` into staging
+        rows `start`..; return an event that completes with it. The sources are read as the
+        store read them: the scheduler holds source blocks until the store is reported."""
         stream = self._verify_stream
         if after is not None:
             stream.wait_event(after)
-        staging = self._staging.data_ptr()
+        row_base = self._staging.data_ptr() + start * self._row_bytes
         dsts, srcs, sizes = plan_rows(self._gpu_layout.base_addresses,
-                                      self._gpu_layout.block_bytes, self._offsets, src, staging,
+                                      self._gpu_layout.block_bytes, self._offsets, src, row_base,
                                       self._row_bytes)
         code, _ = self._staging_entry(
             dsts.buffer_info()[0], srcs.buffer_info()[0], sizes.buffer_info()[0], len(sizes),
@@ -550,22 +589,42 @@ class OrderedCopyBackend:
             name, detail = result_name(code)
             raise BatchCopyError(code, name, detail,
                                  f"verification staging of {len(src)} sampled blocks")
-        self._record_done(self._staged, stream)
-        self._staged.synchronize()
-        return staged_rows_differing(staging, self._row_bytes, self._offsets,
-                                     self._cpu_layout.base_addresses,
-                                     self._cpu_layout.block_bytes, dst)
+        staged = self._idle_events.pop() if self._idle_events else _new_event()
+        self._record_done(staged, stream)
+        return staged
 
-    def _recopy(self, bad: list[_RowOf]) -> None:
-        """Re-copy differing blocks behind a device synchronize, compare again, refuse the rest."""
+    def _differing(self, start: int, dst: list[int]) -> list[int]:
+        """Positions whose staged row (from `start`) differs from host block `dst[i]`."""
+        return staged_rows_differing(
+            self._staging.data_ptr() + start * self._row_bytes, self._row_bytes, self._offsets,
+            self._cpu_layout.base_addresses, self._cpu_layout.block_bytes, dst)
+
+    def _conclude_oldest(self) -> None:
+        """Wait for the oldest check's staging, compare, re-copy mismatches once."""
+        check = self._inflight.popleft()
+        handoff = check.handoff
+        try:
+            check.staged.synchronize()
+            bad = self._differing(check.start, [row.dst for row in check.rows])
+            self._guard.counters.add("verified", len(check.rows))
+            if bad:
+                self._recopy(handoff, [check.rows[i] for i in bad], check.start)
+        except Exception as exc:  # never report what could not be verified
+            if handoff.error is None:
+                handoff.error = exc
+        finally:
+            self._idle_events.append(check.staged)
+            handoff.parts -= 1
+
+    def _recopy(self, handoff: _Handoff, bad: list[_RowOf], start: int) -> None:
+        """Re-copy differing blocks behind a device synchronize and compare again (staged into
+        the check's own rows, which nothing else takes meanwhile); refuse what still differs."""
         self._guard.counters.add("mismatches", len(bad))
         bad_src, bad_dst = [row.src for row in bad], [row.dst for row in bad]
-        first = bad[0]
         logger.warning(
             "kvguard: %s: %d verified blocks differ from their GPU source (source blocks %s); "
             "re-copying them behind a device synchronize",
-            first.handoff.issued.copies[first.position].request.describe(), len(bad),
-            bad_src[:8],
+            handoff.issued.copies[bad[0].position].request.describe(), len(bad), bad_src[:8],
         )
         # A host-blocking device synchronize orders the re-copy after every stream's writes.
         torch.cuda.synchronize(self._device)
@@ -573,8 +632,11 @@ class OrderedCopyBackend:
         self._issue_copy(self._store_copier, bad_src, bad_dst)
         self._store_copier.stream.synchronize()
         self._guard.counters.add("recopied", len(bad))
-        for i in self._compare(bad_src, bad_dst, None):
-            bad[i].handoff.refused.add(bad[i].position)
+        staged = self._stage(bad_src, start, None)
+        staged.synchronize()
+        self._idle_events.append(staged)
+        for i in self._differing(start, bad_dst):
+            handoff.refused.add(bad[i].position)
 
     def _report(self, handoff: _Handoff) -> None:
         issued = handoff.issued

@@ -292,7 +292,7 @@ def test_sampled_verification_keeps_reports_in_order() -> None:
 
 
 class FailingCheck(OrderedCopyBackend):
-    def _compare(self, src: list[int], dst: list[int], after: Any) -> list[int]:
+    def _stage(self, src: list[int], start: int, after: Any) -> Any:
         raise RuntimeError("staging failed")
 
 
@@ -496,9 +496,9 @@ class GatedVerified(GatedBackend):
             time.sleep(0.02)
         self.verify_gate.set()
 
-    def _compare(self, src: list[int], dst: list[int], after: Any) -> list[int]:
+    def _stage(self, src: list[int], start: int, after: Any) -> Any:
         self.checks.append(list(src))
-        return super()._compare(src, dst, after)
+        return super()._stage(src, start, after)
 
 
 def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, Any]:
@@ -522,29 +522,62 @@ def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, An
             "groups": backend.groups, "checks": backend.checks, "stats": backend.verify_stats}
 
 
-def test_one_check_covers_the_sampled_blocks_of_several_groups() -> None:
-    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
-    backend.max_group = 2  # 12 stores of 2 blocks: 6 groups, handed over together
-    result = run_gated_verified(backend, [2] * 12)
-    assert result["reported"] == list(range(12)) and result["good"]
-    assert len(result["groups"]) == 6
-    assert result["checks"] == [list(range(24))]  # all 24 sampled blocks in one check
-    assert result["counters"]["verified"] == 24 and result["counters"]["mismatches"] == 0
-    assert result["stats"]["checks"] == 1 and result["stats"]["groups"] == 6
-
-
-def test_checks_split_at_the_staging_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_sampled_group_is_staged_as_it_arrives_in_a_ring_of_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Six groups of four blocks handed over together; five staging rows: a group past them
+    takes two checks, and a check that finds no room waits for the oldest to conclude."""
     from kvguard.runtime import backend as backend_module
 
     monkeypatch.setattr(backend_module, "_STAGING_ROWS", 5)
     backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
-    result = run_gated_verified(backend, [2] * 6)  # 12 blocks, 5 rows a check
-    assert result["checks"] == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11]]
+    result = run_gated_verified(backend, [2] * 12)
+    assert result["reported"] == list(range(12)) and result["good"]
+    assert result["checks"] == [list(range(4 * g, 4 * g + 4)) for g in range(6)]
+    assert result["counters"]["verified"] == 24 and result["counters"]["mismatches"] == 0
+    assert result["stats"]["checks"] == 6 and result["stats"]["groups"] == 6
+
+    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 3)
+    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.max_group = 2
+    result = run_gated_verified(backend, [2] * 6)
+    assert result["checks"] == [[0, 1, 2], [3], [4, 5, 6], [7], [8, 9, 10], [11]]
     assert result["reported"] == list(range(6)) and result["good"]
-    assert result["counters"]["verified"] == 12
-    # Three groups of four blocks: the second and third each span two checks.
-    assert result["stats"]["checks"] == 3 and result["stats"]["groups"] == 5
+    assert result["stats"]["checks"] == 6 and result["stats"]["groups"] == 3
+
+
+def test_ring_allocation_never_hands_out_rows_a_check_in_flight_holds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Checks of random sizes against a small ring: every staging region taken is free."""
+    import random
+
+    from kvguard.runtime import backend as backend_module
+
+    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 7)
+    rng = random.Random(4)
+    sizes = [rng.randint(1, 7) for _ in range(60)]
+    regions: list[tuple[int, int]] = []
+
+    class Recording(Corrupting):
+        def _stage(self, src: list[int], start: int, after: Any) -> Any:
+            held = [(c.start, c.start + len(c.rows)) for c in self._inflight]
+            assert 0 <= start and start + len(src) <= self._staging_rows
+            assert all(start + len(src) <= lo or hi <= start for lo, hi in held)
+            regions.append((start, len(src)))
+            return super()._stage(src, start, after)
+
+    backend = Recording(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
+    gpu, cpu = make_caches(sum(sizes), sum(sizes))
+    start(backend, gpu, cpu)
+    events = launch_all(backend, sizes)
+    backend.drain()
+    counters = backend.counters
+    backend.shutdown()
+    assert [idx for idx, _ in events] == list(range(len(sizes)))
+    assert counters["verified"] == sum(sizes) and counters["mismatches"] == counters["recopied"]
+    assert len(regions) >= len(sizes)
 
 
 class CorruptingGated(GatedVerified):
@@ -558,12 +591,12 @@ class CorruptingGated(GatedVerified):
                 tensor[9] = -7
 
 
-def test_a_mismatch_in_a_shared_check_recopies_only_its_block() -> None:
+def test_a_mismatch_recopies_and_restages_only_its_block() -> None:
     backend = CorruptingGated(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
     result = run_gated_verified(backend, [2] * 12)
-    assert len(result["checks"]) == 2  # the shared check, then the re-check of block 9
-    assert result["checks"][1] == [9]
+    assert result["checks"][-1] == [9]  # the re-check after the re-copy
+    assert len(result["checks"]) == 7  # six groups, then block 9 again
     assert result["reported"] == list(range(12)) and result["good"]
     assert result["counters"]["mismatches"] == result["counters"]["recopied"] == 1
     assert result["refused"] == []
