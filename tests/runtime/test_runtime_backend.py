@@ -563,7 +563,7 @@ def test_ring_allocation_never_hands_out_rows_a_check_in_flight_holds(
     class Recording(Corrupting):
         def _stage(self, src: list[int], start: int, after: Any) -> Any:
             held = [(c.start, c.start + len(c.rows)) for c in self._inflight]
-            assert 0 <= start and start + len(src) <= self._staging_rows
+            assert start >= 0 and start + len(src) <= self._staging_rows
             assert all(start + len(src) <= lo or hi <= start for lo, hi in held)
             regions.append((start, len(src)))
             return super()._stage(src, start, after)
