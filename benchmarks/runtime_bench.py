@@ -405,8 +405,8 @@ def sweep() -> dict[str, Any]:
                 "gbps": gbps, "seconds": seconds,
                 "spread": {k: (max(v) - min(v)) / statistics.median(v) for k, v in seconds.items()},
                 "latency_us": latency, "mean_group": groups,
-                # Blocks verified in this configuration (warm-up and windows); the verify
-                # thread's checks, the groups they covered, its CPU time.
+                # Blocks verified in this configuration (warm-up and windows); the groups the
+                # verify thread checked, its CPU time.
                 "verified_blocks": backends["verified"].counters["verified"] - verified_before,
                 "verify_stats": {k: stats[k] - stats_before[k] for k in stats},
             })

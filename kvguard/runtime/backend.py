@@ -25,7 +25,6 @@ import logging
 import queue
 import threading
 import time
-from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -39,7 +38,13 @@ from kvguard.runtime.errors import BatchCopyError, GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
 from kvguard.runtime.order import MemoryKind, SourceOrder
 from kvguard.runtime.pool import ReusePool
-from kvguard.runtime.verify import BlockSampler, plan_rows, row_offsets, staged_rows_differing
+from kvguard.runtime.verify import (
+    BlockSampler,
+    StagingRing,
+    plan_rows,
+    row_offsets,
+    staged_rows_differing,
+)
 
 logger = logging.getLogger("kvguard.runtime")
 
@@ -68,42 +73,22 @@ class _Copy(NamedTuple):
     events_list: EventsList
 
 
-class _Issued(NamedTuple):
-    """Copies issued together, their shared completion event, sampled positions per copy."""
-
-    copies: list[_Copy]
-    done: Any  # torch.cuda.Event
-    sampled: list[list[int]]
-
-
-class _Handoff:
-    """A group handed to the verify thread, waiting for its report (in request order)."""
-
-    __slots__ = ("error", "issued", "parts", "refused")
-
-    def __init__(self, issued: _Issued) -> None:
-        self.issued = issued
-        self.parts = 0  # checks holding some of its sampled blocks, not yet concluded
-        self.refused: set[int] = set()  # positions (in issued.copies) that stayed corrupt
-        self.error: BaseException | None = None  # a check of it could not be made
-
-
 class _RowOf(NamedTuple):
-    """One sampled block in a check: its position in the group, source and destination."""
+    """One sampled block: the position of its copy in the group, its source and destination."""
 
-    position: int  # of the copy in the handoff's issued.copies
+    position: int
     src: int
     dst: int
 
 
-class _Check(NamedTuple):
-    """Sampled blocks of one group, staged into rows `start`.. behind the group's completion;
-    `staged` completes once the staging copy has."""
+class _Issued(NamedTuple):
+    """Copies issued together, their shared completion event, and their sampled blocks, staged
+    into rows `start`.. before the event was recorded (no rows: nothing sampled)."""
 
-    handoff: _Handoff
+    copies: list[_Copy]
+    done: Any  # torch.cuda.Event
     rows: list[_RowOf]
     start: int
-    staged: Any  # torch.cuda.Event
 
 
 @dataclass(frozen=True)
@@ -145,15 +130,16 @@ class OrderedCopyBackend:
     too, reused once nothing but the pool references them (the caller dropped them), and are
     then re-recorded with one driver call.
 
-    Verification (opt-in, sampled) never blocks the copy thread: a group with no sampled block
-    is reported by the copy thread itself unless an earlier report is still being verified.
-    The verify thread takes every group handed over since it last looked and checks their
-    sampled blocks together (up to the staging rows): behind the newest of their completion
-    events, one driver call on its own stream stages the blocks' GPU sources into pinned host
-    rows (the device-to-host direction, at 1% of the stores' traffic), and once that is done
-    the rows are compared byte for byte with the stored host blocks on the CPU (memcmp, which
-    releases the GIL). Nothing runs on the GPU but the copy, and nothing is allocated per
-    check. Then it reports the groups, in request order.
+    Verification (opt-in, sampled): right after a group's copy, on the same stream, the copy
+    thread stages the GPU sources of its sampled blocks into pinned host rows (one more driver
+    call, at 1% of the stores' traffic for a 1% sample) and only then records the completion
+    event, which so covers both. The group goes to the verify thread, which waits for that
+    event, compares the staged rows with the stored host blocks byte for byte on the CPU
+    (memcmp, which releases the GIL) and reports the group. Nothing runs on the GPU but
+    copies, nothing is allocated per group, and a group with no sampled block is reported by
+    the copy thread itself unless an earlier report is still being verified, so reports stay
+    in request order. The rows form a ring: the copy thread waits for room only when the
+    verify thread is that far behind.
     """
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
@@ -181,9 +167,8 @@ class OrderedCopyBackend:
         self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._reported = 0  # of those, reported or refused (written by the verify thread)
-        # Verify thread's own figures (read them after drain()): checks made, sampled groups
-        # they covered (a group past the staging rows takes several checks), its CPU seconds.
-        self.verify_stats = {"checks": 0, "groups": 0, "cpu_s": 0.0}
+        # Verify thread's own figures (read them after drain()): groups checked, its CPU seconds.
+        self.verify_stats = {"checks": 0, "cpu_s": 0.0}
 
     def _make_guard(self, policy: GuardPolicy) -> CopyGuard:
         return CopyGuard(policy)
@@ -373,9 +358,21 @@ class OrderedCopyBackend:
             src_blocks = [b for copy in ok for b in copy.request.src_blocks]
             dst_blocks = [b for copy in ok for b in copy.request.dst_blocks]
         self._issue_copy(copier, src_blocks, dst_blocks)
+        rows = self._sample(ok) if copier.is_store else []
+        start = 0
+        if rows:
+            start = self._staging_ring.take(len(rows))
+            try:
+                self._stage([row.src for row in rows], start, stream)
+            except Exception as exc:  # never reported: these copies are refused
+                self._staging_ring.give_back()
+                for copy in ok:
+                    self._refuse(copy.request, "verification_error")
+                self._fail(exc)
+                return
         done = self._done_events.take()
         self._record_done(done, stream)
-        self._report_or_hand_off(ok, done)
+        self._report_or_hand_off(ok, done, rows, start)
 
     def _record_done(self, done: Any, stream: torch.cuda.Stream) -> None:
         """Record a completion event on the transfer stream.
@@ -420,19 +417,25 @@ class OrderedCopyBackend:
                 self._refuse(copy.request, kind.value)
         return ok
 
-    def _report_or_hand_off(self, ok: list[_Copy], done: Any) -> None:
+    def _sample(self, ok: list[_Copy]) -> list[_RowOf]:
         sampler = self._sampler
-        sampled: list[list[int]] = []
-        if sampler is not None and ok[0].request.is_store:
-            sampled = [sampler.sample(len(copy.request.src_blocks)) for copy in ok]
-        if self._reports is None or (
-            self._handed_off == self._reported and not any(sampled)
-        ):  # nothing ahead of it is still being verified: report in order right here
+        if sampler is None:
+            return []
+        return [
+            _new_tuple(_RowOf, (position, copy.request.src_blocks[i], copy.request.dst_blocks[i]))
+            for position, copy in enumerate(ok)
+            for i in sampler.sample(len(copy.request.src_blocks))
+        ]
+
+    def _report_or_hand_off(self, ok: list[_Copy], done: Any, rows: list[_RowOf],
+                            start: int) -> None:
+        if self._reports is None or (self._handed_off == self._reported and not rows):
+            # nothing ahead of it is still being verified: report in order right here
             for copy in ok:
                 copy.events_list.append((copy.request.event_idx, done))
             return
         self._handed_off += 1
-        self._reports.put(_Issued(ok, done, sampled))
+        self._reports.put(_Issued(ok, done, rows, start))
 
     def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, request: CopyRequest) -> None:
         """The barrier: the transfer stream waits, through the guard, on the event the guard
@@ -447,21 +450,33 @@ class OrderedCopyBackend:
     # The verification thread (only with verify_fraction > 0): reports stay in request order.
 
     def _init_verification(self) -> None:
-        self._verify_stream = torch.cuda.Stream(self._device)  # type: ignore[no-untyped-call]
         first = next(iter(self._gpu_caches.values()))
         self._gpu_layout = CacheLayout.of(self._gpu_caches)
         self._cpu_layout = CacheLayout.of(self._cpu_caches)
         self._offsets, self._row_bytes = row_offsets(self._gpu_layout.block_bytes)
-        rows = max(1, min(_STAGING_ROWS, _STAGING_BYTES // self._row_bytes))
-        self._staging = torch.empty((rows, self._row_bytes), dtype=torch.uint8,
-                                    pin_memory=first.device.type == "cuda")
-        self._staging_rows = rows
-        self._inflight: deque[_Check] = deque()  # in staging order, which is request order
-        self._idle_events: list[Any] = []
-        # Staging copies use the same driver call as stores, in stream order (STREAM): they
-        # must not read the sources before the verify stream's wait on the stores' completion.
+        self._staging_ring = StagingRing(
+            max(1, min(_STAGING_ROWS, _STAGING_BYTES // self._row_bytes)), self._row_bytes,
+            pinned=first.device.type == "cuda")
+        # Staging copies use the same driver call as stores, in stream order (STREAM).
         self._staging_entry = resolve_batch_memcpy()
         self._stream_order = CUmemcpyAttributes(srcAccessOrder=int(SourceOrder.STREAM))
+
+    def _stage(self, src: list[int], start: int, stream: torch.cuda.Stream) -> None:
+        """Queue on `stream` one driver call copying GPU blocks `src` into staging rows
+        `start`..: on the store stream right after the store, so the store's completion event
+        covers it and it reads the sources as the store did (the scheduler holds source blocks
+        until the store is reported)."""
+        dsts, srcs, sizes = plan_rows(self._gpu_layout.base_addresses,
+                                      self._gpu_layout.block_bytes, self._offsets, src,
+                                      self._staging_ring.address(start), self._row_bytes)
+        code, _ = self._staging_entry(
+            dsts.buffer_info()[0], srcs.buffer_info()[0], sizes.buffer_info()[0], len(sizes),
+            self._stream_order, stream.cuda_stream,
+        )
+        if code != 0:
+            name, detail = result_name(code)
+            raise BatchCopyError(code, name, detail,
+                                 f"verification staging of {len(src)} sampled blocks")
 
     def _verify_thread(self) -> None:
         try:
@@ -472,184 +487,76 @@ class OrderedCopyBackend:
         self._verify_loop()
 
     def _verify_loop(self) -> None:
-        """Report handed-off groups in order. Each sampled group's staging is queued as soon as
-        it arrives; the oldest check is concluded once its staging is done, and waited for
-        only when nothing new has arrived to be queued first. (The work is done in helpers so
-        that no local here keeps a reported group's completion event from the pool.)"""
+        """Verify and report handed-off groups, one at a time, in request order."""
         reports = self._reports
         assert reports is not None
-        pending: deque[_Handoff | _Drain] = deque()
-        stop = False
-        while not stop or pending:
-            began = time.thread_time()
-            stop = self._take_arrivals(reports, pending, stop)
-            self._report_ready(reports, pending, stop)
-            self.verify_stats["cpu_s"] += time.thread_time() - began
-
-    def _take_arrivals(self, reports: queue.SimpleQueue[_Issued | _Drain | None],
-                       pending: deque[_Handoff | _Drain], stop: bool) -> bool:
-        """Queue what has arrived (block for it when nothing is pending); True once shutdown's
-        None has come (nothing comes after it)."""
-        arrived = [] if pending or stop else [reports.get()]
-        while not stop and not reports.empty():
-            arrived.append(reports.get())
-        for item in arrived:
-            if item is None:
-                return True
+        while True:
+            item = reports.get()
+            if item is None:  # shutdown: nothing comes after it
+                return
             if isinstance(item, _Drain):
-                pending.append(item)
+                item.reached.set()
                 continue
-            handoff = _Handoff(item)
-            pending.append(handoff)
-            self._start_checks(handoff)
-        return stop
-
-    def _report_ready(self, reports: queue.SimpleQueue[_Issued | _Drain | None],
-                      pending: deque[_Handoff | _Drain], stop: bool) -> None:
-        """Report from the front of `pending` while its checks are concluded."""
-        while pending:
-            head = pending[0]
-            if isinstance(head, _Drain):
-                pending.popleft()
-                head.reached.set()
-                continue
-            if head.parts:  # the oldest check in flight holds some of its blocks
-                if not self._inflight[0].staged.query() and not stop and not reports.empty():
-                    return  # queue what has arrived before waiting
-                self._conclude_oldest()
-                continue
-            pending.popleft()
+            began = time.thread_time()
             try:
-                self._report(head)
+                self._conclude(item)
             except Exception as exc:  # surfaced to the caller on its next call
                 self._fail(exc)
             finally:
                 self._reported += 1
+            self.verify_stats["cpu_s"] += time.thread_time() - began
+            del item  # let go of its completion event, so that the pool may reuse it
 
-    def _start_checks(self, handoff: _Handoff) -> None:
-        """Queue the staging of a group's sampled blocks, in checks of up to the staging rows."""
-        rows = [
-            _new_tuple(_RowOf, (position, copy.request.src_blocks[i], copy.request.dst_blocks[i]))
-            for position, (copy, picked) in enumerate(
-                zip(handoff.issued.copies, handoff.issued.sampled, strict=True))
-            for i in picked
-        ]
-        if not rows:
-            return
-        self.verify_stats["groups"] += 1
-        limit = self._staging_rows
-        for begin in range(0, len(rows), limit):
-            part = rows[begin:begin + limit]
-            start = self._allocate(len(part))
-            try:
-                staged = self._stage([row.src for row in part], start, handoff.issued.done)
-            except Exception as exc:  # never reported: the group is refused
-                if handoff.error is None:
-                    handoff.error = exc
-                return
-            handoff.parts += 1
-            self._inflight.append(_Check(handoff, part, start, staged))
+    def _conclude(self, issued: _Issued) -> None:
+        """Once the group's copies and staging are done, compare its sampled blocks with the
+        host copies, re-copy mismatches once, then report what holds."""
+        refused: set[int] = set()
+        if issued.rows:
             self.verify_stats["checks"] += 1
-
-    def _allocate(self, count: int) -> int:
-        """First of `count` consecutive free staging rows. Checks hold rows in a ring, freed in
-        the order they were taken; while there is no room, the oldest check is concluded."""
-        total = self._staging_rows
-        while self._inflight:
-            first = self._inflight[0].start
-            last = self._inflight[-1]
-            end = last.start + len(last.rows)
-            if last.start >= first:  # held rows run from `first` to `end`, unwrapped
-                if total - end >= count:
-                    return end
-                if first >= count:
-                    return 0
-            elif first - end >= count:  # wrapped: free rows lie between `end` and `first`
-                return end
-            self._conclude_oldest()
-        return 0
-
-    def _stage(self, src: list[int], start: int, after: Any) -> Any:
-        """Queue on the verify stream, behind `after` (a store completion event, or None when
-        the copies are known complete), one driver call copying GPU blocks `src` into staging
-        rows `start`..; return an event that completes with it. The sources are read as the
-        store read them: the scheduler holds source blocks until the store is reported."""
-        stream = self._verify_stream
-        if after is not None:
-            stream.wait_event(after)
-        row_base = self._staging.data_ptr() + start * self._row_bytes
-        dsts, srcs, sizes = plan_rows(self._gpu_layout.base_addresses,
-                                      self._gpu_layout.block_bytes, self._offsets, src, row_base,
-                                      self._row_bytes)
-        code, _ = self._staging_entry(
-            dsts.buffer_info()[0], srcs.buffer_info()[0], sizes.buffer_info()[0], len(sizes),
-            self._stream_order, stream.cuda_stream,
-        )
-        if code != 0:
-            name, detail = result_name(code)
-            raise BatchCopyError(code, name, detail,
-                                 f"verification staging of {len(src)} sampled blocks")
-        staged = self._idle_events.pop() if self._idle_events else _new_event()
-        self._record_done(staged, stream)
-        return staged
-
-    def _differing(self, start: int, dst: list[int]) -> list[int]:
-        """Positions whose staged row (from `start`) differs from host block `dst[i]`."""
-        return staged_rows_differing(
-            self._staging.data_ptr() + start * self._row_bytes, self._row_bytes, self._offsets,
-            self._cpu_layout.base_addresses, self._cpu_layout.block_bytes, dst)
-
-    def _conclude_oldest(self) -> None:
-        """Wait for the oldest check's staging, compare, re-copy mismatches once."""
-        check = self._inflight.popleft()
-        handoff = check.handoff
-        try:
-            check.staged.synchronize()
-            bad = self._differing(check.start, [row.dst for row in check.rows])
-            self._guard.counters.add("verified", len(check.rows))
-            if bad:
-                self._recopy(handoff, [check.rows[i] for i in bad], check.start)
-        except Exception as exc:  # never report what could not be verified
-            if handoff.error is None:
-                handoff.error = exc
-        finally:
-            self._idle_events.append(check.staged)
-            handoff.parts -= 1
-
-    def _recopy(self, handoff: _Handoff, bad: list[_RowOf], start: int) -> None:
-        """Re-copy differing blocks behind a device synchronize and compare again (staged into
-        the check's own rows, which nothing else takes meanwhile); refuse what still differs."""
-        self._guard.counters.add("mismatches", len(bad))
-        bad_src, bad_dst = [row.src for row in bad], [row.dst for row in bad]
-        logger.warning(
-            "kvguard: %s: %d verified blocks differ from their GPU source (source blocks %s); "
-            "re-copying them behind a device synchronize",
-            handoff.issued.copies[bad[0].position].request.describe(), len(bad), bad_src[:8],
-        )
-        # A host-blocking device synchronize orders the re-copy after every stream's writes.
-        torch.cuda.synchronize(self._device)
-        assert self._store_copier is not None
-        self._issue_copy(self._store_copier, bad_src, bad_dst)
-        self._store_copier.stream.synchronize()
-        self._guard.counters.add("recopied", len(bad))
-        staged = self._stage(bad_src, start, None)
-        staged.synchronize()
-        self._idle_events.append(staged)
-        for i in self._differing(start, bad_dst):
-            handoff.refused.add(bad[i].position)
-
-    def _report(self, handoff: _Handoff) -> None:
-        issued = handoff.issued
-        if handoff.error is not None:  # never report what could not be verified
-            for copy in issued.copies:
-                self._refuse(copy.request, "verification_error")
-            raise handoff.error
-        refused = handoff.refused
+            try:
+                issued.done.synchronize()
+                rows = issued.rows
+                bad = self._differing(issued.start, [row.dst for row in rows])
+                self._guard.counters.add("verified", len(rows))
+                if bad:
+                    refused = self._recopy(issued, [rows[i] for i in bad])
+            except Exception:  # never report what could not be verified
+                for copy in issued.copies:
+                    self._refuse(copy.request, "verification_error")
+                raise
+            finally:
+                self._staging_ring.give_back()
         for position, copy in enumerate(issued.copies):
             if refused and position in refused:
                 self._refuse(copy.request, "verification_mismatch")
             else:
                 copy.events_list.append((copy.request.event_idx, issued.done))
+
+    def _differing(self, start: int, dst: list[int]) -> list[int]:
+        """Positions whose staged row (from `start`) differs from host block `dst[i]`."""
+        return staged_rows_differing(
+            self._staging_ring.address(start), self._row_bytes, self._offsets,
+            self._cpu_layout.base_addresses, self._cpu_layout.block_bytes, dst)
+
+    def _recopy(self, issued: _Issued, bad: list[_RowOf]) -> set[int]:
+        """Re-copy differing blocks behind a device synchronize and compare again (staged into
+        the group's own rows, still held); the positions of copies whose blocks still differ."""
+        self._guard.counters.add("mismatches", len(bad))
+        bad_src, bad_dst = [row.src for row in bad], [row.dst for row in bad]
+        logger.warning(
+            "kvguard: %s: %d verified blocks differ from their GPU source (source blocks %s); "
+            "re-copying them behind a device synchronize",
+            issued.copies[bad[0].position].request.describe(), len(bad), bad_src[:8],
+        )
+        # A host-blocking device synchronize orders the re-copy after every stream's writes.
+        torch.cuda.synchronize(self._device)
+        copier = self._store_copier
+        assert copier is not None
+        self._issue_copy(copier, bad_src, bad_dst)
+        self._stage(bad_src, issued.start, copier.stream)
+        copier.stream.synchronize()
+        self._guard.counters.add("recopied", len(bad))
+        return {bad[i].position for i in self._differing(issued.start, bad_dst)}
 
     # Shared by both threads.
 

@@ -7,8 +7,12 @@ import ctypes
 import ctypes.util
 import math
 import random
+import threading
 from array import array
+from collections import deque
 from collections.abc import Sequence
+
+import torch
 
 
 class BlockSampler:
@@ -94,3 +98,66 @@ def staged_rows_differing(
                 differing.append(row)
                 break
     return differing
+
+
+class StagingRing:
+    """Host rows for staged GPU sources: taken by the copy thread, given back oldest first by
+    the verify thread, so held rows form one run around a ring.
+
+    A take waits while there is no room. One larger than the ring (a store with more sampled
+    blocks than it has rows) waits until every row is back, then grows the ring to fit.
+    """
+
+    def __init__(self, rows: int, row_bytes: int, pinned: bool) -> None:
+        self._row_bytes = row_bytes
+        self._pinned = pinned
+        self._allocate(rows)
+        self._held: deque[tuple[int, int]] = deque()  # (first row, rows), oldest first
+        self._room = threading.Condition()
+
+    @property
+    def rows(self) -> int:
+        return self._total
+
+    def address(self, start: int) -> int:
+        """Host address of row `start`."""
+        return self._base + start * self._row_bytes
+
+    def take(self, count: int) -> int:
+        """First of `count` consecutive rows, now held; blocks until there is room."""
+        with self._room:
+            while True:
+                start = self._free_start(count)
+                if start is not None:
+                    self._held.append((start, count))
+                    return start
+                if count > self._total and not self._held:
+                    self._allocate(count)
+                    continue
+                self._room.wait()
+
+    def give_back(self) -> None:
+        """Return the oldest rows still held."""
+        with self._room:
+            self._held.popleft()
+            self._room.notify()
+
+    def _free_start(self, count: int) -> int | None:
+        if count > self._total:
+            return None
+        if not self._held:
+            return 0
+        first = self._held[0][0]
+        last_start, last_count = self._held[-1]
+        end = last_start + last_count
+        if last_start >= first:  # held rows run from `first` to `end` without wrapping
+            if self._total - end >= count:
+                return end
+            return 0 if first >= count else None
+        return end if first - end >= count else None  # wrapped: free rows lie in between
+
+    def _allocate(self, rows: int) -> None:
+        self._rows = torch.empty((rows, self._row_bytes), dtype=torch.uint8,
+                                 pin_memory=self._pinned)
+        self._base = self._rows.data_ptr()
+        self._total = rows

@@ -322,7 +322,7 @@ def test_verification_rows_are_copied_by_the_driver_in_stream_order() -> None:
     assert len(calls) == 1  # the GPU sources of all three blocks, one driver call
     row_bytes = backend._row_bytes
     assert row_bytes == 64  # two tensors of 8 int32 per block
-    base = backend._staging.data_ptr()
+    base = backend._staging_ring.address(0)
     assert calls[0] == [(base + r * row_bytes + off, t.data_ptr() + b * 32, 32)
                         for t, off in ((gpu["k"], 0), (gpu["v"], 32))
                         for r, b in enumerate([0, 1, 2])]
@@ -522,62 +522,23 @@ def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, An
             "groups": backend.groups, "checks": backend.checks, "stats": backend.verify_stats}
 
 
-def test_each_sampled_group_is_staged_as_it_arrives_in_a_ring_of_rows(
+def test_each_sampled_group_is_staged_right_after_its_copy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Six groups of four blocks handed over together; five staging rows: a group past them
-    takes two checks, and a check that finds no room waits for the oldest to conclude."""
+    """Six groups of four blocks: one staging call each, in order. With three rows a group
+    needs more than the ring holds: it waits for every row to come back and grows it."""
     from kvguard.runtime import backend as backend_module
 
-    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 5)
-    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
-    backend.max_group = 2
-    result = run_gated_verified(backend, [2] * 12)
-    assert result["reported"] == list(range(12)) and result["good"]
-    assert result["checks"] == [list(range(4 * g, 4 * g + 4)) for g in range(6)]
-    assert result["counters"]["verified"] == 24 and result["counters"]["mismatches"] == 0
-    assert result["stats"]["checks"] == 6 and result["stats"]["groups"] == 6
-
-    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 3)
-    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
-    backend.max_group = 2
-    result = run_gated_verified(backend, [2] * 6)
-    assert result["checks"] == [[0, 1, 2], [3], [4, 5, 6], [7], [8, 9, 10], [11]]
-    assert result["reported"] == list(range(6)) and result["good"]
-    assert result["stats"]["checks"] == 6 and result["stats"]["groups"] == 3
-
-
-def test_ring_allocation_never_hands_out_rows_a_check_in_flight_holds(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Checks of random sizes against a small ring: every staging region taken is free."""
-    import random
-
-    from kvguard.runtime import backend as backend_module
-
-    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 7)
-    rng = random.Random(4)
-    sizes = [rng.randint(1, 7) for _ in range(60)]
-    regions: list[tuple[int, int]] = []
-
-    class Recording(Corrupting):
-        def _stage(self, src: list[int], start: int, after: Any) -> Any:
-            held = [(c.start, c.start + len(c.rows)) for c in self._inflight]
-            assert start >= 0 and start + len(src) <= self._staging_rows
-            assert all(start + len(src) <= lo or hi <= start for lo, hi in held)
-            regions.append((start, len(src)))
-            return super()._stage(src, start, after)
-
-    backend = Recording(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
-    gpu, cpu = make_caches(sum(sizes), sum(sizes))
-    start(backend, gpu, cpu)
-    events = launch_all(backend, sizes)
-    backend.drain()
-    counters = backend.counters
-    backend.shutdown()
-    assert [idx for idx, _ in events] == list(range(len(sizes)))
-    assert counters["verified"] == sum(sizes) and counters["mismatches"] == counters["recopied"]
-    assert len(regions) >= len(sizes)
+    for rows, grown in ((5, 5), (3, 4)):
+        monkeypatch.setattr(backend_module, "_STAGING_ROWS", rows)
+        backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
+        backend.max_group = 2
+        result = run_gated_verified(backend, [2] * 12)
+        assert result["reported"] == list(range(12)) and result["good"]
+        assert result["checks"] == [list(range(4 * g, 4 * g + 4)) for g in range(6)]
+        assert result["counters"]["verified"] == 24 and result["counters"]["mismatches"] == 0
+        assert result["stats"]["checks"] == 6
+        assert backend._staging_ring.rows == grown
 
 
 class CorruptingGated(GatedVerified):

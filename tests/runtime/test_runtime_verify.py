@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import threading
 
 import pytest
 import torch
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from kvguard.runtime import BlockSampler, CudaDriverError, OrderedCopyBackend
 from kvguard.runtime import driver as runtime_driver
-from kvguard.runtime.verify import plan_rows, row_offsets, staged_rows_differing
+from kvguard.runtime.verify import StagingRing, plan_rows, row_offsets, staged_rows_differing
 
 
 @pytest.mark.parametrize("fraction", [0.0, -0.1, 1.5])
@@ -127,3 +128,44 @@ def test_old_driver_is_refused_with_the_version_it_has(monkeypatch: pytest.Monke
     monkeypatch.setattr(runtime_driver, "_resolved", {})
     with pytest.raises(CudaDriverError, match=r"CUDA 12\.4.*12\.8 or newer"):
         runtime_driver.resolve_batch_memcpy()
+
+
+@given(st.lists(st.one_of(st.integers(1, 9), st.none()), max_size=60))
+def test_staging_ring_never_hands_out_held_rows(steps: list[int | None]) -> None:
+    """Takes (a row count) and give-backs (None) in FIFO order, single-threaded: a take that
+    would wait is skipped unless the ring is empty (then it grows)."""
+    ring = StagingRing(7, 8, pinned=False)
+    held: list[tuple[int, int]] = []
+    for step in steps:
+        if step is None:
+            if held:
+                ring.give_back()
+                held.pop(0)
+            continue
+        if ring._free_start(step) is None and not (step > ring.rows and not held):
+            continue  # would block: the consumer must give rows back first
+        start = ring.take(step)
+        assert start >= 0 and start + step <= ring.rows
+        assert all(start + step <= first or first + count <= start for first, count in held)
+        held.append((start, step))
+        assert ring.address(start) == ring.address(0) + start * 8
+
+
+def test_staging_ring_take_waits_for_the_consumer_and_grows_when_empty() -> None:
+    ring = StagingRing(4, 8, pinned=False)
+    ring.take(3)
+    taken: list[int] = []
+    producer = threading.Thread(target=lambda: taken.append(ring.take(2)))
+    producer.start()
+    producer.join(0.2)
+    assert producer.is_alive() and taken == []  # one row free, two wanted: it waits
+    ring.give_back()
+    producer.join(5)
+    assert taken == [0]
+    grower = threading.Thread(target=lambda: taken.append(ring.take(6)))
+    grower.start()
+    grower.join(0.2)
+    assert grower.is_alive()  # larger than the ring: waits until every row is back
+    ring.give_back()
+    grower.join(5)
+    assert taken == [0, 0] and ring.rows == 6
