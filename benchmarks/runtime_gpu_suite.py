@@ -63,6 +63,12 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
         f"{get('completion_event_reuse', 'stores')}, events created "
         f"{get('completion_event_reuse', 'events_created')}, driver record in use "
         f"{get('completion_event_reuse', 'driver_record_in_use')} |",
+        f"| 2 stores requested from a thread new to CUDA | stale "
+        f"{get('fresh_thread_stores', 'stale')}/{get('fresh_thread_stores', 'trials')}, errors "
+        f"{get('fresh_thread_stores', 'errors')} |",
+        f"| 2 the guard's handshake across threads | transfer held behind compute "
+        f"{get('guard_handshake', 'transfer_held_behind_compute')}, violation "
+        f"{get('guard_handshake', 'violation')} |",
         f"| driver cuEventRecord on a PyTorch event | code {get('driver_event_record', 'code')}, "
         f"pending behind a sleep {get('driver_event_record', 'pending_behind_sleep')} |",
     ]

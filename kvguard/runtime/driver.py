@@ -183,7 +183,9 @@ class EventCalls:
     """The driver's event calls on raw handles, each returning its CUresult as an int.
 
     `record(event, stream)` is cuEventRecord, `wait(stream, event)` cuStreamWaitEvent (flags 0);
-    `create()` makes a timing-free event and returns (CUresult, handle); `destroy(event)`.
+    `create()` makes a timing-free event and returns (CUresult, handle); `destroy(event)`;
+    `bind(stream)` makes the stream's context current on the calling thread (a thread that has
+    made no CUDA call has none, and the driver then answers CUDA_ERROR_INVALID_CONTEXT).
     The guard makes its barrier with these: a record and a wait it made itself are its evidence.
     """
 
@@ -191,6 +193,19 @@ class EventCalls:
     record: Callable[[int, int], int]
     wait: Callable[[int, int], int]
     destroy: Callable[[int], int]
+    bind: Callable[[int], int]
+
+
+INVALID_CONTEXT = 201  # CUDA_ERROR_INVALID_CONTEXT
+
+
+def _bind_stream_context(stream: int) -> int:
+    """cuStreamGetCtx, then cuCtxSetCurrent; the first failing CUresult, else 0."""
+    code, context = cuda_driver.cuStreamGetCtx(cuda_driver.CUstream(stream))
+    if int(code) != 0:
+        return int(code)
+    (code,) = cuda_driver.cuCtxSetCurrent(context)
+    return int(code)
 
 
 _event_calls: list[EventCalls] = []
@@ -221,6 +236,7 @@ def resolve_event_calls() -> EventCalls:
         def wait(stream: int, event: int) -> int:
             return int(wait_fn(stream, event, 0))
 
-        calls = EventCalls(create, record_fn, wait, _DESTROY(addresses["cuEventDestroy"]))
+        calls = EventCalls(create, record_fn, wait, _DESTROY(addresses["cuEventDestroy"]),
+                           _bind_stream_context)
         _event_calls.append(calls)
         return calls

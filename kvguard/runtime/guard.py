@@ -160,8 +160,10 @@ class CopyGuard:
         try:
             event = self._free_events.pop()
         except IndexError:
-            event = self._create_event(calls)
+            event = self._create_event(calls, compute_stream)
         code = calls.record(event, compute_stream)
+        if code == driver.INVALID_CONTEXT and calls.bind(compute_stream) == 0:
+            code = calls.record(event, compute_stream)  # a thread new to CUDA: now bound
         if code != 0:
             self._free_events.append(event)
             raise _driver_error("cuEventRecord (the guard's compute-done event)", code)
@@ -197,8 +199,10 @@ class CopyGuard:
         self._events.clear()
         self._free_events.clear()
 
-    def _create_event(self, calls: driver.EventCalls) -> int:
+    def _create_event(self, calls: driver.EventCalls, stream: int) -> int:
         code, event = calls.create()
+        if code == driver.INVALID_CONTEXT and calls.bind(stream) == 0:
+            code, event = calls.create()  # a thread new to CUDA: bound to the stream's context
         if code != 0:
             raise _driver_error("cuEventCreate (the guard's compute-done event)", code)
         with self._lock:

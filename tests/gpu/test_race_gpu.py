@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -191,3 +192,40 @@ def test_reused_completion_events_wait_for_their_own_copy(
     }
     assert stale == 0
     assert created <= 3
+
+
+def test_stores_requested_from_a_thread_new_to_cuda_are_ordered(
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+) -> None:
+    """A requesting thread whose only CUDA use is entering the compute stream: the guard binds
+    it to the stream's context before recording its event there."""
+    trials = 10
+    gpu, cpu = make_caches(2, 2 * trials)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
+    events: list[tuple[int, Any]] = []
+    failures: list[BaseException] = []
+    stale = 0
+    for trial in range(trials):
+        slots = [2 * trial, 2 * trial + 1]
+        with torch.cuda.stream(compute_stream):
+            write_blocks(gpu, [0, 1], trial + 1, SHORT_SLEEP)
+
+        def request(slots: list[int] = slots, trial: int = trial) -> None:
+            try:
+                with torch.cuda.stream(compute_stream):
+                    backend.launch_copy([0, 1], slots, True, trial, events)
+            except BaseException as exc:  # reported below, with the trial's figures
+                failures.append(exc)
+
+        thread = threading.Thread(target=request)
+        thread.start()
+        thread.join()
+        backend.drain()
+        torch.cuda.synchronize()
+        stale += not host_holds(cpu, slots, trial + 1)
+    counters = backend.counters
+    backend.shutdown()
+    proof_results["fresh_thread_stores"] = {"trials": trials, "stale": stale,
+                                            "errors": [repr(e) for e in failures],
+                                            "stores_checked": counters["stores_checked"]}
+    assert failures == [] and stale == 0 and len(events) == trials

@@ -55,13 +55,22 @@ class SimEventCalls:
     def __init__(self) -> None:
         self.calls: list[tuple[Any, ...]] = []
         self.fail: set[str] = set()
+        self.unbound_threads: set[int] = set()  # threads with no current context until bind
 
     def as_driver(self) -> driver.EventCalls:
-        return driver.EventCalls(self.create, self.record, self.wait, self.destroy)
+        return driver.EventCalls(self.create, self.record, self.wait, self.destroy, self.bind)
 
     def _result(self, name: str, *handles: int) -> int:
         self.calls.append((name, *handles))
+        if threading.get_ident() in self.unbound_threads and name != "bind":
+            return driver.INVALID_CONTEXT
         return 1 if name in self.fail else 0
+
+    def bind(self, stream: int) -> int:
+        code = self._result("bind", stream)
+        if code == 0:
+            self.unbound_threads.discard(threading.get_ident())
+        return code
 
     def create(self) -> tuple[int, int]:
         handle = next(_handles)

@@ -330,3 +330,29 @@ def test_the_verdict_is_exactly_whether_a_later_record_of_its_stream_was_waited_
     assert full == model
     if g.all_ordered(requests, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM):
         assert all(model)
+
+
+def test_a_thread_new_to_cuda_is_bound_to_the_compute_streams_context() -> None:
+    g, calls = guard()
+    requests: list[CopyRequest] = []
+
+    def fresh_thread() -> None:
+        calls.unbound_threads.add(threading.get_ident())
+        requests.append(open_store(g))
+
+    thread = threading.Thread(target=fresh_thread)
+    thread.start()
+    thread.join()
+    names = [call[0] for call in calls.calls]
+    assert names == ["create", "bind", "create", "record"]  # bound once, then both succeed
+    assert calls.calls[1] == ("bind", COMPUTE)
+    g.wait(TRANSFER, requests[0])
+    assert check(g, requests[0]).copy  # type: ignore[attr-defined]
+
+
+def test_a_context_that_cannot_be_bound_is_a_driver_error() -> None:
+    g, calls = guard()
+    calls.unbound_threads.add(threading.get_ident())
+    calls.fail = {"bind"}
+    with pytest.raises(CudaDriverError, match="cuEventCreate"):
+        open_store(g)
