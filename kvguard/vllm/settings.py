@@ -26,7 +26,7 @@ class KVGuardSettings:
     # refuse: a copy not ordered behind the compute stream is skipped and counted, and its
     # blocks never enter the CPU cache (stores) or are recomputed (loads); the server keeps going.
     policy: GuardPolicy = GuardPolicy.REFUSE
-    # Share of stored blocks read back and compared with their GPU source before reporting.
+    # Share of stored blocks compared with their GPU source before reporting.
     verify_fraction: float = 0.0
 
     @classmethod

@@ -52,7 +52,7 @@ METRICS: dict[str, tuple[str, tuple[str, ...]]] = {
         "not fix): refused stores never enter the CPU cache, refused loads are recomputed.",
         (),
     ),
-    VERIFIED: ("Stored KV blocks read back and compared with their GPU source.", ()),
+    VERIFIED: ("Stored KV blocks compared with their GPU source.", ()),
     MISMATCHES: ("Verified KV blocks whose CPU copy differed from the GPU source.", ()),
     RECOPIED: ("Mismatched KV blocks copied again behind a device synchronize.", ()),
 }
