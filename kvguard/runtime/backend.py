@@ -54,6 +54,7 @@ EventsList = list[tuple[int, Any]]
 # bytes and rows per check) and compares them with the stored host blocks on the CPU.
 _STAGING_BYTES = 64 << 20
 _STAGING_ROWS = 1024
+_HANDOVER_SLEEP_S = 50e-6
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,8 @@ class OrderedCopyBackend:
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
     max_group_blocks = 256  # merge requests only while a group holds fewer blocks than this
+    # Requests queued and not yet taken at which launch_copy lets the copy thread run (below).
+    handover_backlog = 64
 
     def __init__(
         self,
@@ -238,7 +241,14 @@ class OrderedCopyBackend:
         request = self._guard.open_request(
             self._current_stream(), is_store, event_idx, tuple(src_blocks), tuple(dst_blocks)
         )
-        self._queue.put(_new_tuple(_Copy, (request, wait_event, events_list)))
+        requests = self._queue
+        requests.put(_new_tuple(_Copy, (request, wait_event, events_list)))
+        if requests.qsize() >= self.handover_backlog:
+            # A burst: this thread holds the GIL through launch_copy (the guard's driver calls
+            # keep it), so the copy thread could start only when Python's switch interval
+            # (5 ms) forces a hand-over. A short sleep gives it the GIL now; one request per
+            # step, as vLLM makes them, never gets here.
+            time.sleep(_HANDOVER_SLEEP_S)
 
     def drain(self) -> None:
         """Block until every queued copy was issued and reported; raise any copy-thread error."""

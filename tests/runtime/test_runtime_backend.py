@@ -628,3 +628,25 @@ def test_verification_under_concurrent_hand_offs_keeps_order_and_recopies(
     assert [idx for idx, _ in events] == list(range(len(sizes))) and refused == []
     assert counters["mismatches"] == counters["recopied"] and counters["refused"] == 0
     assert counters["verified"] > 0
+
+
+def test_a_backlog_of_queued_requests_hands_the_copy_thread_the_gil(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From the 64th request queued and not yet taken, launch_copy sleeps briefly (releasing
+    the GIL); below that it never does."""
+    from kvguard.runtime import backend as backend_module
+
+    sleeps: list[float] = []
+    monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
+    gpu, cpu = make_caches(100, 100)
+    backend = GatedBackend(GuardPolicy.RAISE)
+    start(backend, gpu, cpu)
+    events = launch_all(backend, [1] * 63)
+    assert sleeps == []
+    launch_all(backend, [1] * 37, events=events)
+    assert len(sleeps) == 37 and set(sleeps) == {backend_module._HANDOVER_SLEEP_S}
+    backend.gate.set()
+    backend.drain()
+    backend.shutdown()
+    assert len(events) == 100
