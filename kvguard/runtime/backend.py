@@ -84,12 +84,14 @@ class _RowOf(NamedTuple):
 
 class _Issued(NamedTuple):
     """Copies issued together, their shared completion event, and their sampled blocks, staged
-    into rows `start`.. before the event was recorded (no rows: nothing sampled)."""
+    into rows `start`.. before the event was recorded (no rows: nothing sampled). `error`: the
+    staging or the event failed; the rows are still held, the copies must be refused."""
 
     copies: list[_Copy]
-    done: Any  # torch.cuda.Event
+    done: Any  # torch.cuda.Event, or None with an error
     rows: list[_RowOf]
     start: int
+    error: BaseException | None
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,7 @@ class OrderedCopyBackend:
         self._reports: queue.SimpleQueue[_Issued | _Drain | None] | None = None
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
+        self._launch_lock = threading.Lock()
         self._errors: list[BaseException] = []
         self._refused: list[RefusedCopy] = []
         self._closed = False
@@ -238,11 +241,16 @@ class OrderedCopyBackend:
             raise ValueError(
                 f"{len(src_blocks)} source blocks but {len(dst_blocks)} destination blocks"
             )
-        request = self._guard.open_request(
-            self._current_stream(), is_store, event_idx, tuple(src_blocks), tuple(dst_blocks)
-        )
+        compute_stream = self._current_stream()
+        src, dst = tuple(src_blocks), tuple(dst_blocks)
         requests = self._queue
-        requests.put(_new_tuple(_Copy, (request, wait_event, events_list)))
+        # Under the lock, shutdown() cannot close the guard between the request's record and
+        # its queueing (the record would use a destroyed event; the request would be dropped).
+        with self._launch_lock:
+            if self._closed:
+                raise RuntimeError("launch_copy() cannot follow shutdown()")
+            request = self._guard.open_request(compute_stream, is_store, event_idx, src, dst)
+            requests.put(_new_tuple(_Copy, (request, wait_event, events_list)))
         if requests.qsize() >= self.handover_backlog:
             # A burst: this thread holds the GIL through launch_copy (the guard's driver calls
             # keep it), so the copy thread could start only when Python's switch interval
@@ -268,10 +276,11 @@ class OrderedCopyBackend:
         return refused
 
     def shutdown(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        self._queue.put(None)
+        with self._launch_lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._queue.put(None)
         for thread in self._threads:
             thread.join(timeout=10.0)
         if not any(thread.is_alive() for thread in self._threads):
@@ -333,28 +342,10 @@ class OrderedCopyBackend:
         copier = self._store_copier if group[0].request.is_store else self._load_copier
         assert copier is not None
         stream = copier.stream
-        guard = self._guard
-        if len(group) == 1:
-            copy = group[0]
-            self._wait_for_compute(stream, copy.request)
-            if copy.caller_event is not None:
-                stream.wait_event(copy.caller_event)
-            guard.release(copy.request)
-        else:
-            # The barrier: the guard's newest event per compute stream covers the older ones
-            # (recorded on that stream after them); a caller's event is waited on as given,
-            # once if several requests passed the same one.
-            newest: dict[int, CopyRequest] = {}
-            caller_events: dict[int, Any] = {}
-            for copy in group:
-                newest[copy.request.compute_stream] = copy.request
-                if copy.caller_event is not None:
-                    caller_events[id(copy.caller_event)] = copy.caller_event
-            for request in newest.values():
-                self._wait_for_compute(stream, request)
-            for event in caller_events.values():
-                stream.wait_event(event)
-            release = guard.release
+        try:
+            self._barrier(group, stream)
+        finally:  # waited on (or failed): the pool may record them again
+            release = self._guard.release
             for copy in group:
                 release(copy.request)
         ok = self._check(group, copier)
@@ -369,20 +360,44 @@ class OrderedCopyBackend:
             dst_blocks = [b for copy in ok for b in copy.request.dst_blocks]
         self._issue_copy(copier, src_blocks, dst_blocks)
         rows = self._sample(ok) if copier.is_store else []
-        start = 0
-        if rows:
-            start = self._staging_ring.take(len(rows))
-            try:
-                self._stage([row.src for row in rows], start, stream)
-            except Exception as exc:  # never reported: these copies are refused
-                self._staging_ring.give_back()
-                for copy in ok:
-                    self._refuse(copy.request, "verification_error")
-                self._fail(exc)
-                return
-        done = self._done_events.take()
-        self._record_done(done, stream)
-        self._report_or_hand_off(ok, done, rows, start)
+        if not rows:
+            done = self._done_events.take()
+            self._record_done(done, stream)
+            self._report_or_hand_off(ok, done)
+            return
+        start = self._staging_ring.take(len(rows))
+        try:
+            self._stage([row.src for row in rows], start, stream)
+            done = self._done_events.take()
+            self._record_done(done, stream)
+        except Exception as exc:  # its rows are held: the verify thread gives them back in order
+            self._hand_off(_Issued(ok, None, rows, start, exc))
+            return
+        self._hand_off(_Issued(ok, done, rows, start, None))
+
+    def _barrier(self, group: list[_Copy], stream: torch.cuda.Stream) -> None:
+        """The transfer stream waits on the guard's newest event per compute stream, which
+        covers the older ones (recorded on that stream after them), and on each caller's
+        event as given (once if several requests passed the same one)."""
+        if len(group) == 1:
+            copy = group[0]
+            self._wait_for_compute(stream, copy.request)
+            if copy.caller_event is not None:
+                stream.wait_event(copy.caller_event)
+            return
+        newest: dict[int, CopyRequest] = {}
+        caller_events: dict[int, Any] = {}
+        for copy in group:
+            request = copy.request
+            known = newest.get(request.compute_stream)
+            if known is None or request.seq > known.seq:  # queue order may differ across threads
+                newest[request.compute_stream] = request
+            if copy.caller_event is not None:
+                caller_events[id(copy.caller_event)] = copy.caller_event
+        for request in newest.values():
+            self._wait_for_compute(stream, request)
+        for event in caller_events.values():
+            stream.wait_event(event)
 
     def _record_done(self, done: Any, stream: torch.cuda.Stream) -> None:
         """Record a completion event on the transfer stream.
@@ -437,15 +452,19 @@ class OrderedCopyBackend:
             for i in sampler.sample(len(copy.request.src_blocks))
         ]
 
-    def _report_or_hand_off(self, ok: list[_Copy], done: Any, rows: list[_RowOf],
-                            start: int) -> None:
-        if self._reports is None or (self._handed_off == self._reported and not rows):
-            # nothing ahead of it is still being verified: report in order right here
+    def _report_or_hand_off(self, ok: list[_Copy], done: Any) -> None:
+        """Report a group with no sampled block here, unless an earlier report is still being
+        verified: then it goes behind that one, to keep reports in request order."""
+        if self._reports is None or self._handed_off == self._reported:
             for copy in ok:
                 copy.events_list.append((copy.request.event_idx, done))
             return
+        self._hand_off(_Issued(ok, done, [], 0, None))
+
+    def _hand_off(self, issued: _Issued) -> None:
+        assert self._reports is not None
         self._handed_off += 1
-        self._reports.put(_Issued(ok, done, rows, start))
+        self._reports.put(issued)
 
     def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, request: CopyRequest) -> None:
         """The barrier: the transfer stream waits, through the guard, on the event the guard
@@ -521,6 +540,11 @@ class OrderedCopyBackend:
         """Once the group's copies and staging are done, compare its sampled blocks with the
         host copies, re-copy mismatches once, then report what holds."""
         refused: set[int] = set()
+        if issued.error is not None:  # never reported: these copies are refused
+            self._staging_ring.give_back()
+            for copy in issued.copies:
+                self._refuse(copy.request, "verification_error")
+            raise issued.error
         if issued.rows:
             self.verify_stats["checks"] += 1
             try:

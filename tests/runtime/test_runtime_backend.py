@@ -10,9 +10,19 @@ from typing import Any
 
 import pytest
 import torch
-from runtime_sim import TORCH_WAITS, SimEventCalls, SimStream, holds, install, make_caches, start
+from runtime_sim import (
+    TORCH_WAITS,
+    SimEvent,
+    SimEventCalls,
+    SimStream,
+    holds,
+    install,
+    make_caches,
+    start,
+)
 
 from kvguard.runtime import CudaDriverError, GuardPolicy, GuardViolation, OrderedCopyBackend
+from kvguard.runtime import backend as backend_module
 from kvguard.runtime.backend import _Copy
 from kvguard.runtime.guard import CopyRequest
 from kvguard.runtime.order import SourceOrder
@@ -276,8 +286,6 @@ def test_verification_refuses_a_block_that_stays_corrupt() -> None:
 
 
 def test_verification_stages_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kvguard.runtime import backend as backend_module
-
     monkeypatch.setattr(backend_module, "_STAGING_ROWS", 3)  # 80 sampled blocks: 27 chunks
     result = run_verified(Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0))
     assert result["mismatches"] == result["recopied"] == 20 and result["good"]
@@ -527,8 +535,6 @@ def test_each_sampled_group_is_staged_right_after_its_copy(
 ) -> None:
     """Six groups of four blocks: one staging call each, in order. With three rows a group
     needs more than the ring holds: it waits for every row to come back and grows it."""
-    from kvguard.runtime import backend as backend_module
-
     for rows, grown in ((5, 5), (3, 4)):
         monkeypatch.setattr(backend_module, "_STAGING_ROWS", rows)
         backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
@@ -612,8 +618,6 @@ def test_verification_under_concurrent_hand_offs_keeps_order_and_recopies(
     row limit; every corrupt sampled block is re-copied, reports stay in order."""
     import random
 
-    from kvguard.runtime import backend as backend_module
-
     monkeypatch.setattr(backend_module, "_STAGING_ROWS", 3)
     rng = random.Random(seed)
     sizes = [rng.randint(1, 9) for _ in range(150)]
@@ -635,8 +639,6 @@ def test_a_backlog_of_queued_requests_hands_the_copy_thread_the_gil(
 ) -> None:
     """From the 64th request queued and not yet taken, launch_copy sleeps briefly (releasing
     the GIL); below that it never does."""
-    from kvguard.runtime import backend as backend_module
-
     sleeps: list[float] = []
     monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
     gpu, cpu = make_caches(100, 100)
@@ -650,3 +652,189 @@ def test_a_backlog_of_queued_requests_hands_the_copy_thread_the_gil(
     backend.drain()
     backend.shutdown()
     assert len(events) == 100
+
+
+def _wait_until(predicate: Any, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.005)
+    return predicate()
+
+
+class VerifyGated(OrderedCopyBackend):
+    """The verify thread starts only when `verify_gate` opens; the copy thread runs freely."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.verify_gate = threading.Event()
+
+    def _verify_loop(self) -> None:
+        self.verify_gate.wait()
+        super()._verify_loop()
+
+
+def test_a_failed_staging_keeps_the_ring_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A group whose staging fails still holds its rows until the verify thread, in order,
+    refuses it and gives them back: the next group never stages into rows an earlier group
+    has not been compared from yet. (Found in review.)"""
+    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 4)
+    gpu, cpu = make_caches(6, 6)
+    backend = VerifyGated(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.max_group = 1
+    start(backend, gpu, cpu)
+    backend._staging_entry.fail_calls = {1}  # the second group's staging fails
+    events: list[tuple[int, Any]] = []
+    with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
+        for idx in range(3):
+            blocks = [2 * idx, 2 * idx + 1]
+            backend.launch_copy(blocks, blocks, True, idx, events)
+    # group 0 and group 2 handed to the (still gated) verify thread; group 1 failed
+    assert _wait_until(lambda: backend._handed_off == 2)
+    held = list(backend._staging_ring._held)
+    backend.verify_gate.set()
+    with pytest.raises(Exception, match="verification staging"):
+        backend.drain()
+    backend.drain()
+    counters = backend.counters
+    backend.shutdown()
+    # group 0 holds rows 0-1 until verified; group 2 must get rows 2-3, not group 0's
+    assert held == [(0, 2), (2, 2)], f"group 0's rows were given back and re-taken: {held}"
+    assert counters["mismatches"] == 0, "nothing was corrupt, yet a mismatch was seen"
+
+
+class FailingFirstRecord(SimEvent):
+    failed = False
+
+    def record(self, stream: Any = None) -> None:
+        if not FailingFirstRecord.failed:
+            FailingFirstRecord.failed = True
+            raise RuntimeError("CUDA error: simulated cudaEventRecord failure")
+        super().record(stream)
+
+
+def test_an_error_after_rows_are_taken_returns_them_and_drain_raises(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rows are taken before the completion event is recorded; should the record fail, the
+    group still goes to the verify thread, which refuses it and gives its rows back, so the
+    next sampled store finds room and drain() does not hang. (Found in review.)"""
+    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 2)
+    monkeypatch.setattr(torch.cuda, "Event", FailingFirstRecord, raising=False)
+    FailingFirstRecord.failed = False
+    gpu, cpu = make_caches(8, 8)
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.max_group = 1
+    start(backend, gpu, cpu)
+    events: list[tuple[int, Any]] = []
+    with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
+        backend.launch_copy([0, 1], [0, 1], True, 0, events)
+        with pytest.raises(RuntimeError, match="simulated"):
+            backend.drain()
+        backend.launch_copy([2, 3], [2, 3], True, 1, events)
+    outcome: list[BaseException | None] = []
+
+    def drain() -> None:
+        try:
+            backend.drain()
+            outcome.append(None)
+        except BaseException as exc:  # the outcome is asserted below
+            outcome.append(exc)
+
+    waiter = threading.Thread(target=drain, daemon=True)
+    waiter.start()
+    waiter.join(3.0)
+    hung = waiter.is_alive()
+    if hung:  # unblock the copy thread so the test process can shut the backend down
+        backend._staging_ring.give_back()
+        waiter.join(3.0)
+    backend.shutdown()
+    assert not hung, "drain() hung: the failed group's staging rows were never given back"
+
+
+def test_a_group_waits_on_the_latest_recorded_event_of_a_shared_stream(sim: SimEventCalls) -> None:
+    """Thread A opens (records) first but is pre-empted before its queue.put; thread B, on the
+    same stream, opens and queues. The group [B, A] must wait on B's event, the later record,
+    not on the last one in queue order. (Found in review.)"""
+
+    class Gated(OrderedCopyBackend):
+        gate = threading.Event()
+
+        def _copy_loop(self) -> None:
+            self.gate.wait()
+            super()._copy_loop()
+
+    gpu, cpu = make_caches(4, 4)
+    backend = Gated(GuardPolicy.REFUSE)
+    start(backend, gpu, cpu)
+    compute = SimStream()
+    events: list[tuple[int, Any]] = []
+    # Thread A: launch_copy, split at its pre-emption point (after open_request, before put).
+    request_a = backend._guard.open_request(compute.cuda_stream, True, 0, (0,), (0,))
+
+    def thread_b() -> None:
+        with torch.cuda.stream(compute):  # type: ignore[arg-type]
+            backend.launch_copy([1], [1], True, 1, events)
+
+    b = threading.Thread(target=thread_b)
+    b.start()
+    b.join()
+    backend._queue.put(_Copy(request_a, None, events))  # thread A resumes
+    backend.gate.set()
+    backend.drain()
+    refused = backend.refused_copies()
+    backend.shutdown()
+    assert refused == [], f"a request on the shared stream was not ordered: {refused}"
+    assert sorted(idx for idx, _ in events) == [0, 1]
+    assert holds(gpu, cpu, [0, 1], [0, 1])
+
+
+def test_a_failed_barrier_wait_returns_the_groups_guard_events(sim: SimEventCalls) -> None:
+    """A failed cuStreamWaitEvent still returns the group's events to the pool. (Found in
+    review.)"""
+    gpu, cpu = make_caches(8, 8)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
+    sim.fail = {"wait"}
+    events: list[tuple[int, Any]] = []
+    with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
+        backend.launch_copy([0], [0], True, 0, events)
+    with pytest.raises(CudaDriverError, match="cuStreamWaitEvent"):
+        backend.drain()
+    sim.fail = set()
+    with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
+        backend.launch_copy([1], [1], True, 1, events)
+    backend.drain()
+    guard = backend._guard
+    free, created = len(guard._free_events), guard.events_created
+    backend.shutdown()
+    assert free == created, f"{created - free} guard event(s) never returned to the pool"
+
+
+def test_launch_copy_racing_shutdown_raises_and_leaks_no_event(
+    sim: SimEventCalls,
+) -> None:
+    """shutdown() landing inside launch_copy (here: during the current-stream read) makes
+    launch_copy raise; no event is made after the guard closed. (Found in review.)"""
+    gpu, cpu = make_caches(4, 4)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
+    compute = SimStream()
+    read = backend._current_stream
+
+    def racing_read() -> int:
+        backend.shutdown()  # another thread's shutdown lands in the window
+        return compute.cuda_stream
+
+    backend._current_stream = racing_read
+    events: list[tuple[int, Any]] = []
+    raised = False
+    try:
+        backend.launch_copy([0], [0], True, 0, events)
+    except RuntimeError:
+        raised = True
+    backend._current_stream = read
+    created = {call[1] for call in sim.calls if call[0] == "create"}
+    destroyed = {call[1] for call in sim.calls if call[0] == "destroy"}
+    assert raised and created <= destroyed
