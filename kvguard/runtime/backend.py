@@ -3,8 +3,8 @@
 Interface (as the worker calls it): `init(gpu_caches, cpu_caches, device, load_stream,
 store_stream)` with dicts of per-layer tensors whose first dimension is the block index;
 `launch_copy(src_blocks, dst_blocks, is_store, event_idx, events_list, wait_event=None)`, which
-never blocks and later appends `(event_idx, completion_event)` to `events_list` in request
-order; `shutdown()`.
+never waits for a copy and later appends `(event_idx, completion_event)` to `events_list` in
+request order; `shutdown()`.
 
 What it adds: every copy, store or load, is ordered behind the compute stream of the thread
 that requested it. At request time the guard records an event on that thread's current stream;
@@ -50,8 +50,9 @@ logger = logging.getLogger("kvguard.runtime")
 
 EventsList = list[tuple[int, Any]]
 
-# Verification stages the sampled blocks' GPU sources into pinned host rows (at most this many
-# bytes and rows per check) and compares them with the stored host blocks on the CPU.
+# Verification stages the sampled blocks' GPU sources into a ring of pinned host rows (at most
+# this many bytes and rows, unless one store samples more blocks) and compares them with the
+# stored host blocks on the CPU.
 _STAGING_BYTES = 64 << 20
 _STAGING_ROWS = 1024
 _HANDOVER_SLEEP_S = 50e-6
@@ -122,16 +123,19 @@ def _current_stream_reader(device_index: int) -> Any:
 class OrderedCopyBackend:
     """Copies KV blocks on a background thread, each ordered behind its requester's compute.
 
-    Host cost per copy is kept low four ways. The copy thread takes the requests queued when
-    it wakes (same direction, while the group holds fewer than `max_group_blocks` blocks and
-    `max_group` requests) and issues them as one group: one wait per compute stream, one guard
-    read of the evidence, one `cuMemcpyBatchAsync`, one completion event shared by the group.
-    The cap keeps a group small enough that the GPU is not left idle while a large one is
-    planned; a single request above it is issued on its own. The guard's compute-done events
-    come from its pool and go back once the copy thread has waited on them; the guard records
-    and waits with one driver call each, on raw handles. Completion events come from a pool
-    too, reused once nothing but the pool references them (the caller dropped them), and are
-    then re-recorded with one driver call.
+    Host cost per copy is kept low four ways, and a burst is not left waiting for the GIL. The
+    copy thread takes the requests queued when it wakes (same direction, while the group holds
+    fewer than `max_group_blocks` blocks and `max_group` requests) and issues them as one
+    group: one wait per compute stream, one guard read of the evidence, one
+    `cuMemcpyBatchAsync`, one completion event shared by the group. The cap keeps a group small
+    enough that the GPU is not left idle while a large one is planned; a single request above
+    it is issued on its own. The guard's compute-done events come from its pool and go back
+    once the copy thread has waited on them; the guard records and waits with one driver call
+    each, on raw handles. Completion events come from a pool too, reused once nothing but the
+    pool references them (the caller dropped them), and are then re-recorded with one driver
+    call. The requesting thread keeps the GIL through `launch_copy`, so requests launched back
+    to back pile up into large groups; once `handover_backlog` of them wait, `launch_copy`
+    sleeps briefly so that the copy thread can start.
 
     Verification (opt-in, sampled): right after a group's copy, on the same stream, the copy
     thread stages the GPU sources of its sampled blocks into pinned host rows (one more driver
