@@ -36,6 +36,19 @@ def test_linter_imports_without_torch() -> None:
     assert result.returncode == 0, result.stderr
 
 
+def test_runtime_imports_without_vllm() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['vllm'] = None\n"  # any import of vllm now fails
+        "import kvguard.runtime\n"
+        "from kvguard.runtime import OrderedCopyBackend, CopyGuard, BatchCopier\n"
+        "assert not any(name.startswith('vllm') and sys.modules[name] is not None\n"
+        "               for name in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+
 def test_kvguard_checks_its_own_repository_clean() -> None:
     result = _run("kvguard", "check", "--no-cache", ".")
     assert result.returncode == 0, result.stdout
