@@ -1,9 +1,9 @@
 """Per-file summaries cached by content, so a rerun parses only what changed.
 
-Under ``.kvguard_cache/<version>/`` in the project root (the directory ignores itself in
-git, like ``.ruff_cache``). Keys hash the display path, the
-file's bytes, the analysis settings and the code that reads files, so any change to one of
-them is a miss.
+Under ``.kvguard_cache/<version>/`` in the project root, or the working directory outside a
+project (the directory ignores itself in git, like ``.ruff_cache``). Keys hash the display
+path, the file's bytes, the analysis settings and the code that reads files, so any change to
+one of them is a miss.
 """
 
 from __future__ import annotations

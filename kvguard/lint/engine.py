@@ -61,8 +61,14 @@ def run_check(
     stdin: StdinSource | None = None,
     progress: Progress | None = None,
 ) -> CheckResult:
-    root = settings.root if stdin is not None else project_root(settings, paths)
-    cache = SummaryCache(root, settings.fingerprint()) if use_cache and stdin is None else None
+    if stdin is not None:
+        root = cache_root = settings.root
+    else:
+        root, in_project = project_root(settings, paths)
+        # Like ruff's: in a project (configuration or git), its root; otherwise (an installed
+        # package, say) the working directory, so that nothing is written into site-packages.
+        cache_root = root if in_project else Path.cwd()
+    cache = SummaryCache(cache_root, settings.fingerprint()) if use_cache and stdin is None else None
     touched: Callable[[Finding], bool] = lambda finding: True  # noqa: E731
     if stdin is not None:
         summaries = [summarize(stdin.display_path, stdin.data)]
@@ -91,12 +97,13 @@ def run_check(
     )
 
 
-def project_root(settings: Settings, paths: Sequence[Path]) -> Path:
-    """The project the checked paths belong to: the configuration's directory, else the git
-    work tree, else the outermost package holding them (not the directory above it: for an
-    installed package that is site-packages, every other package's code)."""
+def project_root(settings: Settings, paths: Sequence[Path]) -> tuple[Path, bool]:
+    """The project the checked paths belong to, and whether it is one (a configuration or a
+    git work tree): the configuration's directory, else the git work tree, else the outermost
+    package holding them (not the directory above it: for an installed package that is
+    site-packages, every other package's code)."""
     if settings.config_file is not None:
-        return settings.root
+        return settings.root, True
     first = paths[0].absolute() if paths else Path.cwd()
     start = first if first.is_dir() else first.parent
     try:
@@ -107,12 +114,12 @@ def project_root(settings: Settings, paths: Sequence[Path]) -> Path:
             check=True,
             timeout=30,
         ).stdout.strip()
-        return Path(top)
+        return Path(top), True
     except (OSError, subprocess.SubprocessError):
         pass
     while (start.parent / "__init__.py").is_file() and start.parent != start:
         start = start.parent
-    return start
+    return start, False
 
 
 def _with_context(

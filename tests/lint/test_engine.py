@@ -152,6 +152,23 @@ def test_parallel_run_matches_serial_run(lint: Lint) -> None:
     assert [f.path for f in serial.findings] == sorted(f.path for f in serial.findings)
 
 
+def test_a_package_outside_any_project_gets_its_cache_in_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installed package (no configuration, no git): the analysis reads the package, the
+    cache goes to the working directory, as ruff's does, not into site-packages."""
+    site = tmp_path / "site-packages"
+    write_tree(site / "pkg", {"__init__.py": "", "race.py": RACE})
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    result = run_check([site / "pkg"], Settings(root=work), RULE_OBJECTS, KNOWN, jobs=1,
+                       use_cache=True)
+    assert [f.code for f in result.findings] == ["KVG001"]
+    assert not list(site.rglob(CACHE_DIRECTORY))
+    assert list((work / CACHE_DIRECTORY).glob("*/summaries.pickle"))
+
+
 def test_cache_is_reused_and_invalidated_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     write_tree(tmp_path, {"a.py": RACE, "b.py": "x = 1\n"})
