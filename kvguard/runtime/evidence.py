@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import threading
 from collections import deque
 from typing import NamedTuple
 
@@ -27,7 +26,6 @@ class EventRecord(NamedTuple):
 
     seq: int
     stream: int
-    thread: int
 
 
 class StreamWait(NamedTuple):
@@ -59,7 +57,6 @@ class StreamEventLog:
         self._records_kept = records_kept
         # Bound methods, looked up once: a record is logged for every copy request.
         self._next = self._counter.__next__
-        self._ident = threading.get_ident
 
     def next_seq(self) -> int:
         """A number later than every fact logged so far (requests take one to mark their time)."""
@@ -68,7 +65,7 @@ class StreamEventLog:
     def on_record(self, event_id: int, stream: int) -> None:
         records = self._records
         records.pop(event_id, None)  # re-insert so the oldest entry is first
-        records[event_id] = _new_tuple(EventRecord, (self._next(), stream, self._ident()))
+        records[event_id] = _new_tuple(EventRecord, (self._next(), stream))
         if len(records) > self._records_kept:
             with contextlib.suppress(RuntimeError, StopIteration):  # raced by another thread
                 records.pop(next(iter(records)), None)
