@@ -213,7 +213,6 @@ class OrderedCopyBackend:
         # Threads need an explicit index: "cuda" alone means the current device of each thread.
         index = torch.cuda.current_device() if device.index is None else device.index
         self._device = torch.device("cuda", index)
-        self._device_index = index
         self._current_stream = _current_stream_reader(index)
         self._raw_record = driver.resolve_event_calls().record
         threads = [threading.Thread(target=self._copy_thread, name="kvguard-copy", daemon=True)]

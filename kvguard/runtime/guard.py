@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from kvguard.runtime import driver
 from kvguard.runtime.counters import RuntimeCounters
-from kvguard.runtime.errors import CudaDriverError, GuardViolation
+from kvguard.runtime.errors import GuardViolation
 from kvguard.runtime.evidence import StreamEventLog, StreamWait
 from kvguard.runtime.order import MemoryKind, SourceOrder
 
@@ -102,11 +102,6 @@ _COPY = Verdict(copy=True)
 _new_tuple = tuple.__new__
 
 
-def _driver_error(call: str, code: int) -> CudaDriverError:
-    name, detail = driver.result_name(code)
-    return CudaDriverError(call, code, name, detail)
-
-
 def counter_names() -> list[str]:
     names = ["stores_checked", "loads_checked", "refused", "verified", "mismatches", "recopied"]
     return names + [f"violations_{kind.value}" for kind in ViolationKind]
@@ -166,7 +161,7 @@ class CopyGuard:
             code = calls.record(event, compute_stream)  # a thread new to CUDA: now bound
         if code != 0:
             self._free_events.append(event)
-            raise _driver_error("cuEventRecord (the guard's compute-done event)", code)
+            driver.check(code, "cuEventRecord (the guard's compute-done event)")
         self._on_record(event, compute_stream)
         return _new_tuple(CopyRequest, (  # the named tuple's __new__ without its Python frame
             seq, self._ident(), compute_stream, event, is_store, event_idx, src_blocks,
@@ -179,8 +174,7 @@ class CopyGuard:
         calls = self._calls
         assert calls is not None, "wait() on a request this guard did not open"
         code = calls.wait(transfer_stream, request.event)
-        if code != 0:
-            raise _driver_error("cuStreamWaitEvent (the barrier)", code)
+        driver.check(code, "cuStreamWaitEvent (the barrier)")
         self._on_wait(request.event, transfer_stream)
 
     def release(self, request: CopyRequest) -> None:
@@ -203,8 +197,7 @@ class CopyGuard:
         code, event = calls.create()
         if code == driver.INVALID_CONTEXT and calls.bind(stream) == 0:
             code, event = calls.create()  # a thread new to CUDA: bound to the stream's context
-        if code != 0:
-            raise _driver_error("cuEventCreate (the guard's compute-done event)", code)
+        driver.check(code, "cuEventCreate (the guard's compute-done event)")
         with self._lock:
             self._events.append(event)
         return event
