@@ -21,10 +21,13 @@ error) are raised on the caller's next `launch_copy()` or `drain()`.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -84,14 +87,16 @@ class _RowOf(NamedTuple):
 
 
 class _Issued(NamedTuple):
-    """Copies issued together, their shared completion event, and their sampled blocks, staged
-    into rows `start`.. before the event was recorded (no rows: nothing sampled). `error`: the
-    staging or the event failed; the rows are still held, the copies must be refused."""
+    """Copies issued together, their shared completion event, and their sampled blocks, copied
+    first and staged into rows `start`.. before `staged` was recorded (no rows: nothing
+    sampled). `error`: a call after the rows were taken failed; the rows are still held, the
+    copies must be refused."""
 
     copies: list[_Copy]
     done: Any  # torch.cuda.Event, or None with an error
     rows: list[_RowOf]
     start: int
+    staged: int  # raw blocking event covering the sampled copies and their staging, or 0
     error: BaseException | None
 
 
@@ -101,6 +106,28 @@ class _Drain:
 
 
 _new_tuple = tuple.__new__  # a named tuple's __new__ without its Python frame
+
+
+def _rows_of(
+    ok: list[_Copy], src_blocks: Sequence[int], dst_blocks: Sequence[int], picked: list[int]
+) -> list[_RowOf]:
+    """The sampled blocks (indices `picked` of the group's blocks) with their copy's position."""
+    if len(ok) == 1:
+        return [_new_tuple(_RowOf, (0, src_blocks[i], dst_blocks[i])) for i in picked]
+    ends = list(itertools.accumulate(len(copy.request.src_blocks) for copy in ok))
+    return [_new_tuple(_RowOf, (bisect.bisect_right(ends, i), src_blocks[i], dst_blocks[i]))
+            for i in picked]
+
+
+def _without(blocks: Sequence[int], picked: list[int]) -> list[int]:
+    """`blocks` less the ascending indices `picked`, sliced between them."""
+    rest: list[int] = []
+    previous = 0
+    for index in picked:
+        rest += blocks[previous:index]
+        previous = index + 1
+    rest += blocks[previous:]
+    return rest
 
 
 def _new_event() -> Any:
@@ -137,16 +164,17 @@ class OrderedCopyBackend:
     to back pile up into large groups; once `handover_backlog` of them wait, `launch_copy`
     sleeps briefly so that the copy thread can start.
 
-    Verification (opt-in, sampled): right after a group's copy, on the same stream, the copy
-    thread stages the GPU sources of its sampled blocks into pinned host rows (one more driver
-    call, at 1% of the stores' traffic for a 1% sample) and only then records the completion
-    event, which so covers both. The group goes to the verify thread, which waits for that
-    event, compares the staged rows with the stored host blocks byte for byte on the CPU
-    (memcmp, which releases the GIL) and reports the group. Nothing runs on the GPU but
-    copies, nothing is allocated per group, and a group with no sampled block is reported by
-    the copy thread itself unless an earlier report is still being verified, so reports stay
-    in request order. The rows form a ring: the copy thread waits for room only when the
-    verify thread is that far behind.
+    Verification (opt-in, sampled): a group's sampled blocks are copied first, on their own,
+    and right behind them, on the same stream, the copy thread stages their GPU sources into
+    pinned host rows (one more driver call, at 1% of the stores' traffic for a 1% sample) and
+    records a blocking event; then it copies the rest of the group and records the completion
+    event. The group goes to the verify thread, which sleeps on the blocking event (the GIL
+    released), compares the staged rows with the stored host blocks byte for byte on the CPU
+    (memcmp, which releases the GIL too) while the rest is still copying, and reports the
+    group. Nothing runs on the GPU but copies, nothing is allocated per group, and a group with
+    no sampled block is reported by the copy thread itself unless an earlier report is still
+    being verified, so reports stay in request order. The rows form a ring: the copy thread
+    waits for room only when the verify thread is that far behind.
     """
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
@@ -174,6 +202,9 @@ class OrderedCopyBackend:
         self._closed = False
         self._done_events: ReusePool[Any] = ReusePool(_new_event)
         self._raw_record: Any = None  # cuEventRecord on raw handles, for completion events
+        self._event_calls: driver.EventCalls | None = None
+        self._free_staged: deque[int] = deque()  # blocking events the verify thread gave back
+        self._staged_made: list[int] = []  # every one made, destroyed at shutdown
         self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._reported = 0  # of those, reported or refused (written by the verify thread)
@@ -214,7 +245,8 @@ class OrderedCopyBackend:
         index = torch.cuda.current_device() if device.index is None else device.index
         self._device = torch.device("cuda", index)
         self._current_stream = _current_stream_reader(index)
-        self._raw_record = driver.resolve_event_calls().record
+        self._event_calls = driver.resolve_event_calls()
+        self._raw_record = self._event_calls.record
         threads = [threading.Thread(target=self._copy_thread, name="kvguard-copy", daemon=True)]
         if self._sampler is not None:
             self._reports = queue.SimpleQueue()
@@ -288,6 +320,10 @@ class OrderedCopyBackend:
             thread.join(timeout=10.0)
         if not any(thread.is_alive() for thread in self._threads):
             self._guard.close()  # no request is in flight any more
+            if self._event_calls is not None:
+                for event in self._staged_made:
+                    self._event_calls.destroy(event)
+                self._staged_made.clear()
         with self._lock:
             for error in self._errors:
                 logger.error("kvguard copy thread error not raised before shutdown: %s", error)
@@ -361,22 +397,48 @@ class OrderedCopyBackend:
         else:
             src_blocks = [b for copy in ok for b in copy.request.src_blocks]
             dst_blocks = [b for copy in ok for b in copy.request.dst_blocks]
-        self._issue_copy(copier, src_blocks, dst_blocks)
-        rows = self._sample(ok) if copier.is_store else []
-        if not rows:
+        sampler = self._sampler
+        picked = sampler.sample(len(src_blocks)) if sampler and copier.is_store else []
+        if not picked:
+            self._issue_copy(copier, src_blocks, dst_blocks)
             done = self._done_events.take()
             self._record_done(done, stream)
             self._report_or_hand_off(ok, done)
             return
+        rows = _rows_of(ok, src_blocks, dst_blocks, picked)
+        # The sampled blocks go first, so that the verify thread compares them while the rest
+        # of the group is still copying.
+        self._issue_copy(copier, [row.src for row in rows], [row.dst for row in rows])
         start = self._staging_ring.take(len(rows))
+        staged = 0
         try:
             self._stage([row.src for row in rows], start, stream)
+            staged = self._record_staged(stream)
+            if len(picked) < len(src_blocks):
+                self._issue_copy(copier, _without(src_blocks, picked),
+                                 _without(dst_blocks, picked))
             done = self._done_events.take()
             self._record_done(done, stream)
         except Exception as exc:  # its rows are held: the verify thread gives them back in order
-            self._hand_off(_Issued(ok, None, rows, start, exc))
+            self._hand_off(_Issued(ok, None, rows, start, staged, exc))
             return
-        self._hand_off(_Issued(ok, done, rows, start, None))
+        self._hand_off(_Issued(ok, done, rows, start, staged, None))
+
+    def _record_staged(self, stream: torch.cuda.Stream) -> int:
+        """Record a blocking event behind the sampled copies and their staging."""
+        calls = self._event_calls
+        assert calls is not None
+        try:
+            event = self._free_staged.popleft()
+        except IndexError:
+            code, event = calls.create_blocking()
+            driver.check(code, "cuEventCreate (verification's staged event)")
+            self._staged_made.append(event)
+        code = calls.record(event, stream.cuda_stream)
+        if code != 0:
+            self._free_staged.append(event)
+            driver.check(code, "cuEventRecord (verification's staged event)")
+        return event
 
     def _barrier(self, group: list[_Copy], stream: torch.cuda.Stream) -> None:
         """The transfer stream waits on the guard's newest event per compute stream, which
@@ -445,16 +507,6 @@ class OrderedCopyBackend:
                 self._refuse(copy.request, kind.value)
         return ok
 
-    def _sample(self, ok: list[_Copy]) -> list[_RowOf]:
-        sampler = self._sampler
-        if sampler is None:
-            return []
-        return [
-            _new_tuple(_RowOf, (position, copy.request.src_blocks[i], copy.request.dst_blocks[i]))
-            for position, copy in enumerate(ok)
-            for i in sampler.sample(len(copy.request.src_blocks))
-        ]
-
     def _report_or_hand_off(self, ok: list[_Copy], done: Any) -> None:
         """Report a group with no sampled block here, unless an earlier report is still being
         verified: then it goes behind that one, to keep reports in request order."""
@@ -462,7 +514,7 @@ class OrderedCopyBackend:
             for copy in ok:
                 copy.events_list.append((copy.request.event_idx, done))
             return
-        self._hand_off(_Issued(ok, done, [], 0, None))
+        self._hand_off(_Issued(ok, done, [], 0, 0, None))
 
     def _hand_off(self, issued: _Issued) -> None:
         assert self._reports is not None
@@ -545,13 +597,18 @@ class OrderedCopyBackend:
         refused: set[int] = set()
         if issued.error is not None:  # never reported: these copies are refused
             self._staging_ring.give_back()
+            if issued.staged:
+                self._free_staged.append(issued.staged)
             for copy in issued.copies:
                 self._refuse(copy.request, "verification_error")
             raise issued.error
         if issued.rows:
             self.verify_stats["checks"] += 1
+            calls = self._event_calls
+            assert calls is not None
             try:
-                issued.done.synchronize()
+                driver.check(calls.synchronize(issued.staged),
+                             "cuEventSynchronize (verification's staged event)")
                 rows = issued.rows
                 bad = self._differing(issued.start, [row.dst for row in rows])
                 self._guard.counters.add("verified", len(rows))
@@ -563,6 +620,7 @@ class OrderedCopyBackend:
                 raise
             finally:
                 self._staging_ring.give_back()
+                self._free_staged.append(issued.staged)
         for position, copy in enumerate(issued.copies):
             if refused and position in refused:
                 self._refuse(copy.request, "verification_mismatch")

@@ -170,12 +170,15 @@ def resolve_batch_memcpy(abi: BatchMemcpyAbi | None = None) -> BatchMemcpy:
 
 
 _EVENT_DISABLE_TIMING = 0x2  # CU_EVENT_DISABLE_TIMING: the events order work, they time nothing
+_EVENT_BLOCKING_SYNC = 0x1  # CU_EVENT_BLOCKING_SYNC: a thread synchronizing on it sleeps
 # PYFUNCTYPE keeps the GIL across these calls: each returns within a microsecond, and releasing
 # the GIL for so short a call only invites a thread switch on the requesting thread's hot path.
 _CREATE = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint)
 _RECORD = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 _WAIT = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint)
 _DESTROY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+# CFUNCTYPE releases the GIL: a thread waiting for an event lets the others run meanwhile.
+_SYNCHRONIZE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 
 
 @dataclass(frozen=True)
@@ -183,10 +186,12 @@ class EventCalls:
     """The driver's event calls on raw handles, each returning its CUresult as an int.
 
     `record(event, stream)` is cuEventRecord, `wait(stream, event)` cuStreamWaitEvent (flags 0);
-    `create()` makes a timing-free event and returns (CUresult, handle); `destroy(event)`;
-    `bind(stream)` makes the stream's context current on the calling thread (a thread that has
-    made no CUDA call has none, and the driver then answers CUDA_ERROR_INVALID_CONTEXT).
-    The guard makes its barrier with these: a record and a wait it made itself are its evidence.
+    `create()` makes a timing-free event and returns (CUresult, handle); `create_blocking()`
+    one that a thread waits for asleep, with `synchronize(event)` (cuEventSynchronize, the GIL
+    released); `destroy(event)`; `bind(stream)` makes the stream's context current on the
+    calling thread (a thread that has made no CUDA call has none, and the driver then answers
+    CUDA_ERROR_INVALID_CONTEXT). The guard makes its barrier with these: a record and a wait it
+    made itself are its evidence.
     """
 
     create: Callable[[], tuple[int, int]]
@@ -194,6 +199,8 @@ class EventCalls:
     wait: Callable[[int, int], int]
     destroy: Callable[[int], int]
     bind: Callable[[int], int]
+    create_blocking: Callable[[], tuple[int, int]]
+    synchronize: Callable[[int], int]
 
 
 INVALID_CONTEXT = 201  # CUDA_ERROR_INVALID_CONTEXT
@@ -218,7 +225,8 @@ def resolve_event_calls() -> EventCalls:
             return _event_calls[0]
         init_driver()
         addresses = {}
-        for symbol in ("cuEventCreate", "cuEventRecord", "cuStreamWaitEvent", "cuEventDestroy"):
+        for symbol in ("cuEventCreate", "cuEventRecord", "cuStreamWaitEvent", "cuEventDestroy",
+                       "cuEventSynchronize"):
             address = _proc_address(BatchMemcpyAbi.CUDA_12_8, symbol.encode())
             if not address:
                 raise CudaDriverError(f"cuGetProcAddress({symbol})", 500, "CUDA_ERROR_NOT_FOUND",
@@ -228,15 +236,19 @@ def resolve_event_calls() -> EventCalls:
         record_fn = _RECORD(addresses["cuEventRecord"])
         wait_fn = _WAIT(addresses["cuStreamWaitEvent"])
 
-        def create() -> tuple[int, int]:
+        def create_with(flags: int) -> tuple[int, int]:
             handle = ctypes.c_void_p()
-            code = create_fn(ctypes.byref(handle), _EVENT_DISABLE_TIMING)
+            code = create_fn(ctypes.byref(handle), flags)
             return int(code), int(handle.value or 0)
 
         def wait(stream: int, event: int) -> int:
             return int(wait_fn(stream, event, 0))
 
-        calls = EventCalls(create, record_fn, wait, _DESTROY(addresses["cuEventDestroy"]),
-                           _bind_stream_context)
+        calls = EventCalls(
+            lambda: create_with(_EVENT_DISABLE_TIMING), record_fn, wait,
+            _DESTROY(addresses["cuEventDestroy"]), _bind_stream_context,
+            lambda: create_with(_EVENT_DISABLE_TIMING | _EVENT_BLOCKING_SYNC),
+            _SYNCHRONIZE(addresses["cuEventSynchronize"]),
+        )
         _event_calls.append(calls)
         return calls

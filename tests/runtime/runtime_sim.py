@@ -58,7 +58,8 @@ class SimEventCalls:
         self.unbound_threads: set[int] = set()  # threads with no current context until bind
 
     def as_driver(self) -> driver.EventCalls:
-        return driver.EventCalls(self.create, self.record, self.wait, self.destroy, self.bind)
+        return driver.EventCalls(self.create, self.record, self.wait, self.destroy, self.bind,
+                                 self.create_blocking, self.synchronize)
 
     def _result(self, name: str, *handles: int) -> int:
         self.calls.append((name, *handles))
@@ -75,6 +76,13 @@ class SimEventCalls:
     def create(self) -> tuple[int, int]:
         handle = next(_handles)
         return self._result("create", handle), handle
+
+    def create_blocking(self) -> tuple[int, int]:
+        handle = next(_handles)
+        return self._result("create_blocking", handle), handle
+
+    def synchronize(self, event: int) -> int:
+        return self._result("synchronize", event)
 
     def record(self, event: int, stream: int) -> int:
         return self._result("record", event, stream)

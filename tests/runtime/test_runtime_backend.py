@@ -492,16 +492,19 @@ class GatedVerified(GatedBackend):
         super()._verify_loop()
 
     def open_gates(self) -> None:
-        """Let the copy thread issue everything queued, then let the verify thread take it all
-        at once (every group is handed over: all are sampled)."""
+        """Let the copy thread issue everything queued (or stop, waiting for staging rows),
+        then let the verify thread take it all at once (every group is handed over: all are
+        sampled). The copy thread is taken to be done once it makes no progress for 100 ms."""
         self.gate.set()
         deadline = time.monotonic() + 5
-        while not self._queue.empty() and time.monotonic() < deadline:
-            time.sleep(0.001)
-        handed = -1
-        while handed != self._handed_off and time.monotonic() < deadline:
-            handed = self._handed_off
-            time.sleep(0.02)
+        last, stable_since = (-1, -1), time.monotonic()
+        while time.monotonic() < deadline:
+            state = (self._queue.qsize(), self._handed_off)
+            if state != last:
+                last, stable_since = state, time.monotonic()
+            elif time.monotonic() - stable_since > 0.1:
+                break
+            time.sleep(0.005)
         self.verify_gate.set()
 
     def _stage(self, src: list[int], start: int, after: Any) -> Any:
@@ -838,3 +841,73 @@ def test_launch_copy_racing_shutdown_raises_and_leaks_no_event(
     created = {call[1] for call in sim.calls if call[0] == "create"}
     destroyed = {call[1] for call in sim.calls if call[0] == "destroy"}
     assert raised and created <= destroyed
+
+
+class TracedVerified(OrderedCopyBackend):
+    """Logs the copy thread's copies, stagings and staged-event records, in the order made."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.trace: list[tuple[Any, ...]] = []
+
+    def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
+        self.trace.append(("copy", list(src_blocks)))
+        super()._issue_copy(copier, src_blocks, dst_blocks)
+
+    def _stage(self, src: list[int], start: int, after: Any) -> Any:
+        self.trace.append(("stage", list(src)))
+        return super()._stage(src, start, after)
+
+    def _record_staged(self, stream: Any) -> int:
+        event = super()._record_staged(stream)
+        self.trace.append(("staged", event))
+        return event
+
+
+def test_sampled_blocks_are_copied_and_staged_before_the_rest(sim: SimEventCalls) -> None:
+    """The verify thread can compare a group's samples while the rest of it is still copying:
+    sampled copies, their staging and the staged event come first, then the other blocks."""
+    backend = TracedVerified(GuardPolicy.RAISE, verify_fraction=0.2, verify_seed=5)
+    gpu, cpu = make_caches(64, 64)
+    start(backend, gpu, cpu)
+    events = launch_all(backend, [40])
+    backend.drain()
+    assert [idx for idx, _ in events] == [0] and holds(gpu, cpu, range(40), range(40))
+    (_, sampled), (_, staged_src), (_, staged), (_, rest) = backend.trace
+    assert [kind for kind, _ in backend.trace] == ["copy", "stage", "staged", "copy"]
+    assert staged_src == sampled and 0 < len(sampled) < 40
+    assert sorted(sampled + rest) == list(range(40)) and rest == sorted(rest)
+    assert ("synchronize", staged) in sim.calls  # the verify thread waited on that event
+    assert backend.counters["verified"] == len(sampled)
+
+
+def test_staged_events_are_reused_and_destroyed_at_shutdown(sim: SimEventCalls) -> None:
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
+    gpu, cpu = make_caches(8, 8)
+    start(backend, gpu, cpu)
+    for _ in range(20):
+        launch_all(backend, [2])
+        backend.drain()
+    created = [call[1] for call in sim.calls if call[0] == "create_blocking"]
+    synchronized = [call[1] for call in sim.calls if call[0] == "synchronize"]
+    backend.shutdown()
+    destroyed = {call[1] for call in sim.calls if call[0] == "destroy"}
+    assert len(created) == 1 and synchronized == created * 20
+    assert set(created) <= destroyed
+
+
+def test_a_failed_wait_on_the_staged_event_refuses_its_group(sim: SimEventCalls) -> None:
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
+    gpu, cpu = make_caches(8, 8)
+    start(backend, gpu, cpu)
+    sim.fail.add("synchronize")
+    events = launch_all(backend, [2])
+    with pytest.raises(CudaDriverError, match="cuEventSynchronize"):
+        backend.drain()
+    refused = backend.refused_copies()
+    sim.fail.clear()
+    launch_all(backend, [2], events=events)  # the ring and the staged event came back
+    backend.drain()
+    backend.shutdown()
+    assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
+    assert [idx for idx, _ in events] == [0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from kvguard.runtime import BlockSampler, CudaDriverError, OrderedCopyBackend
 from kvguard.runtime import driver as runtime_driver
+from kvguard.runtime.backend import _rows_of, _without
 from kvguard.runtime.verify import StagingRing, plan_rows, row_offsets, staged_rows_differing
 
 
@@ -169,3 +171,24 @@ def test_staging_ring_take_waits_for_the_consumer_and_grows_when_empty() -> None
     ring.give_back()
     grower.join(5)
     assert taken == [0, 0] and ring.rows == 6
+
+
+@given(st.lists(st.integers(1, 12), min_size=1, max_size=6), st.data())
+def test_a_groups_sampled_blocks_and_the_rest_split_it_exactly(
+    sizes: list[int], data: st.DataObject
+) -> None:
+    """The copy thread copies a group's sampled blocks first and the rest after: together they
+    are every block once, the rest in order, each sample named with its own request."""
+    requests = [(tuple(range(100 * p, 100 * p + n)), tuple(range(-100 * p - n, -100 * p)))
+                for p, n in enumerate(sizes)]
+    ok = [SimpleNamespace(request=SimpleNamespace(src_blocks=s, dst_blocks=d))
+          for s, d in requests]
+    src = [b for s, _ in requests for b in s]
+    dst = [b for _, d in requests for b in d]
+    picked = sorted(data.draw(st.sets(st.integers(0, len(src) - 1))))
+    rows = _rows_of(ok, src, dst, picked)  # type: ignore[arg-type]
+    assert [(r.src, r.dst) for r in rows] == [(src[i], dst[i]) for i in picked]
+    assert all(r.src in requests[r.position][0] for r in rows)
+    rest = _without(src, picked)
+    assert rest == [b for i, b in enumerate(src) if i not in set(picked)]
+    assert _without(tuple(dst), picked) == [b for i, b in enumerate(dst) if i not in set(picked)]
