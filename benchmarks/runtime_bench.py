@@ -537,6 +537,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         use_quick_settings()
+    args.out.mkdir(parents=True, exist_ok=True)
     if args.cpu_child or args.sweep:
         child = cpu_child(args.cpu_child) if args.cpu_child else sweep()
         args.result.write_text(json.dumps(child))
