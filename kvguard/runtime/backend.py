@@ -27,6 +27,7 @@ import logging
 import queue
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -156,7 +157,12 @@ class OrderedCopyBackend:
     group: one wait per compute stream, one guard read of the evidence, one
     `cuMemcpyBatchAsync`, one completion event shared by the group. The cap keeps a group small
     enough that the GPU is not left idle while a large one is planned; a single request above
-    it is issued on its own. The guard's compute-done events come from its pool and go back
+    it is issued on its own. A group issued to an idle transfer stream (its newest completion
+    event has completed) holds at most `first_group_blocks`, so the first copies start while the
+    next group is planned, and each following group may hold twice the blocks of the one before,
+    up to the cap: the driver accepts a batch descriptor by descriptor, so a 256-block call made
+    while the stream waits would hold back a burst's first copy until it returns. The guard's
+    compute-done events come from its pool and go back
     once the copy thread has waited on them; the guard records and waits with one driver call
     each, on raw handles. Completion events come from a pool too, reused once nothing but the
     pool references them (the caller dropped them), and are then re-recorded with one driver
@@ -179,6 +185,7 @@ class OrderedCopyBackend:
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
     max_group_blocks = 256  # merge requests only while a group holds fewer blocks than this
+    first_group_blocks = 16  # the same cap for a group issued to an idle transfer stream
     # Requests queued and not yet taken at which launch_copy lets the copy thread run (below).
     handover_backlog = 64
 
@@ -207,6 +214,9 @@ class OrderedCopyBackend:
         self._staged_made: list[int] = []  # every one made, destroyed at shutdown
         self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
+        # Per direction (is_store): the newest group's completion event, weakly (a strong
+        # reference would keep the pool from reusing it), and its block count.
+        self._newest_group: dict[bool, tuple[weakref.ref[Any], int]] = {}
         self._reported = 0  # of those, reported or refused (written by the verify thread)
         # Verify thread's own figures (read them after drain()): groups checked, its CPU seconds.
         self.verify_stats = {"checks": 0, "cpu_s": 0.0}
@@ -355,13 +365,14 @@ class OrderedCopyBackend:
             group = [item]
             is_store = item.request.is_store
             blocks = len(item.request.src_blocks)
+            cap = self._group_block_cap(is_store, block_limit)
             carried = False  # whether `item` already holds the next round's first entry
             # Only this thread takes from the queue, so a non-empty queue has an entry to get.
-            while blocks < block_limit and len(group) < limit and not empty():
+            while blocks < cap and len(group) < limit and not empty():
                 item = get()
                 if (
                     isinstance(item, _Copy) and item.request.is_store is is_store
-                    and blocks + len(item.request.src_blocks) <= block_limit
+                    and blocks + len(item.request.src_blocks) <= cap
                 ):
                     group.append(item)
                     blocks += len(item.request.src_blocks)
@@ -376,6 +387,24 @@ class OrderedCopyBackend:
                 item = get()
         if self._reports is not None:
             self._reports.put(None)
+
+    def _group_block_cap(self, is_store: bool, block_limit: int) -> int:
+        """Blocks the next group of this direction may hold: `first_group_blocks` when its
+        transfer stream is idle, else twice the newest group's, up to `block_limit`."""
+        first = min(max(1, self.first_group_blocks), block_limit)
+        newest = self._newest_group.get(is_store)
+        if newest is None:
+            return first
+        done_ref, blocks = newest
+        done = done_ref()
+        if done is None:  # dropped by everyone: long complete
+            return first
+        try:
+            idle = done.query()
+        except Exception as exc:  # surfaced to the caller; the copies' own calls will fail too
+            self._fail(exc)
+            return block_limit
+        return first if idle else min(block_limit, max(first, 2 * blocks))
 
     def _issue(self, group: list[_Copy]) -> None:
         copier = self._store_copier if group[0].request.is_store else self._load_copier
@@ -403,6 +432,7 @@ class OrderedCopyBackend:
             self._issue_copy(copier, src_blocks, dst_blocks)
             done = self._done_events.take()
             self._record_done(done, stream)
+            self._newest_group[copier.is_store] = (weakref.ref(done), len(src_blocks))
             self._report_or_hand_off(ok, done)
             return
         rows = _rows_of(ok, src_blocks, dst_blocks, picked)
@@ -419,6 +449,7 @@ class OrderedCopyBackend:
                                  _without(dst_blocks, picked))
             done = self._done_events.take()
             self._record_done(done, stream)
+            self._newest_group[copier.is_store] = (weakref.ref(done), len(src_blocks))
         except Exception as exc:  # its rows are held: the verify thread gives them back in order
             self._hand_off(_Issued(ok, None, rows, start, staged, exc))
             return

@@ -96,11 +96,31 @@ def gated_groups(sizes: Sequence[int], stores: Sequence[bool] | None = None,
 def test_group_merges_requests_only_below_the_block_cap(
     sizes: list[int], expected: list[list[int]]
 ) -> None:
-    groups, events, _ = gated_groups(sizes)
+    groups, events, _ = gated_groups(sizes, first_group_blocks=256)  # no ramp: the cap alone
     assert groups == expected
     assert [idx for idx, _ in events] == list(range(len(sizes)))  # FIFO
     for group in expected:  # one completion event per group, shared by its requests
         assert len({id(events[i][1]) for i in group}) == 1
+
+
+@pytest.mark.parametrize(
+    ("busy", "sizes", "expected"),
+    [
+        (True, [1] * 300, [16, 32, 64, 128, 60]),  # doubling while copies are in flight
+        (False, [1] * 40, [16, 16, 8]),  # an idle stream: every group starts small
+        (True, [8] * 40, [2, 4, 8, 16, 10]),  # in requests of 8 blocks: 16, 32, .. blocks
+        (False, [100, 100], [1, 1]),  # a request above the first cap goes alone
+    ],
+)
+def test_a_group_for_an_idle_stream_starts_small_and_doubles_while_busy(
+    monkeypatch: pytest.MonkeyPatch, busy: bool, sizes: list[int], expected: list[int]
+) -> None:
+    """The first copies of a burst reach an idle transfer stream without waiting for a
+    256-block driver call; groups then grow while the newest one is still copying."""
+    monkeypatch.setattr(SimEvent, "query", lambda self: not busy)
+    groups, events, _ = gated_groups(sizes)
+    assert [len(group) for group in groups] == expected
+    assert [idx for idx, _ in events] == list(range(len(sizes)))
 
 
 def test_group_caps_are_attributes() -> None:
