@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 import torch
 
 from kvguard.runtime import driver
-from kvguard.runtime.batch_copy import BatchCopier, CacheLayout
+from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, Descriptors
 from kvguard.runtime.driver import CUmemcpyAttributes, resolve_batch_memcpy, result_name
 from kvguard.runtime.errors import BatchCopyError, GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
@@ -60,6 +60,10 @@ EventsList = list[tuple[int, Any]]
 _STAGING_BYTES = 64 << 20
 _STAGING_ROWS = 1024
 _HANDOVER_SLEEP_S = 50e-6
+# A sampled group this large (bytes) copies its sampled blocks in a driver call of their own
+# first, so that their compare overlaps the rest of its copy instead of delaying its report;
+# a smaller one makes one call with its staging, since each call costs host time of its own.
+_SPLIT_FROM = 32 << 20
 
 
 @dataclass(frozen=True)
@@ -436,17 +440,20 @@ class OrderedCopyBackend:
             self._report_or_hand_off(ok, done)
             return
         rows = _rows_of(ok, src_blocks, dst_blocks, picked)
-        # The sampled blocks go first, so that the verify thread compares them while the rest
-        # of the group is still copying.
-        self._issue_copy(copier, [row.src for row in rows], [row.dst for row in rows])
         start = self._staging_ring.take(len(rows))
         staged = 0
         try:
-            self._stage([row.src for row in rows], start, stream)
-            staged = self._record_staged(stream)
-            if len(picked) < len(src_blocks):
+            staging = self._staging_descriptors([row.src for row in rows], start)
+            if len(picked) < len(src_blocks) and len(src_blocks) * self._block_bytes >= _SPLIT_FROM:
+                # The sampled blocks first, so that they are compared while the rest copies.
+                self._issue_copy(copier, [row.src for row in rows], [row.dst for row in rows],
+                                 staging)
+                staged = self._record_staged(stream)
                 self._issue_copy(copier, _without(src_blocks, picked),
                                  _without(dst_blocks, picked))
+            else:
+                self._issue_copy(copier, src_blocks, dst_blocks, staging)
+                staged = self._record_staged(stream)
             done = self._done_events.take()
             self._record_done(done, stream)
             self._newest_group[copier.is_store] = (weakref.ref(done), len(src_blocks))
@@ -558,9 +565,11 @@ class OrderedCopyBackend:
         self._guard.wait(transfer_stream.cuda_stream, request)
 
     def _issue_copy(
-        self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int]
+        self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+        staging: Descriptors | None = None,
     ) -> None:
-        copier.copy(src_blocks, dst_blocks)
+        """One driver call: the blocks' copies, then `staging` (verification's, if any)."""
+        copier.copy(src_blocks, dst_blocks, staging, "verification staging copy")
 
     # The verification thread (only with verify_fraction > 0): reports stay in request order.
 
@@ -569,6 +578,7 @@ class OrderedCopyBackend:
         self._gpu_layout = CacheLayout.of(self._gpu_caches)
         self._cpu_layout = CacheLayout.of(self._cpu_caches)
         self._offsets, self._row_bytes = row_offsets(self._gpu_layout.block_bytes)
+        self._block_bytes = sum(self._gpu_layout.block_bytes)  # one block of every tensor
         self._staging_ring = StagingRing(
             max(1, min(_STAGING_ROWS, _STAGING_BYTES // self._row_bytes)), self._row_bytes,
             pinned=first.device.type == "cuda")
@@ -576,14 +586,17 @@ class OrderedCopyBackend:
         self._staging_entry = resolve_batch_memcpy()
         self._stream_order = CUmemcpyAttributes(srcAccessOrder=int(SourceOrder.STREAM))
 
+    def _staging_descriptors(self, src: list[int], start: int) -> Descriptors:
+        """Descriptors copying GPU blocks `src` into staging rows `start`..; they go into the
+        store's own driver call, on the store stream, so they read the sources as the store
+        does (the scheduler holds source blocks until the store is reported)."""
+        return plan_rows(self._gpu_layout.base_addresses, self._gpu_layout.block_bytes,
+                         self._offsets, src, self._staging_ring.address(start), self._row_bytes)
+
     def _stage(self, src: list[int], start: int, stream: torch.cuda.Stream) -> None:
-        """Queue on `stream` one driver call copying GPU blocks `src` into staging rows
-        `start`..: on the store stream right after the store, so the store's completion event
-        covers it and it reads the sources as the store did (the scheduler holds source blocks
-        until the store is reported)."""
-        dsts, srcs, sizes = plan_rows(self._gpu_layout.base_addresses,
-                                      self._gpu_layout.block_bytes, self._offsets, src,
-                                      self._staging_ring.address(start), self._row_bytes)
+        """Stage GPU blocks `src` into rows `start`.. with a driver call of their own (a
+        re-copy's check)."""
+        dsts, srcs, sizes = self._staging_descriptors(src, start)
         code, _ = self._staging_entry(
             dsts.buffer_info()[0], srcs.buffer_info()[0], sizes.buffer_info()[0], len(sizes),
             self._stream_order, stream.cuda_stream,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import torch
 
@@ -98,6 +98,10 @@ class CopyPlan:
             f"({int(self.sizes[index])} bytes from {int(self.src_addresses[index]):#x} to "
             f"{int(self.dst_addresses[index]):#x})"
         )
+
+
+# Descriptors made elsewhere (dsts, srcs, sizes) that `BatchCopier.copy` adds to its call.
+Descriptors: TypeAlias = "tuple[array[int], array[int], array[int]]"
 
 
 def _check_blocks(role: str, blocks: Sequence[int], layout: CacheLayout) -> None:
@@ -267,18 +271,32 @@ class BatchCopier:
     def is_store(self) -> bool:
         return self.source_kind is MemoryKind.DEVICE
 
-    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
-        """Enqueue the copies on the stream; raise BatchCopyError naming the failing copy."""
+    def copy(
+        self, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+        also: Descriptors | None = None, also_named: str = "added copy",
+    ) -> None:
+        """Enqueue the copies on the stream; raise BatchCopyError naming the failing copy.
+
+        `also`: more descriptors, from the same source memory in the same source order, put in
+        the same driver call after the blocks' (a call costs host time of its own); one that
+        fails is named `also_named` and its index among them.
+        """
         plan = plan_block_copies(self.src_layout, self.dst_layout, src_blocks, dst_blocks)
-        dsts, srcs, sizes = plan.pointers()
-        code, failed = self._entry(
-            dsts, srcs, sizes, plan.count, self._attributes, self._stream_handle
-        )
+        count = plan.count
+        if also is None:
+            dsts, srcs, sizes = plan.pointers()
+        else:
+            joined = (plan.dst_addresses + also[0], plan.src_addresses + also[1],
+                      plan.sizes + also[2])
+            dsts, srcs, sizes = (column.buffer_info()[0] for column in joined)
+            count += len(also[2])
+        code, failed = self._entry(dsts, srcs, sizes, count, self._attributes, self._stream_handle)
         if code != 0:
             name, detail = result_name(code)
-            where = (
-                plan.describe(failed, self.src_layout)
-                if failed is not None and failed < plan.count
-                else f"the driver did not name one of the {plan.count} descriptors"
-            )
+            if failed is not None and failed < plan.count:
+                where = plan.describe(failed, self.src_layout)
+            elif failed is not None and failed < count:
+                where = f"{also_named} {failed - plan.count}"
+            else:
+                where = f"the driver did not name one of the {count} descriptors"
             raise BatchCopyError(code, name, detail, where)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from array import array
 from typing import Any
 
 import pytest
@@ -124,3 +125,28 @@ def test_driver_event_record_is_stream_ordered_like_pytorchs(proof_results: dict
     proof_results["driver_event_record"] = {"code": code, "pending_behind_sleep": pending,
                                             "complete_after_sync": event.query()}
     assert code == 0 and pending and event.query()
+
+
+def test_added_descriptors_go_in_the_same_call_and_are_named_when_they_fail(
+    proof_results: dict[str, Any],
+) -> None:
+    """Verification puts its staging copies in the store's own driver call: they land with the
+    blocks, and a failing one is named as an added copy, not as a block."""
+    gpu, cpu = make_caches(8, 8)
+    for tensor in gpu.values():
+        tensor.copy_(torch.arange(tensor.numel(), device="cuda").view_as(tensor))
+    stream = low_priority_stream()
+    copier = BatchCopier(gpu, cpu, stream)
+    staging = torch.zeros(4096, dtype=torch.uint8).pin_memory()
+    block_bytes = gpu["k"][0].numel() * 4
+    added = (array("q", [staging.data_ptr()]), array("q", [gpu["v"][5].data_ptr()]),
+             array("q", [block_bytes]))
+    copier.copy([1, 2], [3, 4], added, "staging copy")
+    stream.synchronize()
+    assert torch.equal(cpu["k"][[3, 4]], gpu["k"][[1, 2]].cpu())
+    assert torch.equal(staging.view(torch.int32), gpu["v"][5].cpu())
+    null_source = (added[0], array("q", [0]), added[2])
+    with pytest.raises(BatchCopyError) as caught:
+        copier.copy([1, 2], [3, 4], null_source, "staging copy")
+    proof_results["added_copy_error"] = str(caught.value)
+    assert "staging copy 0" in str(caught.value) or "did not name" in str(caught.value)

@@ -9,6 +9,7 @@ import torch
 from gpu_helpers import host_holds, low_priority_stream, make_caches, write_blocks
 
 from kvguard.runtime import BatchCopier, GuardPolicy, OrderedCopyBackend
+from kvguard.runtime.batch_copy import Descriptors
 
 STORES = 20
 SAMPLED_STORES = 2000
@@ -28,9 +29,10 @@ class CorruptingBackend(OrderedCopyBackend):
         self.corrupted: set[int] = set()
 
     def _issue_copy(
-        self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int]
+        self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+        staging: Descriptors | None = None,
     ) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks)
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging)
         if not copier.is_store:
             return
         for target in dst_blocks:

@@ -21,6 +21,7 @@ import torch
 
 from kvguard.runtime import backend as backend_module
 from kvguard.runtime import driver
+from kvguard.runtime.errors import BatchCopyError
 from kvguard.runtime.order import MemoryKind, SourceOrder, check_source_order, default_source_order
 
 _handles = itertools.count(0x7F0000001000, 0x100)
@@ -146,18 +147,30 @@ class SimCopier:
         self.source_order = order
         self.stream = stream
         self.calls: list[tuple[list[int], list[int]]] = []
+        self.added: list[list[tuple[int, int, int]]] = []  # each call's added descriptors
+        self.fail_calls: set[int] = set()  # calls (from 0) that copy nothing and raise
 
     @property
     def is_store(self) -> bool:
         return self.source_kind is MemoryKind.DEVICE
 
-    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
+    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+             also: Any = None, also_named: str = "added copy") -> None:
         src, dst = list(src_blocks), list(dst_blocks)
         if len(src) != len(dst) or not src:
             raise ValueError("bad block lists")
+        added = [] if also is None else list(zip(*also, strict=True))
+        if len(self.calls) in self.fail_calls:
+            self.calls.append((src, dst))
+            self.added.append([])
+            where = f"{also_named} 0" if added else "descriptor 0"
+            raise BatchCopyError(1, "CUDA_ERROR_INVALID_VALUE", "simulated failure", where)
         self.calls.append((src, dst))
+        self.added.append(added)
         for name, tensor in self.src.items():
             self.dst[name][dst] = tensor[src]
+        for dst_address, src_address, size in added:  # (dst, src, size), as the driver reads them
+            ctypes.memmove(dst_address, src_address, size)
 
 
 class SimBatchMemcpy:

@@ -262,8 +262,9 @@ class Corrupting(OrderedCopyBackend):
         super().__init__(*args, **kwargs)
         self.corrupted: set[int] = set()
 
-    def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks)
+    def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+                    staging: Any = None) -> None:
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging)
         if not copier.is_store:
             return
         for target in dst_blocks:
@@ -320,7 +321,7 @@ def test_sampled_verification_keeps_reports_in_order() -> None:
 
 
 class FailingCheck(OrderedCopyBackend):
-    def _stage(self, src: list[int], start: int, after: Any) -> Any:
+    def _staging_descriptors(self, src: list[int], start: int) -> Any:
         raise RuntimeError("staging failed")
 
 
@@ -345,15 +346,17 @@ def test_verification_rows_are_copied_by_the_driver_in_stream_order() -> None:
     backend.drain()
     backend.shutdown()
     assert [idx for idx, _ in events] == [0]
-    assert backend._stream_order.srcAccessOrder == SourceOrder.STREAM
-    calls = backend._staging_entry.calls
-    assert len(calls) == 1  # the GPU sources of all three blocks, one driver call
+    copier = backend._store_copier
+    assert copier.source_order == SourceOrder.STREAM  # type: ignore[union-attr]
+    # The store's own driver call carries the GPU sources of all three blocks too.
+    assert copier.calls == [([0, 1, 2], [0, 1, 2])]  # type: ignore[union-attr]
     row_bytes = backend._row_bytes
     assert row_bytes == 64  # two tensors of 8 int32 per block
     base = backend._staging_ring.address(0)
-    assert calls[0] == [(base + r * row_bytes + off, t.data_ptr() + b * 32, 32)
-                        for t, off in ((gpu["k"], 0), (gpu["v"], 32))
-                        for r, b in enumerate([0, 1, 2])]
+    assert copier.added == [[(base + r * row_bytes + off, t.data_ptr() + b * 32, 32)  # type: ignore[union-attr]
+                             for t, off in ((gpu["k"], 0), (gpu["v"], 32))
+                             for r, b in enumerate([0, 1, 2])]]
+    assert backend._staging_entry.calls == []  # a call of its own only to re-check a re-copy
     assert backend.counters["verified"] == 3
 
 
@@ -527,9 +530,9 @@ class GatedVerified(GatedBackend):
             time.sleep(0.005)
         self.verify_gate.set()
 
-    def _stage(self, src: list[int], start: int, after: Any) -> Any:
+    def _staging_descriptors(self, src: list[int], start: int) -> Any:
         self.checks.append(list(src))
-        return super()._stage(src, start, after)
+        return super()._staging_descriptors(src, start)
 
 
 def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, Any]:
@@ -573,8 +576,9 @@ def test_each_sampled_group_is_staged_right_after_its_copy(
 class CorruptingGated(GatedVerified):
     """Corrupts the host copy of block 9 once, right after its store's copy."""
 
-    def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks)
+    def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+                    staging: Any = None) -> None:
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging)
         if copier.is_store and 9 in dst_blocks and not getattr(self, "done_once", False):
             self.done_once = True
             for tensor in self._cpu_caches.values():
@@ -595,9 +599,9 @@ def test_a_mismatch_recopies_and_restages_only_its_block() -> None:
 def test_a_block_that_stays_corrupt_refuses_only_its_store_and_keeps_order() -> None:
     class Always(CorruptingGated):
         def _issue_copy(self, copier: Any, src_blocks: Sequence[int],
-                        dst_blocks: Sequence[int]) -> None:
+                        dst_blocks: Sequence[int], staging: Any = None) -> None:
             self.done_once = False
-            super()._issue_copy(copier, src_blocks, dst_blocks)
+            super()._issue_copy(copier, src_blocks, dst_blocks, staging)
 
     backend = Always(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
@@ -612,7 +616,7 @@ def test_a_failed_read_back_refuses_the_groups_of_its_check_only() -> None:
     backend.max_group = 2
     gpu, cpu = make_caches(24, 24)
     start(backend, gpu, cpu)
-    backend._staging_entry.fail_calls = {0}  # the first check's staging
+    backend._store_copier.fail_calls = {0}  # type: ignore[union-attr]  # the first group's call
     events = launch_all(backend, [2] * 12)
     backend.open_gates()
     with pytest.raises(Exception, match="verification staging"):
@@ -709,7 +713,7 @@ def test_a_failed_staging_keeps_the_ring_in_order(
     backend = VerifyGated(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 1
     start(backend, gpu, cpu)
-    backend._staging_entry.fail_calls = {1}  # the second group's staging fails
+    backend._store_copier.fail_calls = {1}  # type: ignore[union-attr]  # the second group's call
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
         for idx in range(3):
@@ -870,13 +874,11 @@ class TracedVerified(OrderedCopyBackend):
         super().__init__(*args, **kwargs)
         self.trace: list[tuple[Any, ...]] = []
 
-    def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
-        self.trace.append(("copy", list(src_blocks)))
-        super()._issue_copy(copier, src_blocks, dst_blocks)
-
-    def _stage(self, src: list[int], start: int, after: Any) -> Any:
-        self.trace.append(("stage", list(src)))
-        return super()._stage(src, start, after)
+    def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+                    staging: Any = None) -> None:
+        staged = [] if staging is None else list(staging[1])
+        self.trace.append(("copy", list(src_blocks), staged))
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging)
 
     def _record_staged(self, stream: Any) -> int:
         event = super()._record_staged(stream)
@@ -884,21 +886,48 @@ class TracedVerified(OrderedCopyBackend):
         return event
 
 
-def test_sampled_blocks_are_copied_and_staged_before_the_rest(sim: SimEventCalls) -> None:
-    """The verify thread can compare a group's samples while the rest of it is still copying:
-    sampled copies, their staging and the staged event come first, then the other blocks."""
+def run_traced(sim: SimEventCalls, split_from: int, monkeypatch: pytest.MonkeyPatch
+               ) -> tuple[TracedVerified, list[int]]:
+    """One store of 40 blocks, 20% sampled; returns the backend and the sampled source
+    addresses' blocks (tensor k's, read from the staging descriptors)."""
+    monkeypatch.setattr(backend_module, "_SPLIT_FROM", split_from)
     backend = TracedVerified(GuardPolicy.RAISE, verify_fraction=0.2, verify_seed=5)
     gpu, cpu = make_caches(64, 64)
     start(backend, gpu, cpu)
     events = launch_all(backend, [40])
     backend.drain()
     assert [idx for idx, _ in events] == [0] and holds(gpu, cpu, range(40), range(40))
-    (_, sampled), (_, staged_src), (_, staged), (_, rest) = backend.trace
-    assert [kind for kind, _ in backend.trace] == ["copy", "stage", "staged", "copy"]
-    assert staged_src == sampled and 0 < len(sampled) < 40
+    base, block = gpu["k"].data_ptr(), gpu["k"].stride(0) * 4
+    staged_blocks = [(address - base) // block for entry in backend.trace if entry[0] == "copy"
+                     for address in entry[2] if base <= address < base + 64 * block]
+    return backend, staged_blocks
+
+
+def test_a_large_sampled_group_copies_and_stages_its_samples_first(
+    sim: SimEventCalls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The verify thread can compare a large group's samples while the rest of it is still
+    copying: sampled copies with their staging in one call, the staged event, then the rest."""
+    backend, staged_blocks = run_traced(sim, 0, monkeypatch)
+    (_, sampled, _), (_, staged_event), (_, rest, none) = backend.trace
+    assert [entry[0] for entry in backend.trace] == ["copy", "staged", "copy"]
+    assert staged_blocks == sampled and 0 < len(sampled) < 40 and none == []
     assert sorted(sampled + rest) == list(range(40)) and rest == sorted(rest)
-    assert ("synchronize", staged) in sim.calls  # the verify thread waited on that event
+    assert ("synchronize", staged_event) in sim.calls  # the verify thread waited on that event
     assert backend.counters["verified"] == len(sampled)
+
+
+def test_a_small_sampled_group_stages_in_its_one_driver_call(
+    sim: SimEventCalls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below _SPLIT_FROM bytes a group makes one call, its staging descriptors after its own:
+    a call of their own would cost host time that small blocks cannot spare."""
+    backend, staged_blocks = run_traced(sim, 1 << 40, monkeypatch)
+    (_, copied, _), (_, staged_event) = backend.trace
+    assert [entry[0] for entry in backend.trace] == ["copy", "staged"]
+    assert copied == list(range(40)) and 0 < len(staged_blocks) < 40
+    assert ("synchronize", staged_event) in sim.calls
+    assert backend.counters["verified"] == len(staged_blocks)
 
 
 def test_staged_events_are_reused_and_destroyed_at_shutdown(sim: SimEventCalls) -> None:
