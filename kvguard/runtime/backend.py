@@ -191,7 +191,7 @@ class OrderedCopyBackend:
     max_group_blocks = 256  # merge requests only while a group holds fewer blocks than this
     first_group_blocks = 16  # the same cap for a group issued to an idle transfer stream
     # Requests queued and not yet taken at which launch_copy lets the copy thread run (below).
-    handover_backlog = 64
+    handover_backlog = 16
 
     def __init__(
         self,
