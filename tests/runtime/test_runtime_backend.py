@@ -664,17 +664,18 @@ def test_verification_under_concurrent_hand_offs_keeps_order_and_recopies(
 def test_a_backlog_of_queued_requests_hands_the_copy_thread_the_gil(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """From the 64th request queued and not yet taken, launch_copy sleeps briefly (releasing
-    the GIL); below that it never does."""
+    """From the 16th request queued and not yet taken (`handover_backlog`), launch_copy
+    sleeps briefly (releasing the GIL); below that it never does."""
     sleeps: list[float] = []
     monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
     gpu, cpu = make_caches(100, 100)
     backend = GatedBackend(GuardPolicy.RAISE)
+    assert backend.handover_backlog == 16
     start(backend, gpu, cpu)
-    events = launch_all(backend, [1] * 63)
+    events = launch_all(backend, [1] * 15)
     assert sleeps == []
-    launch_all(backend, [1] * 37, events=events)
-    assert len(sleeps) == 37 and set(sleeps) == {backend_module._HANDOVER_SLEEP_S}
+    launch_all(backend, [1] * 85, events=events)
+    assert len(sleeps) == 85 and set(sleeps) == {backend_module._HANDOVER_SLEEP_S}
     backend.gate.set()
     backend.drain()
     backend.shutdown()
