@@ -105,12 +105,17 @@ class Config:
     connector: str | None  # None: no offload
     lag: bool
     compare: bool
+    verify_fraction: float = 0.0  # kvguard's sampled verification (its connector only)
 
 
 CONFIGS: dict[str, Config] = {
     "reference": Config(None, lag=True, compare=False),
     "stock": Config("SimpleCPUOffloadConnector", lag=True, compare=True),
     "kvguard": Config("KVGuardCPUOffloadConnector", lag=True, compare=True),
+    # Every stored block verified: the verify thread's staging, compare and report path under
+    # a real engine.
+    "kvguard-verified": Config("KVGuardCPUOffloadConnector", lag=True, compare=True,
+                               verify_fraction=1.0),
     "stock-timing-1": Config("SimpleCPUOffloadConnector", lag=False, compare=False),
     "kvguard-timing-1": Config("KVGuardCPUOffloadConnector", lag=False, compare=False),
     "stock-timing-2": Config("SimpleCPUOffloadConnector", lag=False, compare=False),
@@ -354,7 +359,7 @@ def run_one(name: str, model: Path, workload: Workload, lag_cycles: int) -> dict
         extra: dict[str, Any] = {"cpu_bytes_to_use": 1 << 30}
         module: dict[str, str] = {}
         if config.connector == "KVGuardCPUOffloadConnector":
-            extra["kvguard"] = {"policy": "refuse", "verify_fraction": 0.0}
+            extra["kvguard"] = {"policy": "refuse", "verify_fraction": config.verify_fraction}
             module = {"kv_connector_module_path": "kvguard.vllm"}
         kwargs["kv_transfer_config"] = KVTransferConfig(
             kv_connector=config.connector, kv_role="kv_both",
@@ -476,6 +481,8 @@ def summarise(name: str, run: dict[str, Any], reference: dict[str, Any] | None) 
         row["guard_checked"] = counters.get("stores_checked", 0) + counters.get("loads_checked", 0)
         row["guard_violations"] = sum(v for k, v in counters.items() if k.startswith("violations"))
         row["guard_refused"] = counters.get("refused", 0)
+        row["verified_blocks"] = counters.get("verified", 0)
+        row["verify_mismatches"] = counters.get("mismatches", 0)
     return row
 
 
@@ -563,7 +570,7 @@ def print_table(table: list[dict[str, Any]]) -> None:
     columns = ["run", "lag", "stores_compared", "stores_differing", "pairs_compared", "pairs_differing",
                "cpu_blocks_poisoned", "blocks_loaded", "restored_equal", "restored_requests",
                "equal", "requests", "guard_checked", "guard_violations", "guard_refused",
-               "steps", "step_ms_median", "step_ms_p90"]
+               "verified_blocks", "verify_mismatches", "steps", "step_ms_median", "step_ms_p90"]
     print(" | ".join(columns))
     for row in table:
         cells = []
