@@ -60,6 +60,7 @@ EventsList = list[tuple[int, Any]]
 _STAGING_BYTES = 64 << 20
 _STAGING_ROWS = 1024
 _HANDOVER_SLEEP_S = 50e-6
+_POLL_S = 100e-6  # the verify thread's sleep between asks whether a group's samples are in
 # A sampled group this large (bytes) copies its sampled blocks in a driver call of their own
 # first, so that their compare overlaps the rest of its copy instead of delaying its report;
 # a smaller one makes one call with its staging, since each call costs host time of its own.
@@ -463,13 +464,13 @@ class OrderedCopyBackend:
         self._hand_off(_Issued(ok, done, rows, start, staged, None))
 
     def _record_staged(self, stream: torch.cuda.Stream) -> int:
-        """Record a blocking event behind the sampled copies and their staging."""
+        """Record an event behind the sampled copies and their staging."""
         calls = self._event_calls
         assert calls is not None
         try:
             event = self._free_staged.popleft()
         except IndexError:
-            code, event = calls.create_blocking()
+            code, event = calls.create()
             driver.check(code, "cuEventCreate (verification's staged event)")
             self._staged_made.append(event)
         code = calls.record(event, stream.cuda_stream)
@@ -651,8 +652,7 @@ class OrderedCopyBackend:
             calls = self._event_calls
             assert calls is not None
             try:
-                driver.check(calls.synchronize(issued.staged),
-                             "cuEventSynchronize (verification's staged event)")
+                self._wait_for(issued.staged)
                 rows = issued.rows
                 bad = self._differing(issued.start, [row.dst for row in rows])
                 self._guard.counters.add("verified", len(rows))
@@ -670,6 +670,21 @@ class OrderedCopyBackend:
                 self._refuse(copy.request, "verification_mismatch")
             else:
                 copy.events_list.append((copy.request.event_idx, issued.done))
+
+    def _wait_for(self, event: int) -> None:
+        """Sleep until `event` has completed, asking the driver between short sleeps.
+
+        Polled rather than synchronized on: a blocking-sync event costs the GPU an interrupt per
+        group and slowed small-block stores in a probe, and a spinning synchronize keeps the
+        driver busy while the copy thread calls it.
+        """
+        calls = self._event_calls
+        assert calls is not None
+        code = calls.query(event)
+        while code == driver.NOT_READY:
+            time.sleep(_POLL_S)
+            code = calls.query(event)
+        driver.check(code, "cuEventQuery (verification's staged event)")
 
     def _differing(self, start: int, dst: list[int]) -> list[int]:
         """Positions whose staged row (from `start`) differs from host block `dst[i]`."""

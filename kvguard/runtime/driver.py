@@ -170,15 +170,13 @@ def resolve_batch_memcpy(abi: BatchMemcpyAbi | None = None) -> BatchMemcpy:
 
 
 _EVENT_DISABLE_TIMING = 0x2  # CU_EVENT_DISABLE_TIMING: the events order work, they time nothing
-_EVENT_BLOCKING_SYNC = 0x1  # CU_EVENT_BLOCKING_SYNC: a thread synchronizing on it sleeps
 # PYFUNCTYPE keeps the GIL across these calls: each returns within a microsecond, and releasing
 # the GIL for so short a call only invites a thread switch on the requesting thread's hot path.
 _CREATE = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint)
 _RECORD = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 _WAIT = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint)
 _DESTROY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
-# CFUNCTYPE releases the GIL: a thread waiting for an event lets the others run meanwhile.
-_SYNCHRONIZE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+_QUERY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 
 
 @dataclass(frozen=True)
@@ -186,12 +184,11 @@ class EventCalls:
     """The driver's event calls on raw handles, each returning its CUresult as an int.
 
     `record(event, stream)` is cuEventRecord, `wait(stream, event)` cuStreamWaitEvent (flags 0);
-    `create()` makes a timing-free event and returns (CUresult, handle); `create_blocking()`
-    one that a thread waits for asleep, with `synchronize(event)` (cuEventSynchronize, the GIL
-    released); `destroy(event)`; `bind(stream)` makes the stream's context current on the
-    calling thread (a thread that has made no CUDA call has none, and the driver then answers
-    CUDA_ERROR_INVALID_CONTEXT). The guard makes its barrier with these: a record and a wait it
-    made itself are its evidence.
+    `create()` makes a timing-free event and returns (CUresult, handle); `query(event)` is
+    cuEventQuery (CUDA_ERROR_NOT_READY while work before its record is pending); `destroy(event)`;
+    `bind(stream)` makes the stream's context current on the calling thread (a thread that has
+    made no CUDA call has none, and the driver then answers CUDA_ERROR_INVALID_CONTEXT). The
+    guard makes its barrier with these: a record and a wait it made itself are its evidence.
     """
 
     create: Callable[[], tuple[int, int]]
@@ -199,11 +196,11 @@ class EventCalls:
     wait: Callable[[int, int], int]
     destroy: Callable[[int], int]
     bind: Callable[[int], int]
-    create_blocking: Callable[[], tuple[int, int]]
-    synchronize: Callable[[int], int]
+    query: Callable[[int], int]
 
 
 INVALID_CONTEXT = 201  # CUDA_ERROR_INVALID_CONTEXT
+NOT_READY = 600  # CUDA_ERROR_NOT_READY
 
 
 def _bind_stream_context(stream: int) -> int:
@@ -226,7 +223,7 @@ def resolve_event_calls() -> EventCalls:
         init_driver()
         addresses = {}
         for symbol in ("cuEventCreate", "cuEventRecord", "cuStreamWaitEvent", "cuEventDestroy",
-                       "cuEventSynchronize"):
+                       "cuEventQuery"):
             address = _proc_address(BatchMemcpyAbi.CUDA_12_8, symbol.encode())
             if not address:
                 raise CudaDriverError(f"cuGetProcAddress({symbol})", 500, "CUDA_ERROR_NOT_FOUND",
@@ -247,8 +244,7 @@ def resolve_event_calls() -> EventCalls:
         calls = EventCalls(
             lambda: create_with(_EVENT_DISABLE_TIMING), record_fn, wait,
             _DESTROY(addresses["cuEventDestroy"]), _bind_stream_context,
-            lambda: create_with(_EVENT_DISABLE_TIMING | _EVENT_BLOCKING_SYNC),
-            _SYNCHRONIZE(addresses["cuEventSynchronize"]),
+            _QUERY(addresses["cuEventQuery"]),
         )
         _event_calls.append(calls)
         return calls

@@ -57,10 +57,11 @@ class SimEventCalls:
         self.calls: list[tuple[Any, ...]] = []
         self.fail: set[str] = set()
         self.unbound_threads: set[int] = set()  # threads with no current context until bind
+        self.not_ready = 0  # queries answered CUDA_ERROR_NOT_READY before the next success
 
     def as_driver(self) -> driver.EventCalls:
         return driver.EventCalls(self.create, self.record, self.wait, self.destroy, self.bind,
-                                 self.create_blocking, self.synchronize)
+                                 self.query)
 
     def _result(self, name: str, *handles: int) -> int:
         self.calls.append((name, *handles))
@@ -78,12 +79,12 @@ class SimEventCalls:
         handle = next(_handles)
         return self._result("create", handle), handle
 
-    def create_blocking(self) -> tuple[int, int]:
-        handle = next(_handles)
-        return self._result("create_blocking", handle), handle
-
-    def synchronize(self, event: int) -> int:
-        return self._result("synchronize", event)
+    def query(self, event: int) -> int:
+        code = self._result("query", event)
+        if code == 0 and self.not_ready > 0:  # asked for: pending this many more times
+            self.not_ready -= 1
+            return driver.NOT_READY
+        return code
 
     def record(self, event: int, stream: int) -> int:
         return self._result("record", event, stream)

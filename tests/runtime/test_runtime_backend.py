@@ -914,7 +914,7 @@ def test_a_large_sampled_group_copies_and_stages_its_samples_first(
     assert [entry[0] for entry in backend.trace] == ["copy", "staged", "copy"]
     assert staged_blocks == sampled and 0 < len(sampled) < 40 and none == []
     assert sorted(sampled + rest) == list(range(40)) and rest == sorted(rest)
-    assert ("synchronize", staged_event) in sim.calls  # the verify thread waited on that event
+    assert ("query", staged_event) in sim.calls  # the verify thread waited for that event
     assert backend.counters["verified"] == len(sampled)
 
 
@@ -927,7 +927,7 @@ def test_a_small_sampled_group_stages_in_its_one_driver_call(
     (_, copied, _), (_, staged_event) = backend.trace
     assert [entry[0] for entry in backend.trace] == ["copy", "staged"]
     assert copied == list(range(40)) and 0 < len(staged_blocks) < 40
-    assert ("synchronize", staged_event) in sim.calls
+    assert ("query", staged_event) in sim.calls
     assert backend.counters["verified"] == len(staged_blocks)
 
 
@@ -938,8 +938,9 @@ def test_staged_events_are_reused_and_destroyed_at_shutdown(sim: SimEventCalls) 
     for _ in range(20):
         launch_all(backend, [2])
         backend.drain()
-    created = [call[1] for call in sim.calls if call[0] == "create_blocking"]
-    synchronized = [call[1] for call in sim.calls if call[0] == "synchronize"]
+    created = [call[1] for call in sim.calls if call[0] == "create"]
+    created = [event for event in created if ("query", event) in sim.calls]  # staged ones
+    synchronized = [call[1] for call in sim.calls if call[0] == "query"]
     backend.shutdown()
     destroyed = {call[1] for call in sim.calls if call[0] == "destroy"}
     assert len(created) == 1 and synchronized == created * 20
@@ -950,9 +951,9 @@ def test_a_failed_wait_on_the_staged_event_refuses_its_group(sim: SimEventCalls)
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
-    sim.fail.add("synchronize")
+    sim.fail.add("query")
     events = launch_all(backend, [2])
-    with pytest.raises(CudaDriverError, match="cuEventSynchronize"):
+    with pytest.raises(CudaDriverError, match="cuEventQuery"):
         backend.drain()
     refused = backend.refused_copies()
     sim.fail.clear()
@@ -961,3 +962,21 @@ def test_a_failed_wait_on_the_staged_event_refuses_its_group(sim: SimEventCalls)
     backend.shutdown()
     assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
     assert [idx for idx, _ in events] == [0]
+
+
+def test_the_verify_thread_sleeps_between_asks_until_the_samples_are_in(
+    sim: SimEventCalls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sleeps: list[float] = []
+    monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
+    sim.not_ready = 3  # the staged event completes at the fourth ask
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
+    gpu, cpu = make_caches(8, 8)
+    start(backend, gpu, cpu)
+    events = launch_all(backend, [2])
+    backend.drain()
+    backend.shutdown()
+    asks = [call for call in sim.calls if call[0] == "query"]
+    assert len(asks) == 4 and len({event for _, event in asks}) == 1
+    assert sleeps == [backend_module._POLL_S] * 3
+    assert [idx for idx, _ in events] == [0] and backend.counters["verified"] == 2
