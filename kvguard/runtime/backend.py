@@ -163,7 +163,7 @@ class OrderedCopyBackend:
     `cuMemcpyBatchAsync`, one completion event shared by the group. The cap keeps a group small
     enough that the GPU is not left idle while a large one is planned; a single request above
     it is issued on its own. A group issued to an idle transfer stream (its newest completion
-    event has completed) holds at most `first_group_blocks`, so the first copies start while the
+    event has completed) holds at most `first_group_bytes`, so the first copies start while the
     next group is planned, and each following group may hold twice the blocks of the one before,
     up to the cap: the driver accepts a batch descriptor by descriptor, so a 256-block call made
     while the stream waits would hold back a burst's first copy until it returns. The guard's
@@ -190,7 +190,9 @@ class OrderedCopyBackend:
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
     max_group_blocks = 256  # merge requests only while a group holds fewer blocks than this
-    first_group_blocks = 16  # the same cap for a group issued to an idle transfer stream
+    # Bytes a group issued to an idle transfer stream may hold: small blocks are never capped
+    # by it (their groups are bound by host time, which small groups would only add to).
+    first_group_bytes = 16 << 20
     # Requests queued and not yet taken at which launch_copy lets the copy thread run (below).
     handover_backlog = 16
 
@@ -250,6 +252,8 @@ class OrderedCopyBackend:
         if self._threads:
             raise RuntimeError("init() was already called on this backend")
         self._store_copier = BatchCopier(gpu_caches, cpu_caches, store_stream)
+        self._bytes_per_block = max(1, sum(t.stride(0) * t.element_size()
+                                           for t in gpu_caches.values()))
         if self._store_copier.source_kind is not MemoryKind.DEVICE:
             raise ValueError("gpu_caches must hold CUDA tensors and cpu_caches pinned host ones")
         self._load_copier = BatchCopier(cpu_caches, gpu_caches, load_stream)
@@ -394,9 +398,9 @@ class OrderedCopyBackend:
             self._reports.put(None)
 
     def _group_block_cap(self, is_store: bool, block_limit: int) -> int:
-        """Blocks the next group of this direction may hold: `first_group_blocks` when its
+        """Blocks the next group of this direction may hold: `first_group_bytes` worth when its
         transfer stream is idle, else twice the newest group's, up to `block_limit`."""
-        first = min(max(1, self.first_group_blocks), block_limit)
+        first = min(max(1, self.first_group_bytes // self._bytes_per_block), block_limit)
         newest = self._newest_group.get(is_store)
         if newest is None:
             return first

@@ -96,7 +96,7 @@ def gated_groups(sizes: Sequence[int], stores: Sequence[bool] | None = None,
 def test_group_merges_requests_only_below_the_block_cap(
     sizes: list[int], expected: list[list[int]]
 ) -> None:
-    groups, events, _ = gated_groups(sizes, first_group_blocks=256)  # no ramp: the cap alone
+    groups, events, _ = gated_groups(sizes, first_group_bytes=1 << 40)  # no ramp: the cap alone
     assert groups == expected
     assert [idx for idx, _ in events] == list(range(len(sizes)))  # FIFO
     for group in expected:  # one completion event per group, shared by its requests
@@ -118,7 +118,7 @@ def test_a_group_for_an_idle_stream_starts_small_and_doubles_while_busy(
     """The first copies of a burst reach an idle transfer stream without waiting for a
     256-block driver call; groups then grow while the newest one is still copying."""
     monkeypatch.setattr(SimEvent, "query", lambda self: not busy)
-    groups, events, _ = gated_groups(sizes)
+    groups, events, _ = gated_groups(sizes, first_group_bytes=16 * 64)  # 16 blocks of 64 bytes
     assert [len(group) for group in groups] == expected
     assert [idx for idx, _ in events] == list(range(len(sizes)))
 
