@@ -102,7 +102,7 @@ class _Issued(NamedTuple):
     done: Any  # torch.cuda.Event, or None with an error
     rows: list[_RowOf]
     start: int
-    staged: int  # raw blocking event covering the sampled copies and their staging, or 0
+    staged: int  # raw event recorded behind the sampled copies and their staging, or 0
     error: BaseException | None
 
 
@@ -156,36 +156,35 @@ def _current_stream_reader(device_index: int) -> Any:
 class OrderedCopyBackend:
     """Copies KV blocks on a background thread, each ordered behind its requester's compute.
 
-    Host cost per copy is kept low four ways, and a burst is not left waiting for the GIL. The
-    copy thread takes the requests queued when it wakes (same direction, while the group holds
-    fewer than `max_group_blocks` blocks and `max_group` requests) and issues them as one
-    group: one wait per compute stream, one guard read of the evidence, one
-    `cuMemcpyBatchAsync`, one completion event shared by the group. The cap keeps a group small
-    enough that the GPU is not left idle while a large one is planned; a single request above
-    it is issued on its own. A group issued to an idle transfer stream (its newest completion
-    event has completed) holds at most `first_group_bytes`, so the first copies start while the
-    next group is planned, and each following group may hold twice the blocks of the one before,
-    up to the cap: the driver accepts a batch descriptor by descriptor, so a 256-block call made
-    while the stream waits would hold back a burst's first copy until it returns. The guard's
-    compute-done events come from its pool and go back
-    once the copy thread has waited on them; the guard records and waits with one driver call
-    each, on raw handles. Completion events come from a pool too, reused once nothing but the
-    pool references them (the caller dropped them), and are then re-recorded with one driver
-    call. The requesting thread keeps the GIL through `launch_copy`, so requests launched back
-    to back pile up into large groups; once `handover_backlog` of them wait, `launch_copy`
-    sleeps briefly so that the copy thread can start.
+    Grouping. The copy thread takes the requests queued when it wakes (same direction, while the
+    group holds fewer than `max_group_blocks` blocks and `max_group` requests) and issues them
+    as one group: one wait per compute stream, one guard read of the evidence, one
+    `cuMemcpyBatchAsync`, one completion event shared by the group. A single request above the
+    cap is issued on its own. The driver takes a batch descriptor by descriptor before the
+    first copy can start, so a group issued to an idle transfer stream (its newest completion
+    event has completed) holds at most `first_group_bytes`, and each group after it may hold
+    twice the blocks of the one before, up to the cap: a burst's first copies start while the
+    next group is planned.
 
-    Verification (opt-in, sampled): a group's sampled blocks are copied first, on their own,
-    and right behind them, on the same stream, the copy thread stages their GPU sources into
-    pinned host rows (one more driver call, at 1% of the stores' traffic for a 1% sample) and
-    records a blocking event; then it copies the rest of the group and records the completion
-    event. The group goes to the verify thread, which sleeps on the blocking event (the GIL
-    released), compares the staged rows with the stored host blocks byte for byte on the CPU
-    (memcmp, which releases the GIL too) while the rest is still copying, and reports the
-    group. Nothing runs on the GPU but copies, nothing is allocated per group, and a group with
-    no sampled block is reported by the copy thread itself unless an earlier report is still
-    being verified, so reports stay in request order. The rows form a ring: the copy thread
-    waits for room only when the verify thread is that far behind.
+    Host cost. The guard records and waits with one driver call each, on raw handles; its
+    compute-done events come from a pool and go back once waited on. Completion events come
+    from a pool too, reused once nothing but the pool references them (the caller dropped
+    them), and re-recorded with one driver call. The requesting thread keeps the GIL through
+    `launch_copy`, so requests launched back to back pile up into large groups; once
+    `handover_backlog` of them wait, `launch_copy` sleeps briefly so that the copy thread can
+    start.
+
+    Verification (opt-in, sampled). The GPU sources of a group's sampled blocks are staged into
+    pinned host rows by descriptors added to the group's own driver call (1% more traffic for a
+    1% sample, no call of their own), and an event is recorded behind them. A group of
+    `_SPLIT_FROM` bytes or more instead copies its sampled blocks and their staging first, then
+    the rest, so that its samples are compared while the rest copies. The group goes to the
+    verify thread, which waits for that event (polling it between short sleeps), compares the
+    staged rows with the stored host blocks byte for byte on the CPU (memcmp, which releases
+    the GIL) and reports the group. Nothing runs on the GPU but copies, nothing is allocated
+    per group, and a group with no sampled block is reported by the copy thread itself unless
+    an earlier report is still being verified, so reports stay in request order. The rows form
+    a ring: the copy thread waits for room only when the verify thread is that far behind.
     """
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
@@ -217,7 +216,7 @@ class OrderedCopyBackend:
         self._done_events: ReusePool[Any] = ReusePool(_new_event)
         self._raw_record: Any = None  # cuEventRecord on raw handles, for completion events
         self._event_calls: driver.EventCalls | None = None
-        self._free_staged: deque[int] = deque()  # blocking events the verify thread gave back
+        self._free_staged: deque[int] = deque()  # staged events the verify thread gave back
         self._staged_made: list[int] = []  # every one made, destroyed at shutdown
         self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
@@ -678,9 +677,9 @@ class OrderedCopyBackend:
     def _wait_for(self, event: int) -> None:
         """Sleep until `event` has completed, asking the driver between short sleeps.
 
-        Polled rather than synchronized on: a blocking-sync event costs the GPU an interrupt per
-        group and slowed small-block stores in a probe, and a spinning synchronize keeps the
-        driver busy while the copy thread calls it.
+        Polled rather than synchronized on: a spinning synchronize keeps a core and the driver
+        busy while the copy thread calls it, and a blocking-sync event was no better on small
+        blocks (benchmarks/results/probes-h200/paired_variants-verify-wait.txt).
         """
         calls = self._event_calls
         assert calls is not None
