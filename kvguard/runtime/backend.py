@@ -93,10 +93,9 @@ class _RowOf(NamedTuple):
 
 
 class _Issued(NamedTuple):
-    """Copies issued together, their shared completion event, and their sampled blocks, copied
-    first and staged into rows `start`.. before `staged` was recorded (no rows: nothing
-    sampled). `error`: a call after the rows were taken failed; the rows are still held, the
-    copies must be refused."""
+    """Copies issued together, their shared completion event, and their sampled blocks, staged
+    into rows `start`.. before `staged` was recorded (no rows: nothing sampled). `error`: a call
+    after the rows were taken failed; the rows are still held, the copies must be refused."""
 
     copies: list[_Copy]
     done: Any  # torch.cuda.Event, or None with an error
