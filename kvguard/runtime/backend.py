@@ -22,12 +22,12 @@ error) are raised on the caller's next `launch_copy()` or `drain()`.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import itertools
 import logging
 import queue
 import threading
 import time
-import weakref
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -219,9 +219,7 @@ class OrderedCopyBackend:
         self._staged_made: list[int] = []  # every one made, destroyed at shutdown
         self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
-        # Per direction (is_store): the newest group's completion event, weakly (a strong
-        # reference would keep the pool from reusing it), and its block count.
-        self._newest_group: dict[bool, tuple[weakref.ref[Any], int]] = {}
+        self._newest_group_blocks = {True: 0, False: 0}  # per direction (is_store)
         self._reported = 0  # of those, reported or refused (written by the verify thread)
         # Verify thread's own figures (read them after drain()): groups checked, its CPU seconds.
         self.verify_stats = {"checks": 0, "cpu_s": 0.0}
@@ -397,20 +395,17 @@ class OrderedCopyBackend:
 
     def _group_block_cap(self, is_store: bool, block_limit: int) -> int:
         """Blocks the next group of this direction may hold: `first_group_bytes` worth when its
-        transfer stream is idle, else twice the newest group's, up to `block_limit`."""
+        transfer stream is idle (all work queued on it has completed), else twice the newest
+        group's, up to `block_limit`."""
         first = min(max(1, self.first_group_bytes // self._bytes_per_block), block_limit)
-        newest = self._newest_group.get(is_store)
-        if newest is None:
-            return first
-        done_ref, blocks = newest
-        done = done_ref()
-        if done is None:  # dropped by everyone: long complete
-            return first
+        copier = self._store_copier if is_store else self._load_copier
+        assert copier is not None
         try:
-            idle = done.query()
+            idle = copier.stream.query()
         except Exception as exc:  # surfaced to the caller; the copies' own calls will fail too
             self._fail(exc)
             return block_limit
+        blocks = self._newest_group_blocks[is_store]
         return first if idle else min(block_limit, max(first, 2 * blocks))
 
     def _issue(self, group: list[_Copy]) -> None:
@@ -439,7 +434,7 @@ class OrderedCopyBackend:
             self._issue_copy(copier, src_blocks, dst_blocks)
             done = self._done_events.take()
             self._record_done(done, stream)
-            self._newest_group[copier.is_store] = (weakref.ref(done), len(src_blocks))
+            self._newest_group_blocks[copier.is_store] = len(src_blocks)
             self._report_or_hand_off(ok, done)
             return
         rows = _rows_of(ok, src_blocks, dst_blocks, picked)
@@ -447,7 +442,8 @@ class OrderedCopyBackend:
         staged = 0
         try:
             staging = self._staging_descriptors([row.src for row in rows], start)
-            if len(picked) < len(src_blocks) and len(src_blocks) * self._block_bytes >= _SPLIT_FROM:
+            if (len(picked) < len(src_blocks)
+                    and len(src_blocks) * self._bytes_per_block >= _SPLIT_FROM):
                 # The sampled blocks first, so that they are compared while the rest copies.
                 self._issue_copy(copier, [row.src for row in rows], [row.dst for row in rows],
                                  staging)
@@ -459,7 +455,7 @@ class OrderedCopyBackend:
                 staged = self._record_staged(stream)
             done = self._done_events.take()
             self._record_done(done, stream)
-            self._newest_group[copier.is_store] = (weakref.ref(done), len(src_blocks))
+            self._newest_group_blocks[copier.is_store] = len(src_blocks)
         except Exception as exc:  # its rows are held: the verify thread gives them back in order
             self._hand_off(_Issued(ok, None, rows, start, staged, exc))
             return
@@ -581,11 +577,10 @@ class OrderedCopyBackend:
         self._gpu_layout = CacheLayout.of(self._gpu_caches)
         self._cpu_layout = CacheLayout.of(self._cpu_caches)
         self._offsets, self._row_bytes = row_offsets(self._gpu_layout.block_bytes)
-        self._block_bytes = sum(self._gpu_layout.block_bytes)  # one block of every tensor
         self._staging_ring = StagingRing(
             max(1, min(_STAGING_ROWS, _STAGING_BYTES // self._row_bytes)), self._row_bytes,
             pinned=first.device.type == "cuda")
-        # Staging copies use the same driver call as stores, in stream order (STREAM).
+        # A re-copy's check stages with a driver call of its own, in stream order (STREAM).
         self._staging_entry = resolve_batch_memcpy()
         self._stream_order = CUmemcpyAttributes(srcAccessOrder=int(SourceOrder.STREAM))
 
@@ -639,10 +634,16 @@ class OrderedCopyBackend:
             del item  # let go of its completion event, so that the pool may reuse it
 
     def _conclude(self, issued: _Issued) -> None:
-        """Once the group's copies and staging are done, compare its sampled blocks with the
-        host copies, re-copy mismatches once, then report what holds."""
+        """Once the group's sampled blocks are copied and staged, compare them with the host
+        copies, re-copy mismatches once, then report what holds (with the group's completion
+        event, which may still be pending: the rest of a large group copies meanwhile)."""
         refused: set[int] = set()
         if issued.error is not None:  # never reported: these copies are refused
+            # A staging copy queued before the failure may still be writing into the rows.
+            store_stream = self._store_copier.stream if self._store_copier else None
+            with contextlib.suppress(Exception):  # the group's own error is the one raised
+                if store_stream is not None:
+                    store_stream.synchronize()
             self._staging_ring.give_back()
             if issued.staged:
                 self._free_staged.append(issued.staged)

@@ -44,6 +44,9 @@ class SimStream:
     def synchronize(self) -> None:
         return None
 
+    def query(self) -> bool:
+        return True  # copies are synchronous: a stream never has work pending
+
 
 DEFAULT_STREAM = SimStream(handle=0)
 TORCH_WAITS: list[tuple[int, int]] = []  # (stream, event) of PyTorch-level waits

@@ -117,7 +117,7 @@ def test_a_group_for_an_idle_stream_starts_small_and_doubles_while_busy(
 ) -> None:
     """The first copies of a burst reach an idle transfer stream without waiting for a
     256-block driver call; groups then grow while the newest one is still copying."""
-    monkeypatch.setattr(SimEvent, "query", lambda self: not busy)
+    monkeypatch.setattr(SimStream, "query", lambda self: not busy)
     groups, events, _ = gated_groups(sizes, first_group_bytes=16 * 64)  # 16 blocks of 64 bytes
     assert [len(group) for group in groups] == expected
     assert [idx for idx, _ in events] == list(range(len(sizes)))
@@ -980,3 +980,48 @@ def test_the_verify_thread_sleeps_between_asks_until_the_samples_are_in(
     assert len(asks) == 4 and len({event for _, event in asks}) == 1
     assert sleeps == [backend_module._POLL_S] * 3
     assert [idx for idx, _ in events] == [0] and backend.counters["verified"] == 2
+
+
+def test_the_group_cap_reads_its_own_directions_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stores and loads share the completion-event pool, so a store's old event may be
+    re-recorded by a load: the idle test asks the store stream itself. (Found in review.)"""
+    backend = GatedBackend(GuardPolicy.RAISE)
+    backend.first_group_bytes = 16 * 64  # 16 blocks of 64 bytes
+    gpu, cpu = make_caches(300, 300)
+    start(backend, gpu, cpu)
+    load_stream = backend._load_copier.stream  # type: ignore[union-attr]
+    monkeypatch.setattr(SimStream, "query", lambda self: self is not load_stream)
+    backend._newest_group_blocks[True] = 200  # an earlier store group, long complete
+    events = launch_all(backend, [1] * 40)
+    backend.gate.set()
+    backend.drain()
+    backend.shutdown()
+    assert [len(group) for group in backend.groups] == [16, 16, 8]
+    assert [idx for idx, _ in events] == list(range(40))
+
+
+def test_a_failed_group_waits_for_its_staging_before_giving_rows_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A large group's sampled copies and staging are queued before the rest; should the rest
+    fail, the rows are given back only after the store stream has drained. (Found in review.)"""
+    monkeypatch.setattr(backend_module, "_SPLIT_FROM", 0)
+    order: list[str] = []
+    backend = VerifyGated(GuardPolicy.RAISE, verify_fraction=0.2, verify_seed=5)
+    gpu, cpu = make_caches(64, 64)
+    start(backend, gpu, cpu)
+    store = backend._store_copier
+    assert store is not None
+    store.fail_calls = {1}  # type: ignore[attr-defined]  # the rest of the group
+    monkeypatch.setattr(store.stream, "synchronize", lambda: order.append("synchronize"))
+    ring = backend._staging_ring
+    give_back = ring.give_back
+    monkeypatch.setattr(ring, "give_back", lambda: (order.append("give_back"), give_back()))
+    launch_all(backend, [40])
+    backend.verify_gate.set()
+    with pytest.raises(Exception, match="simulated failure"):
+        backend.drain()
+    refused = backend.refused_copies()
+    backend.shutdown()
+    assert order == ["synchronize", "give_back"]
+    assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
