@@ -414,6 +414,9 @@ class OrderedCopyBackend:
         stream = copier.stream
         try:
             self._barrier(group, stream)
+        except Exception:  # not copied: never reported, so refused (the error is raised too)
+            self._refuse_all(group, "copy_error")
+            raise
         finally:  # waited on (or failed): the pool may record them again
             release = self._guard.release
             for copy in group:
@@ -431,9 +434,13 @@ class OrderedCopyBackend:
         sampler = self._sampler
         picked = sampler.sample(len(src_blocks)) if sampler and copier.is_store else []
         if not picked:
-            self._issue_copy(copier, src_blocks, dst_blocks)
-            done = self._done_events.take()
-            self._record_done(done, stream)
+            try:
+                self._issue_copy(copier, src_blocks, dst_blocks)
+                done = self._done_events.take()
+                self._record_done(done, stream)
+            except Exception:  # no completion event: refused (the error is raised too)
+                self._refuse_all(ok, "copy_error")
+                raise
             self._newest_group_blocks[copier.is_store] = len(src_blocks)
             self._report_or_hand_off(ok, done)
             return
@@ -717,9 +724,13 @@ class OrderedCopyBackend:
 
     # Shared by both threads.
 
+    def _refuse_all(self, copies: list[_Copy], reason: str) -> None:
+        for copy in copies:
+            self._refuse(copy.request, reason)
+
     def _refuse(self, request: CopyRequest, reason: str) -> None:
-        if reason.startswith("verification_"):
-            self._guard.counters.add("refused")
+        if reason.startswith("verification_") or reason == "copy_error":  # guard refusals
+            self._guard.counters.add("refused")  # are counted by the guard's policy
         with self._lock:
             self._refused.append(
                 RefusedCopy(

@@ -21,7 +21,13 @@ from runtime_sim import (
     start,
 )
 
-from kvguard.runtime import CudaDriverError, GuardPolicy, GuardViolation, OrderedCopyBackend
+from kvguard.runtime import (
+    BatchCopyError,
+    CudaDriverError,
+    GuardPolicy,
+    GuardViolation,
+    OrderedCopyBackend,
+)
 from kvguard.runtime import backend as backend_module
 from kvguard.runtime.backend import _Copy
 from kvguard.runtime.guard import CopyRequest
@@ -485,8 +491,29 @@ def test_a_driver_error_in_the_barrier_is_raised_to_the_caller(sim: SimEventCall
     launch_all(backend, [1])
     with pytest.raises(CudaDriverError, match="cuStreamWaitEvent"):
         backend.drain()
+    refused = backend.refused_copies()
+    counters = backend.counters
     backend.shutdown()
     assert torch.equal(cpu["k"], torch.full_like(cpu["k"], -1))  # nothing was copied
+    # The copy whose barrier failed is refused, so an adapter releasing in order moves on.
+    assert [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
+    assert counters["refused"] == 1
+
+
+def test_a_failed_copy_is_refused_and_raised_and_later_copies_go_on() -> None:
+    gpu, cpu = make_caches(8, 8)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
+    backend._store_copier.fail_calls = {0}  # type: ignore[union-attr]  # the first group's call
+    events = launch_all(backend, [2, 2], events=None)
+    backend.max_group = 1
+    backend.gate.set()
+    with pytest.raises(BatchCopyError, match="simulated failure"):
+        backend.drain()
+    backend.drain()
+    refused = backend.refused_copies()
+    backend.shutdown()
+    assert [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
+    assert [idx for idx, _ in events] == [1] and holds(gpu, cpu, [2, 3], [2, 3])
 
 
 def test_verified_completion_events_are_reused_too() -> None:
