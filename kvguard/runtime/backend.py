@@ -16,7 +16,8 @@ A copy that is refused (guard policy `refuse`, or a verification mismatch that a
 fix) gets no completion event and is listed by `refused_copies()`. vLLM's stock worker treats
 the newest completed event as covering all earlier ones, so an adapter must drop refused event
 indices itself. Errors on the copy thread (a GuardViolation under policy `raise`, a driver
-error) are raised on the caller's next `launch_copy()` or `drain()`.
+error) are raised on the caller's next `launch_copy()` or `drain()`; a copy that a driver error
+kept from being made is also listed by `refused_copies()` (reason `copy_error`).
 """
 
 from __future__ import annotations
