@@ -38,10 +38,9 @@ import torch
 
 from kvguard.runtime import driver
 from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, Descriptors
-from kvguard.runtime.driver import CUmemcpyAttributes, resolve_batch_memcpy, result_name
-from kvguard.runtime.errors import BatchCopyError, GuardViolation
+from kvguard.runtime.errors import GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
-from kvguard.runtime.order import MemoryKind, SourceOrder
+from kvguard.runtime.order import MemoryKind
 from kvguard.runtime.pool import ReusePool
 from kvguard.runtime.verify import (
     BlockSampler,
@@ -249,8 +248,8 @@ class OrderedCopyBackend:
         if self._threads:
             raise RuntimeError("init() was already called on this backend")
         self._store_copier = BatchCopier(gpu_caches, cpu_caches, store_stream)
-        self._bytes_per_block = max(1, sum(t.stride(0) * t.element_size()
-                                           for t in gpu_caches.values()))
+        self._gpu_layout = CacheLayout.of(gpu_caches)
+        self._bytes_per_block = max(1, sum(self._gpu_layout.block_bytes))  # every tensor's block
         if self._store_copier.source_kind is not MemoryKind.DEVICE:
             raise ValueError("gpu_caches must hold CUDA tensors and cpu_caches pinned host ones")
         self._load_copier = BatchCopier(cpu_caches, gpu_caches, load_stream)
@@ -449,12 +448,12 @@ class OrderedCopyBackend:
         start = self._staging_ring.take(len(rows))
         staged = 0
         try:
-            staging = self._staging_descriptors([row.src for row in rows], start)
+            sampled_src = [row.src for row in rows]
+            staging = self._staging_descriptors(sampled_src, start)
             if (len(picked) < len(src_blocks)
                     and len(src_blocks) * self._bytes_per_block >= _SPLIT_FROM):
                 # The sampled blocks first, so that they are compared while the rest copies.
-                self._issue_copy(copier, [row.src for row in rows], [row.dst for row in rows],
-                                 staging)
+                self._issue_copy(copier, sampled_src, [row.dst for row in rows], staging)
                 staged = self._record_staged(stream)
                 self._issue_copy(copier, _without(src_blocks, picked),
                                  _without(dst_blocks, picked))
@@ -582,15 +581,11 @@ class OrderedCopyBackend:
 
     def _init_verification(self) -> None:
         first = next(iter(self._gpu_caches.values()))
-        self._gpu_layout = CacheLayout.of(self._gpu_caches)
         self._cpu_layout = CacheLayout.of(self._cpu_caches)
         self._offsets, self._row_bytes = row_offsets(self._gpu_layout.block_bytes)
         self._staging_ring = StagingRing(
             max(1, min(_STAGING_ROWS, _STAGING_BYTES // self._row_bytes)), self._row_bytes,
             pinned=first.device.type == "cuda")
-        # A re-copy's check stages with a driver call of its own, in stream order (STREAM).
-        self._staging_entry = resolve_batch_memcpy()
-        self._stream_order = CUmemcpyAttributes(srcAccessOrder=int(SourceOrder.STREAM))
 
     def _staging_descriptors(self, src: list[int], start: int) -> Descriptors:
         """Descriptors copying GPU blocks `src` into staging rows `start`..; they go into the
@@ -598,19 +593,6 @@ class OrderedCopyBackend:
         does (the scheduler holds source blocks until the store is reported)."""
         return plan_rows(self._gpu_layout.base_addresses, self._gpu_layout.block_bytes,
                          self._offsets, src, self._staging_ring.address(start), self._row_bytes)
-
-    def _stage(self, src: list[int], start: int, stream: torch.cuda.Stream) -> None:
-        """Stage GPU blocks `src` into rows `start`.. with a driver call of their own (a
-        re-copy's check)."""
-        dsts, srcs, sizes = self._staging_descriptors(src, start)
-        code, _ = self._staging_entry(
-            dsts.buffer_info()[0], srcs.buffer_info()[0], sizes.buffer_info()[0], len(sizes),
-            self._stream_order, stream.cuda_stream,
-        )
-        if code != 0:
-            name, detail = result_name(code)
-            raise BatchCopyError(code, name, detail,
-                                 f"verification staging of {len(src)} sampled blocks")
 
     def _verify_thread(self) -> None:
         try:
@@ -655,13 +637,10 @@ class OrderedCopyBackend:
             self._staging_ring.give_back()
             if issued.staged:
                 self._free_staged.append(issued.staged)
-            for copy in issued.copies:
-                self._refuse(copy.request, "verification_error")
+            self._refuse_all(issued.copies, "verification_error")
             raise issued.error
         if issued.rows:
             self.verify_stats["checks"] += 1
-            calls = self._event_calls
-            assert calls is not None
             try:
                 self._wait_for(issued.staged)
                 rows = issued.rows
@@ -670,8 +649,7 @@ class OrderedCopyBackend:
                 if bad:
                     refused = self._recopy(issued, [rows[i] for i in bad])
             except Exception:  # never report what could not be verified
-                for copy in issued.copies:
-                    self._refuse(copy.request, "verification_error")
+                self._refuse_all(issued.copies, "verification_error")
                 raise
             finally:
                 self._staging_ring.give_back()
@@ -717,8 +695,8 @@ class OrderedCopyBackend:
         torch.cuda.synchronize(self._device)
         copier = self._store_copier
         assert copier is not None
-        self._issue_copy(copier, bad_src, bad_dst)
-        self._stage(bad_src, issued.start, copier.stream)
+        self._issue_copy(copier, bad_src, bad_dst,
+                         self._staging_descriptors(bad_src, issued.start))
         copier.stream.synchronize()
         self._guard.counters.add("recopied", len(bad))
         return {bad[i].position for i in self._differing(issued.start, bad_dst)}

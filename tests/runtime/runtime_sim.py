@@ -177,32 +177,6 @@ class SimCopier:
             ctypes.memmove(dst_address, src_address, size)
 
 
-class SimBatchMemcpy:
-    """cuMemcpyBatchAsync's surface on host memory: each descriptor is a memmove, now.
-
-    The verification rows are copied by address (CPU tensors' data pointers are real ones),
-    so the backend's own descriptor planning runs as it does on a GPU. Calls whose number
-    (from 0) is in `fail_calls` copy nothing and return `code`; every call is recorded.
-    """
-
-    def __init__(self) -> None:
-        self.calls: list[list[tuple[int, int, int]]] = []
-        self.fail_calls: set[int] = set()
-        self.code = 1  # CUDA_ERROR_INVALID_VALUE
-
-    def __call__(self, dsts: int, srcs: int, sizes: int, count: int, attrs: Any,
-                 stream: int) -> tuple[int, int | None]:
-        if len(self.calls) in self.fail_calls:
-            self.calls.append([])
-            return self.code, None
-        triples = list(zip(*((ctypes.c_int64 * count).from_address(address)
-                             for address in (dsts, srcs, sizes)), strict=True))
-        self.calls.append(triples)
-        for dst, src, size in triples:
-            ctypes.memmove(dst, src, size)
-        return 0, None
-
-
 def install(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     """Route the backend's CUDA calls to the stand-ins for one test; the driver's event calls
     are returned."""
@@ -215,7 +189,6 @@ def install(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream",
                         lambda index: current_stream().cuda_stream, raising=False)
     monkeypatch.setattr(backend_module, "BatchCopier", SimCopier)
-    monkeypatch.setattr(backend_module, "resolve_batch_memcpy", SimBatchMemcpy)
     event_calls = SimEventCalls()
     monkeypatch.setattr(driver, "resolve_event_calls", event_calls.as_driver)
     TORCH_WAITS.clear()
