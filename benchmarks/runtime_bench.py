@@ -3,10 +3,10 @@ stock connector's shape, on a GPU.
 
 Writes bench.json and bench.png to --out. Run by benchmarks/runtime_gpu_suite.py.
 
-The sweep runs in one fresh process. Each repeat times every variant once, each window
-bracketed by raw windows (raw, A, raw, B, raw, C, raw; the order of A, B and C rotates from
-repeat to repeat), and a variant's ratio to raw is the median over repeats of its window
-against the mean of the two raw windows around it. Windows are short (about 1 GiB) and
+The sweep runs in one fresh process. Each repeat times every variant once, each window between
+two raw windows of its own (raw, A, raw, raw, B, raw, raw, C, raw; the order of A, B and C
+rotates from repeat to repeat), and a variant's ratio to raw is the median over repeats of its
+window against the mean of the two raw windows around it. Windows are short (about 1 GiB) and
 bracketed because the copy engine's speed on small descriptors switches between two states
 that last hundreds of milliseconds (`copy_state` measures it per store): a paired ratio
 compares two windows run in the same state, where a ratio of medians over long windows
@@ -431,20 +431,15 @@ def sweep() -> dict[str, Any]:
             verified_before = verified.counters["verified"]
             stats_before = dict(verified.verify_stats)
             seconds: dict[str, list[float]] = {"raw": [], **{name: [] for name in VARIANTS}}
+            brackets: dict[str, list[float]] = {name: [] for name in VARIANTS}  # (before, after)
             for repeat in range(REPEATS):
                 turn = repeat % len(VARIANTS)
                 for name in VARIANTS[turn:] + VARIANTS[:turn]:
-                    seconds["raw"].append(time_raw(raw, batches))
+                    before = time_raw(raw, batches)
                     seconds[name].append(time_backend(backends[name], compute, batches))
-                    seconds["raw"].append(time_raw(raw, batches))
-            # Raw windows come in (before, after) pairs, one pair per variant window, in the
-            # order run; regroup them per variant.
-            brackets: dict[str, list[float]] = {name: [] for name in VARIANTS}
-            for repeat in range(REPEATS):
-                turn = repeat % len(VARIANTS)
-                for slot, name in enumerate(VARIANTS[turn:] + VARIANTS[:turn]):
-                    at = 2 * (repeat * len(VARIANTS) + slot)
-                    brackets[name] += seconds["raw"][at:at + 2]
+                    after = time_raw(raw, batches)
+                    seconds["raw"] += [before, after]
+                    brackets[name] += [before, after]
             ratios = {name: paired_ratios(brackets[name], seconds[name]) for name in VARIANTS}
             timed["seconds"] += ordered.check_seconds - check_before[0]
             timed["checked"] += ordered.checked - check_before[1]
