@@ -10,7 +10,9 @@ window against the mean of the two raw windows around it. Windows are short (abo
 bracketed because the copy engine's speed on small descriptors switches between two states
 that last hundreds of milliseconds (`copy_state` measures it per store): a paired ratio
 compares two windows run in the same state, where a ratio of medians over long windows
-compares whichever states each variant happened to get.
+compares whichever states each variant happened to get. A pair whose raw windows differ by
+more than STEADY_BRACKET caught a switch inside the bracket; `*_ratio_steady` is the median
+over the other pairs (every pair is in bench.json). Rows with small blocks get more repeats.
 - raw: `BatchCopier.copy` in a loop on one thread, no barrier, no guard (the planner and driver
   call the backend uses).
 - stock-shaped: the handoff of vLLM's stock DmaCopyBackend: `launch_copy` queues, one
@@ -60,6 +62,13 @@ BLOCK_SIZES = [16 << 10, 64 << 10, 256 << 10, 1 << 20, 2 << 20]
 BATCHES = [1, 16, 128, 1024]
 HOST_BLOCKS = 1024
 REPEATS = 15
+# Rows whose raw speed swings between copy-engine states (blocks of 64 KiB and less, 16 or more
+# a store) get more repeats, so that enough of their brackets are steady (below).
+SWINGING_REPEATS = 30
+# A pair whose two raw windows differ by more than this caught raw changing state within the
+# bracket: it says nothing about the variant. `*_ratio_steady` is the median over the others.
+STEADY_BRACKET = 0.05
+MIN_STEADY_PAIRS = 5  # fewer steady pairs than this: the row has no steady figure
 WINDOW_BYTES = 1 << 30  # bytes stored per timed window, within the store count limits below
 MAX_STORES = 1000
 MIN_STORES = 2
@@ -75,10 +84,12 @@ Batches = list[tuple[list[int], list[int]]]
 def use_quick_settings() -> None:
     """--quick: tiny sizes, to check the script end to end in seconds (not for figures)."""
     global BLOCK_SIZES, BATCHES, HOST_BLOCKS, REPEATS, WINDOW_BYTES, MAX_STORES, CPU_STORES, QUICK
+    global SWINGING_REPEATS
     global GUARD_PAIRS
     QUICK, GUARD_PAIRS = True, 1
     BLOCK_SIZES, BATCHES, HOST_BLOCKS = [16 << 10, 64 << 10], [1, 16], 64
     REPEATS, WINDOW_BYTES, MAX_STORES, CPU_STORES = 3, 1 << 20, 40, 400
+    SWINGING_REPEATS = 3
 
 
 def reps_for(store_bytes: int) -> int:
@@ -387,6 +398,12 @@ def batches_for(block: int, batch: int, stores: int | None = None) -> Batches:
             for _ in range(count)]
 
 
+def steady_ratios(raw: list[float], ratios: list[float]) -> list[float]:
+    """The paired ratios whose two raw windows agree within STEADY_BRACKET."""
+    return [ratio for before, after, ratio in zip(raw[0::2], raw[1::2], ratios, strict=True)
+            if abs(after / before - 1.0) <= STEADY_BRACKET]
+
+
 def paired_ratios(raw: list[float], variant: list[float]) -> list[float]:
     """Per repeat: the mean of the two raw windows around the variant's, over the variant's
     (a bandwidth ratio: the bytes are the same)."""
@@ -432,7 +449,8 @@ def sweep() -> dict[str, Any]:
             stats_before = dict(verified.verify_stats)
             seconds: dict[str, list[float]] = {"raw": [], **{name: [] for name in VARIANTS}}
             brackets: dict[str, list[float]] = {name: [] for name in VARIANTS}  # (before, after)
-            for repeat in range(REPEATS):
+            swinging = block <= 64 << 10 and batch >= 16
+            for repeat in range(SWINGING_REPEATS if swinging else REPEATS):
                 turn = repeat % len(VARIANTS)
                 for name in VARIANTS[turn:] + VARIANTS[:turn]:
                     before = time_raw(raw, batches)
@@ -441,6 +459,7 @@ def sweep() -> dict[str, Any]:
                     seconds["raw"] += [before, after]
                     brackets[name] += [before, after]
             ratios = {name: paired_ratios(brackets[name], seconds[name]) for name in VARIANTS}
+            steady = {name: steady_ratios(brackets[name], ratios[name]) for name in VARIANTS}
             timed["seconds"] += ordered.check_seconds - check_before[0]
             timed["checked"] += ordered.checked - check_before[1]
             timed["groups"] += ordered.groups - check_before[2]
@@ -456,6 +475,7 @@ def sweep() -> dict[str, Any]:
             rows.append({
                 "block_bytes": block, "batch_blocks": batch, "stores": len(batches),
                 "gbps": gbps, "seconds": seconds, "paired_ratios": ratios,
+                "steady_ratios": steady, "brackets": brackets,
                 "raw_spread": (max(seconds["raw"]) - min(seconds["raw"]))
                 / statistics.median(seconds["raw"]),
                 # How far a raw window and the raw window after the variant's differ: what a
@@ -473,7 +493,8 @@ def sweep() -> dict[str, Any]:
             print(f"{block >> 10:5d} KiB x {batch:4d}: "
                   + ", ".join(f"{k} {v:6.2f}" for k, v in gbps.items())
                   + " GB/s; paired ratio to raw "
-                  + ", ".join(f"{k} {statistics.median(v):.3f}" for k, v in ratios.items()),
+                  + ", ".join(f"{k} {statistics.median(v):.3f}" for k, v in ratios.items())
+                  + "; steady pairs " + ", ".join(f"{k} {len(v)}" for k, v in steady.items()),
                   flush=True)
         for backend in backends.values():
             backend.shutdown()
@@ -506,6 +527,14 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "verified_gbps": g["verified"],
             **{f"{name}_ratio": statistics.median(paired[name]) for name in VARIANTS},
             **{f"{name}_ratio_quartiles": quartiles(paired[name]) for name in VARIANTS},
+            **{f"{name}_ratio_steady": (statistics.median(row["steady_ratios"][name])
+                                        if len(row["steady_ratios"][name]) >= MIN_STEADY_PAIRS
+                                        else None) for name in VARIANTS},
+            **{f"{name}_steady_pairs": len(row["steady_ratios"][name]) for name in VARIANTS},
+            # Every pair, for anyone who wants another cut: ratio, raw before, raw after.
+            **{f"{name}_pairs": [[ratio, before, after] for ratio, before, after in zip(
+                paired[name], row["brackets"][name][0::2], row["brackets"][name][1::2],
+                strict=True)] for name in VARIANTS},
             "ordered_vs_stock": g["ordered"] / g["stock"],
             "verified_vs_ordered": g["verified"] / g["ordered"],
             "raw_spread": row["raw_spread"],
@@ -555,7 +584,9 @@ def main() -> None:
     result: dict[str, Any] = {
         "device": swept["device"], "torch": swept["torch"], "guard": guard, "bandwidth": rows,
         "phases": phases,
-        "settings": {"repeats": REPEATS, "window_bytes": WINDOW_BYTES, "max_stores": MAX_STORES,
+        "settings": {"repeats": REPEATS, "swinging_repeats": SWINGING_REPEATS,
+                     "steady_bracket": STEADY_BRACKET, "min_steady_pairs": MIN_STEADY_PAIRS,
+                     "window_bytes": WINDOW_BYTES, "max_stores": MAX_STORES,
                      "min_stores": MIN_STORES,
                      "max_group_blocks": OrderedCopyBackend.max_group_blocks},
     }

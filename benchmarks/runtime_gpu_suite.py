@@ -103,6 +103,14 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
                     f"{sum(v >= 0.98 for v in values)}/{len(values)} >= 0.98, "
                     f"{sum(v >= 0.97 for v in values)}/{len(values)} >= 0.97")
 
+        def steady_spread(key: str) -> str:
+            values = sorted(r[key] for r in rows if r.get(key) is not None)
+            if not values:
+                return "no row has enough steady pairs"
+            return (f"{len(values)}/{len(rows)} rows with enough steady pairs: min "
+                    f"{values[0]:.3f}, {sum(v >= 0.98 for v in values)} >= 0.98, "
+                    f"{sum(v >= 0.97 for v in values)} >= 0.97")
+
         def big_min(key: str) -> str:
             return f"{min(r[key] for r in big):.3f}" if big else "n/a"
 
@@ -113,6 +121,8 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
             f"{spread('ordered_ratio')}, min for stores >= 16 MiB {big_min('ordered_ratio')} |",
             f"| 6 1% verified/raw bandwidth (median paired) | {spread('verified_ratio')}, min "
             f"for stores >= 16 MiB {big_min('verified_ratio')} |",
+            f"| 6 ordered+guarded/raw, steady pairs only | {steady_spread('ordered_ratio_steady')} |",
+            f"| 6 1% verified/raw, steady pairs only | {steady_spread('verified_ratio_steady')} |",
             f"| 6 stock-shaped/raw bandwidth (median paired) | {spread('stock_ratio')} |",
             f"| 6 1% verified/ordered+guarded bandwidth | {spread('verified_vs_ordered')} |",
             f"| 6 ordered+guarded/stock-shaped bandwidth | {spread('ordered_vs_stock')} |",
@@ -147,11 +157,17 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
     lines = [
         "| block | blocks/store | raw GB/s | stock-shaped GB/s | ordered+guarded GB/s | 1% verified "
         "GB/s | ordered/raw (quartiles) | verified/raw (quartiles) | stock/raw | "
-        "verified/ordered | single store raw / stock / ordered (us) | mean group | raw change "
-        "across a bracket, median / max | verify checks / verify-thread CPU ms |",
+        "verified/ordered | ordered/raw, verified/raw over steady pairs (pairs) | single store "
+        "raw / stock / ordered (us) | mean group | raw change across a bracket, median / max | "
+        "verify checks / verify-thread CPU ms |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
-        "---: | ---: |",
+        "---: | ---: | ---: |",
     ]
+
+    def steady(r: dict[str, Any], name: str) -> str:
+        ratio = r.get(f"{name}_ratio_steady")
+        shown = "n/a" if ratio is None else f"{ratio:.3f}x"
+        return f"{shown} ({r.get(f'{name}_steady_pairs', 0)})"
 
     def with_quartiles(r: dict[str, Any], key: str) -> str:
         low, _, high = r[f"{key}_quartiles"]
@@ -163,6 +179,7 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
             f"{r['stock_gbps']:.2f} | {r['ordered_gbps']:.2f} | {r['verified_gbps']:.2f} | "
             f"{with_quartiles(r, 'ordered_ratio')} | {with_quartiles(r, 'verified_ratio')} | "
             f"{r['stock_ratio']:.3f}x | {r['verified_vs_ordered']:.3f}x | "
+            f"{steady(r, 'ordered')}, {steady(r, 'verified')} | "
             f"{r['latency_raw_us']:.0f} / {r['latency_stock_us']:.0f} / "
             f"{r['latency_ordered_us']:.0f} | {r['mean_group']:.1f} | "
             f"{r['raw_bracket_change_median']:.1%} / {r['raw_bracket_change_max']:.1%} | "

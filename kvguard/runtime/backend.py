@@ -173,7 +173,11 @@ class OrderedCopyBackend:
     `handover_backlog` of them wait, `launch_copy` sleeps briefly so that the copy thread can
     start.
 
-    Verification (opt-in, sampled). The GPU sources of a group's sampled blocks are staged into
+    Verification (opt-in, sampled). Each block is sampled with probability `verify_fraction`,
+    in clusters of about `verify_cluster_bytes` (BlockSampler): a check costs the copy thread
+    and the verify thread host time of their own, so a 1% sample of 16 KiB blocks checks one
+    group in 25 (about 64 blocks each) rather than nearly every 256-block group (2 or 3 blocks
+    each). The GPU sources of a group's sampled blocks are staged into
     pinned host rows by descriptors added to the group's own driver call (1% more traffic for a
     1% sample, no call of their own), and an event is recorded behind them. A group of
     `_SPLIT_FROM` bytes or more instead copies its sampled blocks and their staging first, then
@@ -193,6 +197,9 @@ class OrderedCopyBackend:
     first_group_bytes = 16 << 20
     # Requests queued and not yet taken at which launch_copy lets the copy thread run (below).
     handover_backlog = 16
+    # Bytes a verification check compares on average (at least one block): each check costs
+    # host time of its own, so small blocks are checked in clusters (BlockSampler).
+    verify_cluster_bytes = 1 << 20
 
     def __init__(
         self,
@@ -250,6 +257,7 @@ class OrderedCopyBackend:
         self._store_copier = BatchCopier(gpu_caches, cpu_caches, store_stream)
         self._gpu_layout = CacheLayout.of(gpu_caches)
         self._bytes_per_block = max(1, sum(self._gpu_layout.block_bytes))  # every tensor's block
+        self._verify_cluster = max(1, self.verify_cluster_bytes // self._bytes_per_block)
         if self._store_copier.source_kind is not MemoryKind.DEVICE:
             raise ValueError("gpu_caches must hold CUDA tensors and cpu_caches pinned host ones")
         self._load_copier = BatchCopier(cpu_caches, gpu_caches, load_stream)
@@ -429,10 +437,12 @@ class OrderedCopyBackend:
         if len(ok) == 1:
             src_blocks, dst_blocks = ok[0].request.src_blocks, ok[0].request.dst_blocks
         else:
-            src_blocks = [b for copy in ok for b in copy.request.src_blocks]
-            dst_blocks = [b for copy in ok for b in copy.request.dst_blocks]
+            chain = itertools.chain.from_iterable
+            src_blocks = list(chain([copy.request.src_blocks for copy in ok]))
+            dst_blocks = list(chain([copy.request.dst_blocks for copy in ok]))
         sampler = self._sampler
-        picked = sampler.sample(len(src_blocks)) if sampler and copier.is_store else []
+        picked = (sampler.sample(len(src_blocks), self._verify_cluster)
+                  if sampler and copier.is_store else [])
         if not picked:
             try:
                 self._issue_copy(copier, src_blocks, dst_blocks)

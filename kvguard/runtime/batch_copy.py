@@ -66,16 +66,16 @@ class CopyPlan:
     """One descriptor per (tensor, run of adjacent blocks), tensor-major.
 
     The descriptor arrays are `array.array("q")` (signed 64-bit, the driver reads them as
-    unsigned): built in plain Python, no tensor operation per copy, and `pointers()` gives the
-    addresses the driver call takes.
+    unsigned): no tensor operation per copy, and `pointers()` gives the addresses the driver
+    call takes. The block lists are kept as requested; `describe()` finds the runs from them
+    only when a copy failed.
     """
 
     dst_addresses: array[int]  # one per descriptor
     src_addresses: array[int]
     sizes: array[int]
-    run_src_starts: list[int]  # first source block of each run
-    run_dst_starts: list[int]
-    run_lengths: list[int]
+    src_blocks: Sequence[int]
+    dst_blocks: Sequence[int]
 
     @property
     def count(self) -> int:
@@ -88,10 +88,10 @@ class CopyPlan:
 
     def describe(self, index: int, layout: CacheLayout) -> str:
         """Name descriptor `index`: which tensor and which blocks it copies."""
-        runs = len(self.run_lengths)
-        tensor, run = divmod(index, runs)
-        src0, dst0 = int(self.run_src_starts[run]), int(self.run_dst_starts[run])
-        length = int(self.run_lengths[run])
+        src_starts, dst_starts, lengths = _runs([int(b) for b in self.src_blocks],
+                                                [int(b) for b in self.dst_blocks])
+        tensor, run = divmod(index, len(lengths))
+        src0, dst0, length = src_starts[run], dst_starts[run], lengths[run]
         return (
             f"descriptor {index}: tensor {layout.names[tensor]!r}, source blocks "
             f"{src0}..{src0 + length - 1} -> destination blocks {dst0}..{dst0 + length - 1} "
@@ -145,7 +145,7 @@ def plan_block_copies(
         )
     if not count:
         raise ValueError("no blocks to copy")
-    if _np is not None and count >= _NUMPY_FROM:
+    if _np is not None and count * len(src.names) >= _NUMPY_FROM:
         return _plan_numpy(src, dst, src_blocks, dst_blocks)
     src_ids = list(src_blocks) if type(src_blocks[0]) is int else [int(b) for b in src_blocks]
     dst_ids = list(dst_blocks) if type(dst_blocks[0]) is int else [int(b) for b in dst_blocks]
@@ -162,7 +162,7 @@ def plan_block_copies(
         src_addresses.extend([src_base + b * block for b in src_starts])
         dst_addresses.extend([dst_base + b * block for b in dst_starts])
         sizes.extend([block * n for n in lengths])
-    return CopyPlan(dst_addresses, src_addresses, sizes, src_starts, dst_starts, lengths)
+    return CopyPlan(dst_addresses, src_addresses, sizes, src_blocks, dst_blocks)
 
 
 # Large batches are planned with numpy when it is installed (torch's wheels bring it; kvguard
@@ -173,7 +173,9 @@ try:
 except ImportError:  # pragma: no cover - the plain-Python planner covers every size
     _np = None
 
-_NUMPY_FROM = 128  # blocks; below this the plain loop is faster than numpy's call overhead
+# Blocks times tensors: below this the plain loop is faster than numpy's fixed cost (about
+# 17 µs); a vLLM store of 8 blocks over 32 layers plans in 21 µs with numpy, 82 µs without.
+_NUMPY_FROM = 48
 
 
 def _as_array(values: Any) -> array[int]:
@@ -185,23 +187,26 @@ def _as_array(values: Any) -> array[int]:
 def _plan_numpy(
     src: CacheLayout, dst: CacheLayout, src_blocks: Sequence[int], dst_blocks: Sequence[int]
 ) -> CopyPlan:
-    ids = _np.array((src_blocks, dst_blocks), dtype=_np.int64)
-    low, high = ids.min(axis=1).tolist(), ids.max(axis=1).tolist()
-    for role, layout, lo, hi in (("source", src, low[0], high[0]),
-                                 ("destination", dst, low[1], high[1])):
-        _check_blocks(role, (lo, hi), layout)
-    breaks = _np.flatnonzero((ids[:, 1:] != ids[:, :-1] + 1).any(axis=0)) + 1
-    starts = _np.concatenate(([0], breaks))
-    lengths = _np.diff(starts, append=ids.shape[1])
-    runs = ids[:, starts]
+    count = len(src_blocks)
+    src_ids = _np.fromiter(src_blocks, _np.int64, count)
+    dst_ids = _np.fromiter(dst_blocks, _np.int64, count)
+    _check_blocks("source", (int(src_ids.min()), int(src_ids.max())), src)
+    _check_blocks("destination", (int(dst_ids.min()), int(dst_ids.max())), dst)
     block = _np.array(src.block_bytes, dtype=_np.int64)[:, None]
+    adjacent = (_np.diff(src_ids) == 1) & (_np.diff(dst_ids) == 1)
+    if adjacent.any():
+        starts = _np.concatenate(([0], _np.flatnonzero(~adjacent) + 1))
+        sizes = block * _np.diff(starts, append=count)
+        src_ids, dst_ids = src_ids[starts], dst_ids[starts]
+    else:  # no two blocks adjacent on both sides (the usual case): a descriptor per block
+        sizes = _np.repeat(block, count, axis=1)
     src_base = _np.array(src.base_addresses, dtype=_np.int64)[:, None]
     dst_base = _np.array(dst.base_addresses, dtype=_np.int64)[:, None]
     return CopyPlan(
-        _as_array((dst_base + runs[1] * block).ravel()),
-        _as_array((src_base + runs[0] * block).ravel()),
-        _as_array((block * lengths).ravel()),
-        runs[0].tolist(), runs[1].tolist(), lengths.tolist(),
+        _as_array((dst_base + dst_ids * block).ravel()),
+        _as_array((src_base + src_ids * block).ravel()),
+        _as_array(sizes.ravel()),
+        src_blocks, dst_blocks,
     )
 
 

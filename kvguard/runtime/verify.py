@@ -16,10 +16,14 @@ import torch
 
 
 class BlockSampler:
-    """Picks each block independently with probability `fraction`, in O(picked) per batch.
+    """Picks blocks for verification so that each one is picked with probability `fraction`.
 
-    Gaps between picks are geometric, and the countdown carries across batches, so a 1%
-    sampler checks one block in a hundred whether stores hold one block or a thousand.
+    Picks come in clusters of about `cluster` blocks: a batch of n blocks is checked at all
+    with probability p = min(1, max(fraction, fraction * n / cluster)), and then each of its
+    blocks with probability fraction / p (gaps between picks are geometric: O(picked) per
+    batch). A check costs the verify thread and the copy thread a fixed host time however few
+    blocks it compares, so clusters keep the checks few when blocks are small; with
+    `cluster` 1 every batch of 1 / fraction blocks or more is checked.
     """
 
     def __init__(self, fraction: float, seed: int | None = None) -> None:
@@ -27,22 +31,23 @@ class BlockSampler:
             raise ValueError(f"verification fraction must be in (0, 1], got {fraction}")
         self.fraction = fraction
         self._random = random.Random(seed)
-        self._countdown = self._gap()
 
-    def _gap(self) -> int:
-        if self.fraction == 1.0:
-            return 0
-        uniform = 1.0 - self._random.random()  # in (0, 1]
-        return int(math.log(uniform) / math.log1p(-self.fraction))
-
-    def sample(self, num_blocks: int) -> list[int]:
+    def sample(self, num_blocks: int, cluster: int = 1) -> list[int]:
         """Indices in [0, num_blocks) picked for verification, ascending."""
+        fraction = self.fraction
+        checked = min(1.0, max(fraction, fraction * num_blocks / max(1, cluster)))
+        if not num_blocks or (checked < 1.0 and self._random.random() >= checked):
+            return []
+        rate = fraction / checked
+        if rate >= 1.0:
+            return list(range(num_blocks))
+        log_miss = math.log1p(-rate)
+        uniform = self._random.random
         picked = []
-        position = self._countdown
+        position = int(math.log(1.0 - uniform()) / log_miss)
         while position < num_blocks:
             picked.append(position)
-            position += 1 + self._gap()
-        self._countdown = position - num_blocks
+            position += 1 + int(math.log(1.0 - uniform()) / log_miss)
         return picked
 
 

@@ -721,6 +721,8 @@ def _wait_until(predicate: Any, timeout: float = 5.0) -> bool:
 class VerifyGated(OrderedCopyBackend):
     """The verify thread starts only when `verify_gate` opens; the copy thread runs freely."""
 
+    verify_cluster_bytes = 1  # blocks sampled one by one: these tests are about staging
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.verify_gate = threading.Event()
@@ -898,6 +900,8 @@ def test_launch_copy_racing_shutdown_raises_and_leaks_no_event(
 class TracedVerified(OrderedCopyBackend):
     """Logs the copy thread's copies, stagings and staged-event records, in the order made."""
 
+    verify_cluster_bytes = 1  # blocks sampled one by one: these tests are about staging
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.trace: list[tuple[Any, ...]] = []
@@ -1052,3 +1056,20 @@ def test_a_failed_group_waits_for_its_staging_before_giving_rows_back(
     backend.shutdown()
     assert order == ["synchronize", "give_back"]
     assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
+
+
+def test_small_blocks_are_verified_in_clusters_of_about_verify_cluster_bytes() -> None:
+    """Each check costs host time of its own: with blocks much smaller than the cluster, a
+    sampled store is checked whole, and about `fraction` of stores are checked."""
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.2, verify_seed=11)
+    gpu, cpu = make_caches(40, 40)  # 64-byte blocks: a 1 MiB cluster spans any store
+    start(backend, gpu, cpu)
+    checked = []
+    for _ in range(100):
+        before = backend.counters["verified"]
+        launch_all(backend, [40])
+        backend.drain()
+        checked.append(backend.counters["verified"] - before)
+    backend.shutdown()
+    assert set(checked) == {0, 40}
+    assert 8 <= checked.count(40) <= 35  # 20 expected; binomial(100, 0.2) within 3.75 sd

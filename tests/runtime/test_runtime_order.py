@@ -115,18 +115,22 @@ def test_layout_requires_contiguous_block_major_tensors() -> None:
     assert CacheLayout.of({"k": torch.zeros(4, 8, dtype=torch.float16)}).block_bytes == (16,)
 
 
-@pytest.mark.parametrize("blocks", [1, 2, 127, 128, 129, 700])
-def test_numpy_and_plain_planners_agree(blocks: int, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("adjacent", [True, False])
+@pytest.mark.parametrize("blocks", [1, 2, 23, 24, 25, 128, 700])
+def test_numpy_and_plain_planners_agree(
+    blocks: int, adjacent: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import random
 
     from kvguard.runtime import batch_copy
 
     rng = random.Random(blocks)
     src, dst = layout(1 << 40, (64, 4096), 2048), layout(1 << 44, (64, 4096), 1024)
-    src_blocks = rng.sample(range(2048), blocks)
+    src_blocks = rng.sample(range(0, 2048, 2), blocks)  # even: no two adjacent
     dst_blocks = rng.sample(range(1024), blocks)
-    for i in range(1, blocks, 3):  # some runs adjacent on both sides
-        src_blocks[i], dst_blocks[i] = src_blocks[i - 1] + 1, dst_blocks[i - 1] + 1
+    if adjacent:  # some runs adjacent on both sides
+        for i in range(1, blocks, 3):
+            src_blocks[i], dst_blocks[i] = src_blocks[i - 1] + 1, dst_blocks[i - 1] + 1
     src_blocks = [min(b, 2047) for b in src_blocks]
     dst_blocks = [min(b, 1023) for b in dst_blocks]
     fast = plan_block_copies(src, dst, src_blocks, dst_blocks)
@@ -134,5 +138,6 @@ def test_numpy_and_plain_planners_agree(blocks: int, monkeypatch: pytest.MonkeyP
     plain = plan_block_copies(src, dst, src_blocks, dst_blocks)
     assert fast == plain
     assert fast.count == len(fast.sizes) == len(fast.dst_addresses)
+    assert (fast.count < 2 * blocks) is (adjacent and blocks > 1)
     with pytest.raises(IndexError, match="source block 2048"):
         plan_block_copies(src, dst, [*src_blocks[:-1], 2048], dst_blocks)

@@ -47,6 +47,26 @@ def test_sampling_rate_matches_the_fraction_for_any_batch_size(fraction: float, 
     assert abs(picked - expected) < 5 * (expected * (1 - fraction)) ** 0.5
 
 
+@pytest.mark.parametrize(("fraction", "batch", "cluster"),
+                         [(0.01, 256, 64), (0.01, 16, 64), (0.05, 1, 4), (0.2, 40, 1000)])
+def test_clustered_samples_keep_the_fraction_and_check_fewer_batches(
+    fraction: float, batch: int, cluster: int
+) -> None:
+    sampler = BlockSampler(fraction, seed=7)
+    batches = 20_000
+    counts = [len(sampler.sample(batch, cluster)) for _ in range(batches)]
+    checked = min(1.0, max(fraction, fraction * batch / cluster))  # a batch's chance
+    rate = fraction / checked  # a block's, in a checked batch
+    mean = batch * rate
+    variance = checked * batch * rate * (1 - rate) + checked * (1 - checked) * mean**2
+    assert abs(sum(counts) - fraction * batch * batches) < 5 * (batches * variance) ** 0.5
+    checked_batches = sum(count > 0 for count in counts)
+    assert checked_batches <= checked * batches + 5 * (batches * checked) ** 0.5
+    independent = 1 - (1 - fraction) ** batch  # a batch's chance, blocks picked one by one
+    if checked < independent / 2:
+        assert checked_batches < 0.75 * independent * batches
+
+
 def test_same_seed_gives_same_samples() -> None:
     first, second = BlockSampler(0.1, seed=5), BlockSampler(0.1, seed=5)
     assert [first.sample(50) for _ in range(20)] == [second.sample(50) for _ in range(20)]
