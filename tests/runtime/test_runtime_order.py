@@ -116,7 +116,7 @@ def test_layout_requires_contiguous_block_major_tensors() -> None:
 
 
 @pytest.mark.parametrize("adjacent", [True, False])
-@pytest.mark.parametrize("blocks", [1, 2, 23, 24, 25, 128, 700])
+@pytest.mark.parametrize("blocks", [1, 2, 21, 22, 23, 128, 700])
 def test_numpy_and_plain_planners_agree(
     blocks: int, adjacent: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
