@@ -37,8 +37,9 @@ def main() -> None:
                 batch_copy._NUMPY_FROM = cutoff
                 runs = max(20, 20_000 // (blocks * tensors))
                 seconds = min(timeit.repeat(
-                    lambda: plan_block_copies(src, dst, src_blocks, dst_blocks),
-                    number=runs, repeat=5))
+                    "plan_block_copies(src, dst, src_blocks, dst_blocks)", number=runs, repeat=5,
+                    globals={"plan_block_copies": plan_block_copies, "src": src, "dst": dst,
+                             "src_blocks": src_blocks, "dst_blocks": dst_blocks}))
                 timings[name] = seconds / runs * 1e6
             batch_copy._NUMPY_FROM = threshold
             used = "numpy" if (blocks + 2) * tensors >= threshold else "plain"

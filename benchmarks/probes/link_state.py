@@ -1,6 +1,13 @@
 """Is the small-descriptor copy state the GPU clock? Windows timed with events, clocks sampled."""
-import random, statistics, subprocess, sys, time, os
+
+import random
+import statistics
+import subprocess
+import sys
+import time
+
 import torch
+
 sys.path.insert(0, ".")
 from kvguard.runtime import BatchCopier
 
@@ -13,32 +20,52 @@ cpu = {"kv": torch.zeros(HOST, block, dtype=torch.uint8).pin_memory()}
 c = BatchCopier(gpu, cpu, torch.cuda.Stream())
 rng = random.Random(1)
 batches = [(rng.sample(range(2 * HOST), batch), rng.sample(range(HOST), batch)) for _ in range(stores)]
-smi = subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,pcie.link.gen.gpucurrent,pcie.link.gen.current,pcie.link.width.current,clocks.sm,power.draw",
-                        "--format=csv,noheader", "-lms", "20"], stdout=open(f"{out}/clocks.csv", "w"))
+smi = subprocess.Popen(
+    [
+        "nvidia-smi",
+        "--query-gpu=timestamp,pcie.link.gen.gpucurrent,pcie.link.gen.current,pcie.link.width.current,clocks.sm,power.draw",
+        "--format=csv,noheader",
+        "-lms",
+        "20",
+    ],
+    stdout=open(f"{out}/clocks.csv", "w"),  # noqa: SIM115 - nvidia-smi writes it all run long
+)
 time.sleep(1.0)
 t0 = time.time()
+
+
 def window():
-    a = torch.cuda.Event(enable_timing=True); b = torch.cuda.Event(enable_timing=True)
+    a = torch.cuda.Event(enable_timing=True)
+    b = torch.cuda.Event(enable_timing=True)
     a.record(c.stream)
-    for s, d in batches: c.copy(s, d)
-    b.record(c.stream); b.synchronize()
+    for s, d in batches:
+        c.copy(s, d)
+    b.record(c.stream)
+    b.synchronize()
     return a.elapsed_time(b) * 1000 / stores
+
+
 busy_stream = torch.cuda.Stream()
 for phase in ("idle", "idle-gaps", "idle", "big-then-small", "idle"):
     res = []
-    for i in range(60):
+    for _i in range(60):
         if phase == "busy-sleep-kernel":
             with torch.cuda.stream(busy_stream):
                 torch.cuda._sleep(20_000_000)
         if phase == "big-then-small":
-            for _ in range(4): c.copy(list(range(512)), list(range(512)))
+            for _ in range(4):
+                c.copy(list(range(512)), list(range(512)))
         if phase == "idle-gaps":
             time.sleep(0.05)
         res.append((time.time() - t0, window()))
     torch.cuda.synchronize()
     vals = [v for _, v in res]
     slow = sum(v > 850 for v in vals)
-    print(f"{phase}: median {statistics.median(vals):.0f} us/store, slow {slow}/60, windows: " + " ".join(f"{t:.2f}:{v:.0f}" for t, v in res), flush=True)
+    print(
+        f"{phase}: median {statistics.median(vals):.0f} us/store, slow {slow}/60, windows: "
+        + " ".join(f"{t:.2f}:{v:.0f}" for t, v in res),
+        flush=True,
+    )
 time.sleep(0.5)
 smi.terminate()
 print("t0 wall", t0)

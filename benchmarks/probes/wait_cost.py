@@ -1,6 +1,12 @@
 """Does a per-batch cuStreamWaitEvent (on an event already complete) or event record cost bandwidth?"""
-import random, statistics, sys, time
+
+import random
+import statistics
+import sys
+import time
+
 import torch
+
 sys.path.insert(0, ".")
 from kvguard.runtime import BatchCopier, driver
 
@@ -17,7 +23,8 @@ for block, batch in ((64 << 10, 1024), (16 << 10, 1024), (256 << 10, 128), (2 <<
     batches = [(rng.sample(range(2 * HOST), batch), rng.sample(range(HOST), batch)) for _ in range(stores)]
     _, compute_ev = calls.create()
     _, done_ev = calls.create()
-    def window(wait, record):
+
+    def window(wait, record, c=c, batches=batches, compute_ev=compute_ev, done_ev=done_ev):
         torch.cuda.synchronize()
         t = time.perf_counter()
         for s, d in batches:
@@ -29,12 +36,21 @@ for block, batch in ((64 << 10, 1024), (16 << 10, 1024), (256 << 10, 128), (2 <<
                 calls.record(done_ev, c.stream.cuda_stream)
         c.stream.synchronize()
         return time.perf_counter() - t
+
     variants = {"wait": (True, False), "record": (False, True), "wait+record": (True, True)}
     ratios = {k: [] for k in variants}
     window(False, False)
-    for rep in range(12):
+    for _rep in range(12):
         for name, (w, r) in variants.items():
-            a = window(False, False); v = window(w, r); b = window(False, False)
+            a = window(False, False)
+            v = window(w, r)
+            b = window(False, False)
             if abs(b / a - 1) <= 0.05:
                 ratios[name].append((a + b) / 2 / v)
-    print(f"{block>>10}K x {batch}: " + ", ".join(f"{k} {statistics.median(v):.3f} ({len(v)})" if v else f"{k} n/a" for k, v in ratios.items()), flush=True)
+    print(
+        f"{block >> 10}K x {batch}: "
+        + ", ".join(
+            f"{k} {statistics.median(v):.3f} ({len(v)})" if v else f"{k} n/a" for k, v in ratios.items()
+        ),
+        flush=True,
+    )
