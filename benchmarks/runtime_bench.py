@@ -13,6 +13,10 @@ compares two windows run in the same state, where a ratio of medians over long w
 compares whichever states each variant happened to get. A pair whose raw windows differ by
 more than STEADY_BRACKET caught a switch inside the bracket; `*_ratio_steady` is the median
 over the other pairs (every pair is in bench.json). Rows with small blocks get more repeats.
+The machine's CPUs differ in speed, so the sweep times a Python loop on each, then runs raw's
+loop and every backend's copy thread on the steadiest fast CPU, and the requesting thread
+(during a backend's window) and the verify thread on the next: the host-bound copy work runs
+on the same CPU in every variant.
 - raw: `BatchCopier.copy` in a loop on one thread, no barrier, no guard (the planner and driver
   call the backend uses).
 - stock-shaped: the handoff of vLLM's stock DmaCopyBackend: `launch_copy` queues, one
@@ -35,6 +39,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import queue
 import random
 import statistics
@@ -212,6 +217,44 @@ def time_raw(copier: BatchCopier, batches: Batches) -> float:
         copier.copy(src, dst)
     copier.stream.synchronize()
     return time.perf_counter() - start
+
+
+def cpu_speeds(rounds: int = 3) -> dict[int, list[float]]:
+    """Seconds a fixed Python loop takes on each CPU this process may use, one figure a round.
+
+    The device machine's vCPUs differ: the same loop took 16 ms on some and 24 to 28 ms on
+    others, and some changed between rounds (benchmarks/results/probes-h200/core_speed.txt).
+    On host-bound rows a ratio then measures two CPUs' speeds, unless the thread doing the
+    host-bound copy work runs on the same CPU in raw's windows and in the backends'.
+    """
+    allowed = sorted(os.sched_getaffinity(0))
+    speeds: dict[int, list[float]] = {cpu: [] for cpu in allowed}
+    for _ in range(rounds):
+        for cpu in allowed:
+            os.sched_setaffinity(0, {cpu})
+            best = float("inf")
+            for _ in range(3):
+                start = time.perf_counter()
+                total = 0
+                for i in range(200_000):
+                    total += i * i
+                best = min(best, time.perf_counter() - start)
+            speeds[cpu].append(best)
+    os.sched_setaffinity(0, allowed)
+    return speeds
+
+
+def pin(native_id: int, cpu: int) -> None:
+    """Run one thread (0: the calling one) on one CPU only."""
+    os.sched_setaffinity(native_id, {cpu})
+
+
+def pin_backend_threads(backend: Any, copy_cpu: int, other_cpu: int) -> None:
+    """The backend's copy thread on `copy_cpu` (where raw's loop runs), any other on
+    `other_cpu` (where the requesting thread runs during the backend's windows)."""
+    threads = getattr(backend, "_threads", None) or [backend._thread]
+    for thread in threads:
+        pin(thread.native_id, copy_cpu if thread.name != "kvguard-verify" else other_cpu)
 
 
 def time_backend(backend: Any, compute: torch.cuda.Stream, batches: Batches) -> float:
@@ -413,7 +456,15 @@ def paired_ratios(raw: list[float], variant: list[float]) -> list[float]:
 
 def sweep() -> dict[str, Any]:
     """Every configuration; within each repeat every variant once, bracketed by raw windows."""
-    extra: dict[str, Any] = handshake_components()
+    speeds = cpu_speeds()
+    ranked = sorted(speeds, key=lambda cpu: max(speeds[cpu]))
+    # raw's loop and every backend's copy thread on the steadiest fast CPU; the requesting
+    # thread, during a backend's window, and the verify thread on the next one.
+    copy_cpu, request_cpu = ranked[0], ranked[1 % len(ranked)]
+    pin(0, copy_cpu)
+    extra: dict[str, Any] = {"cpu_loop_seconds": {str(k): v for k, v in speeds.items()},
+                             "copy_cpu": copy_cpu, "request_cpu": request_cpu}
+    extra.update(handshake_components())
     extra["copy_state"] = copy_state()
     device = torch.device("cuda", 0)
     max_block = max(BLOCK_SIZES)
@@ -439,11 +490,21 @@ def sweep() -> dict[str, Any]:
         for backend in backends.values():
             backend.init(gpu, cpu, device, torch.cuda.Stream(priority=low),
                          torch.cuda.Stream(priority=low))
+            pin_backend_threads(backend, copy_cpu, request_cpu)
+
+        def on_backend(run: Any, *args: Any) -> Any:
+            """Run a backend's window with this (the requesting) thread on request_cpu."""
+            pin(0, request_cpu)
+            try:
+                return run(*args)
+            finally:
+                pin(0, copy_cpu)
+
         for batch in BATCHES:
             batches = batches_for(block, batch)
             time_raw(raw, batches[:3])  # warm-up
             for backend in backends.values():
-                time_backend(backend, compute, batches[:3])
+                on_backend(time_backend, backend, compute, batches[:3])
             check_before = (ordered.check_seconds, ordered.checked, ordered.groups)
             verified_before = verified.counters["verified"]
             stats_before = dict(verified.verify_stats)
@@ -454,7 +515,8 @@ def sweep() -> dict[str, Any]:
                 turn = repeat % len(VARIANTS)
                 for name in VARIANTS[turn:] + VARIANTS[:turn]:
                     before = time_raw(raw, batches)
-                    seconds[name].append(time_backend(backends[name], compute, batches))
+                    seconds[name].append(
+                        on_backend(time_backend, backends[name], compute, batches))
                     after = time_raw(raw, batches)
                     seconds["raw"] += [before, after]
                     brackets[name] += [before, after]
@@ -465,8 +527,10 @@ def sweep() -> dict[str, Any]:
             timed["groups"] += ordered.groups - check_before[2]
             lat_batches = batches[: latency_reps_for(block * batch)]
             latency = {"raw": latency_raw(raw, lat_batches) * 1e6,
-                       "stock": latency_backend(backends["stock"], compute, lat_batches) * 1e6,
-                       "ordered": latency_backend(ordered, compute, lat_batches) * 1e6}
+                       "stock": on_backend(latency_backend, backends["stock"], compute,
+                                           lat_batches) * 1e6,
+                       "ordered": on_backend(latency_backend, ordered, compute,
+                                             lat_batches) * 1e6}
             total = block * batch * len(batches)
             gbps = {k: total * len(v) / sum(v) / 1e9 for k, v in seconds.items()}
             stats = verified.verify_stats

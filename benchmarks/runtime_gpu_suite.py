@@ -136,6 +136,8 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
             f"slow stores per window {slow_fractions}; "
             f"switches {state.get('state_switches_between_consecutive_stores', '?')} of "
             f"{state.get('consecutive_pairs', '?')} consecutive pairs |",
+            f"| 6 CPUs | copy work on CPU {guard.get('copy_cpu', '?')}, requesting thread on "
+            f"{guard.get('request_cpu', '?')}; {cpu_spread(guard)} |",
             f"| 6 guard host overhead per store, end to end | pipelined "
             f"{guard.get('end_to_end_us_per_store_pipelined', float('nan')):.2f} us, one at a "
             f"time {guard.get('end_to_end_us_per_store_one_at_a_time', float('nan')):.2f} us "
@@ -186,6 +188,16 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
             f"{verify_stats(r)} |"
         )
     return lines
+
+
+def cpu_spread(guard: dict[str, Any]) -> str:
+    """The fastest and slowest CPU by the sweep's loop (its slowest round), in ms."""
+    loops = guard.get("cpu_loop_seconds") or {}
+    if not loops:
+        return "CPU speeds missing"
+    worst = sorted((max(seconds) * 1e3, cpu) for cpu, seconds in loops.items())
+    return (f"loop {worst[0][0]:.1f} ms on CPU {worst[0][1]} to {worst[-1][0]:.1f} ms on CPU "
+            f"{worst[-1][1]} (slowest round each)")
 
 
 def verify_stats(row: dict[str, Any]) -> str:
