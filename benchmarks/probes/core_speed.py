@@ -55,7 +55,6 @@ os.sched_setaffinity(0, set(cpus))
 print(
     "cpu | python loop ms (3 rounds) | 64K x 1 host us/store | 64K x 1 wall us/store | "
     "64K x 128 host us/store | 64K x 128 wall us/store"
-) | 64K x 1 host us/store | 64K x 1 wall us/store | 64K x 128 host us/store | 64K x 128 wall us/store"
 )
 for cpu in cpus:
     cols = list(zip(*results[cpu], strict=False))
