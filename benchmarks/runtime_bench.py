@@ -349,10 +349,19 @@ def run_child(out: Path, *args: str) -> dict[str, Any]:
 def guard_overhead(out: Path) -> dict[str, Any]:
     """GUARD_PAIRS unguarded/guarded pairs of fresh processes, alternating; the overhead per
     store is the median of the pairs' differences (each child's figure is itself noisy: a
-    store one at a time costs two thread wake-ups)."""
-    pairs = [{mode: run_child(out, "--cpu-child", mode) for mode in ("unguarded", "guarded")}
-             for _ in range(GUARD_PAIRS)]
-    result: dict[str, Any] = {"children": pairs}
+    store one at a time costs two thread wake-ups). Every child runs on the same two CPUs, the
+    steadiest fast ones (children inherit this process's affinity), since the machine's CPUs
+    differ in speed (cpu_speeds)."""
+    allowed = os.sched_getaffinity(0)
+    speeds = cpu_speeds(rounds=2)
+    cpus = sorted(speeds, key=lambda cpu: max(speeds[cpu]))[:2]
+    os.sched_setaffinity(0, cpus)
+    try:
+        pairs = [{mode: run_child(out, "--cpu-child", mode) for mode in ("unguarded", "guarded")}
+                 for _ in range(GUARD_PAIRS)]
+    finally:
+        os.sched_setaffinity(0, allowed)
+    result: dict[str, Any] = {"children": pairs, "children_cpus": cpus}
     for workload in ("pipelined", "one_at_a_time"):
         differences = [pair["guarded"][f"{workload}_cpu_us"]
                        - pair["unguarded"][f"{workload}_cpu_us"] for pair in pairs]

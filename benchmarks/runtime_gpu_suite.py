@@ -147,7 +147,8 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
             f"{guard.get('open_request_us_discarded', float('nan')):.2f}, wait + release "
             f"{guard.get('wait_release_us_logged', float('nan')):.2f} / "
             f"{guard.get('wait_release_us_discarded', float('nan')):.2f}; mean group "
-            f"{guard.get('mean_group_ordered', float('nan')):.1f}) |",
+            f"{guard.get('mean_group_ordered', float('nan')):.1f}; children on CPUs "
+            f"{guard.get('children_cpus', '?')}) |",
             "",
             *table(rows),
         ]
