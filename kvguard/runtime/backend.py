@@ -16,8 +16,8 @@ A copy that is refused (guard policy `refuse`, or a verification mismatch that a
 fix) gets no completion event and is listed by `refused_copies()`. vLLM's stock worker treats
 the newest completed event as covering all earlier ones, so an adapter must drop refused event
 indices itself. Errors on the copy thread (a GuardViolation under policy `raise`, a driver
-error) are raised on the caller's next `launch_copy()` or `drain()`; a copy that a driver error
-kept from being made is also listed by `refused_copies()` (reason `copy_error`).
+error) are raised on the caller's next `launch_copy()` or `drain()`; a copy that an error kept
+from being made is also listed by `refused_copies()` (reason `copy_error`).
 """
 
 from __future__ import annotations
@@ -122,6 +122,15 @@ def _rows_of(
     ends = list(itertools.accumulate(len(copy.request.src_blocks) for copy in ok))
     return [_new_tuple(_RowOf, (bisect.bisect_right(ends, i), src_blocks[i], dst_blocks[i]))
             for i in picked]
+
+
+def _blocks_of(copies: list[_Copy]) -> tuple[Sequence[int], Sequence[int]]:
+    """The source and destination blocks of a group's copies, in order."""
+    if len(copies) == 1:
+        return copies[0].request.src_blocks, copies[0].request.dst_blocks
+    chain = itertools.chain.from_iterable
+    return (list(chain([copy.request.src_blocks for copy in copies])),
+            list(chain([copy.request.dst_blocks for copy in copies])))
 
 
 def _without(blocks: Sequence[int], picked: list[int]) -> list[int]:
@@ -432,17 +441,16 @@ class OrderedCopyBackend:
         ok = self._check(group, copier)
         if not ok:
             return
-        src_blocks: Sequence[int]
-        dst_blocks: Sequence[int]
-        if len(ok) == 1:
-            src_blocks, dst_blocks = ok[0].request.src_blocks, ok[0].request.dst_blocks
-        else:
-            chain = itertools.chain.from_iterable
-            src_blocks = list(chain([copy.request.src_blocks for copy in ok]))
-            dst_blocks = list(chain([copy.request.dst_blocks for copy in ok]))
-        sampler = self._sampler
-        picked = (sampler.sample(len(src_blocks), self._verify_cluster)
-                  if sampler and copier.is_store else [])
+        try:
+            src_blocks, dst_blocks = _blocks_of(ok)
+            sampler = self._sampler
+            picked = (sampler.sample(len(src_blocks), self._verify_cluster)
+                      if sampler and copier.is_store else [])
+            rows = _rows_of(ok, src_blocks, dst_blocks, picked) if picked else []
+            start = self._staging_ring.take(len(rows)) if rows else 0
+        except Exception:  # nothing was issued: refused (the error is raised too)
+            self._refuse_all(ok, "copy_error")
+            raise
         if not picked:
             try:
                 self._issue_copy(copier, src_blocks, dst_blocks)
@@ -454,8 +462,6 @@ class OrderedCopyBackend:
             self._newest_group_blocks[copier.is_store] = len(src_blocks)
             self._report_or_hand_off(ok, done)
             return
-        rows = _rows_of(ok, src_blocks, dst_blocks, picked)
-        start = self._staging_ring.take(len(rows))
         staged = 0
         try:
             sampled_src = [row.src for row in rows]

@@ -1073,3 +1073,29 @@ def test_small_blocks_are_verified_in_clusters_of_about_verify_cluster_bytes() -
     backend.shutdown()
     assert set(checked) == {0, 40}
     assert 8 <= checked.count(40) <= 35  # 20 expected; binomial(100, 0.2) within 3.75 sd
+
+
+def test_a_group_that_fails_before_its_copy_is_issued_is_refused() -> None:
+    """Should taking staging rows fail (say, pinned memory runs out as the ring grows), the
+    group was never copied: its copies are refused, the error is raised, and the backend goes
+    on with the next group. (The barrier and the driver call had this already.)"""
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
+    gpu, cpu = make_caches(8, 8)
+    start(backend, gpu, cpu)
+    ring = backend._staging_ring
+    take = ring.take
+
+    def failing_take(rows: int) -> int:
+        ring.take = take  # type: ignore[method-assign]  # only the first group fails
+        raise MemoryError("simulated: no pinned memory for staging rows")
+
+    ring.take = failing_take  # type: ignore[method-assign]
+    first = launch_all(backend, [2])
+    with pytest.raises(MemoryError, match="simulated"):
+        backend.drain()
+    refused = backend.refused_copies()
+    second = launch_all(backend, [2])
+    backend.drain()
+    backend.shutdown()
+    assert first == [] and [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
+    assert [idx for idx, _ in second] == [0] and backend.counters["refused"] == 1
