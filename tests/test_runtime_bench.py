@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import runtime_bench  # noqa: E402
-import runtime_gpu_suite  # noqa: E402
+import runtime_bench
+import runtime_gpu_suite
 
 windows = st.floats(min_value=1e-3, max_value=10.0)
 
