@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from kvguard.lint.cache import CACHE_DIRECTORY
 from kvguard.lint.config import AnalysisSettings, Settings
 from kvguard.lint.engine import run_check
 from kvguard.lint.files import discover, is_excluded
+from kvguard.lint.findings import Finding
 from kvguard.lint.source import read_suppressions
 from lint_rules import RULES
 from tests.lint.conftest import KNOWN, Lint, write_tree
@@ -260,3 +262,22 @@ def test_configuration_teaches_the_analysis(
 ) -> None:
     assert _codes_with(tmp_path, source, AnalysisSettings()) == before
     assert _codes_with(tmp_path, source, taught) == after
+
+
+def test_a_run_collects_cycles_rarely_and_restores_the_callers_thresholds(tmp_path: Path) -> None:
+    import gc
+
+    from kvguard.lint import engine
+
+    seen: list[tuple[int, int, int]] = []
+
+    class Probe(RULES[0]):  # a real rule, whose check only looks at the thresholds
+        def check(self, model: object) -> Iterator[Finding]:
+            seen.append(gc.get_threshold())
+            yield from ()
+
+    write_tree(tmp_path, {"a.py": RACE})
+    before = gc.get_threshold()
+    run_check([tmp_path / "a.py"], Settings(root=tmp_path), [Probe()], KNOWN, jobs=1,
+              use_cache=False)
+    assert seen == [engine._GC_THRESHOLDS] and gc.get_threshold() == before
