@@ -11,7 +11,9 @@ the runs can change a file and write their cache there. Measured in one run, sid
 - kvguard cold, parallel: `--no-cache` with one worker per CPU;
 - kvguard warm: a rerun with the cache filled;
 - one changed file: `kvguard check FILE` after FILE changed, cache warm, for a file the
-  analysis reads (it mentions streams) and for one it does not.
+  analysis reads (it mentions streams) and for one it does not;
+- the cold run and the changed read file again with CPython's default garbage-collector
+  thresholds, where kvguard raises them for a run (kvguard/lint/engine.py).
 """
 
 from __future__ import annotations
@@ -52,10 +54,20 @@ def bare_parse(files: list[Path]) -> float:
     return time.perf_counter() - start
 
 
-def kvguard(arguments: list[str], cwd: Path) -> tuple[float, int]:
+# kvguard with CPython's default collector thresholds instead of the run's own (engine.py),
+# to measure that choice side by side.
+_DEFAULT_GC = (
+    "import gc, runpy, sys; import kvguard.lint.engine as engine; "
+    "engine._GC_THRESHOLDS = gc.get_threshold(); sys.argv[0] = 'kvguard'; "
+    "runpy.run_module('kvguard', run_name='__main__')"
+)
+
+
+def kvguard(arguments: list[str], cwd: Path, default_gc: bool = False) -> tuple[float, int]:
     start = time.perf_counter()
+    command = ["-c", _DEFAULT_GC] if default_gc else ["-m", "kvguard"]
     result = subprocess.run(
-        [sys.executable, "-I", "-m", "kvguard", "check", "--exit-zero", "-q", *arguments],
+        [sys.executable, "-I", *command, "check", "--exit-zero", "-q", *arguments],
         cwd=cwd, capture_output=True, text=True, check=True,
     )
     return time.perf_counter() - start, len(result.stdout.splitlines())
@@ -76,17 +88,22 @@ def main() -> None:
         print(f"{len(files)} files, {lines} lines; parsing them all with libcst...", flush=True)
         parse = bare_parse(files)
         cold, findings = kvguard(["--jobs", "1", "--no-cache", tree.name], tree.parent)
+        cold_default_gc, _ = kvguard(["--jobs", "1", "--no-cache", tree.name], tree.parent,
+                                     default_gc=True)
         cold_parallel, _ = kvguard(["--no-cache", tree.name], tree.parent)
         kvguard([tree.name], tree.parent)  # fill the cache
         warm, _ = kvguard([tree.name], tree.parent)
         read = tree / "v1" / "simple_kv_offload" / "worker.py"
         unread = tree / "logger.py"
         timings = {}
-        changes = (("one changed file the analysis reads", read), ("one changed file it does not", unread))
-        for label, changed in changes:
+        changes = (("one changed file the analysis reads", read, False),
+                   ("one changed file the analysis reads, default gc thresholds", read, True),
+                   ("one changed file it does not", unread, False))
+        for label, changed, default_gc in changes:
             with changed.open("a") as stream:
                 stream.write("\n# changed\n")
-            timings[label], _ = kvguard([str(changed.relative_to(tree.parent))], tree.parent)
+            timings[label], _ = kvguard([str(changed.relative_to(tree.parent))], tree.parent,
+                                        default_gc)
     results = {
         "tree": str(source),
         "files": len(files),
@@ -98,6 +115,7 @@ def main() -> None:
         "seconds": {
             "libcst parse_module, every file, 1 process": round(parse, 2),
             "kvguard --jobs 1 --no-cache": round(cold, 2),
+            "kvguard --jobs 1 --no-cache, default gc thresholds": round(cold_default_gc, 2),
             "kvguard --no-cache, all CPUs": round(cold_parallel, 2),
             "kvguard, warm cache": round(warm, 2),
             **{f"kvguard {label}, warm cache": round(value, 2) for label, value in timings.items()},
