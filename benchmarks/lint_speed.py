@@ -13,7 +13,8 @@ the runs can change a file and write their cache there. Measured in one run, sid
 - one changed file: `kvguard check FILE` after FILE changed, cache warm, for a file the
   analysis reads (it mentions streams) and for one it does not;
 - the cold run and the changed read file again with CPython's default garbage-collector
-  thresholds, where kvguard raises them for a run (kvguard/lint/engine.py).
+  thresholds, where kvguard raises them for a run (kvguard/lint/engine.py), with the peak
+  memory of each of those single-process runs.
 """
 
 from __future__ import annotations
@@ -54,23 +55,30 @@ def bare_parse(files: list[Path]) -> float:
     return time.perf_counter() - start
 
 
-# kvguard with CPython's default collector thresholds instead of the run's own (engine.py),
-# to measure that choice side by side.
-_DEFAULT_GC = (
-    "import gc, runpy, sys; import kvguard.lint.engine as engine; "
-    "engine._GC_THRESHOLDS = gc.get_threshold(); sys.argv[0] = 'kvguard'; "
-    "runpy.run_module('kvguard', run_name='__main__')"
+# kvguard run through this wrapper, which reports the process's peak memory at exit and, with
+# DEFAULT_GC, puts back CPython's default collector thresholds where kvguard raises them for a
+# run (kvguard/lint/engine.py), to measure that choice side by side.
+_WRAPPER = (
+    "import atexit, gc, resource, runpy, sys; import kvguard.lint.engine as engine\n"
+    "if sys.argv[1] == 'DEFAULT_GC': engine._GC_THRESHOLDS = gc.get_threshold()\n"
+    "atexit.register(lambda: print('peak_kb', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
+    " file=sys.stderr))\n"
+    "sys.argv[0:2] = ['kvguard']\n"
+    "runpy.run_module('kvguard', run_name='__main__')\n"
 )
 
 
-def kvguard(arguments: list[str], cwd: Path, default_gc: bool = False) -> tuple[float, int]:
+def kvguard(arguments: list[str], cwd: Path, default_gc: bool = False) -> tuple[float, int, int]:
+    """Seconds, finding lines and peak memory (KiB, this process only) of one kvguard check."""
     start = time.perf_counter()
-    command = ["-c", _DEFAULT_GC] if default_gc else ["-m", "kvguard"]
     result = subprocess.run(
-        [sys.executable, "-I", *command, "check", "--exit-zero", "-q", *arguments],
+        [sys.executable, "-I", "-c", _WRAPPER, "DEFAULT_GC" if default_gc else "RAISED",
+         "check", "--exit-zero", "-q", *arguments],
         cwd=cwd, capture_output=True, text=True, check=True,
     )
-    return time.perf_counter() - start, len(result.stdout.splitlines())
+    seconds = time.perf_counter() - start
+    peak = int(result.stderr.rsplit("peak_kb", 1)[1].split()[0])
+    return seconds, len(result.stdout.splitlines()), peak
 
 
 def main() -> None:
@@ -87,12 +95,14 @@ def main() -> None:
         lines = sum(path.read_bytes().count(b"\n") for path in files)
         print(f"{len(files)} files, {lines} lines; parsing them all with libcst...", flush=True)
         parse = bare_parse(files)
-        cold, findings = kvguard(["--jobs", "1", "--no-cache", tree.name], tree.parent)
-        cold_default_gc, _ = kvguard(["--jobs", "1", "--no-cache", tree.name], tree.parent,
-                                     default_gc=True)
-        cold_parallel, _ = kvguard(["--no-cache", tree.name], tree.parent)
+        peaks = {}
+        cold, findings, peaks["kvguard --jobs 1 --no-cache"] = kvguard(
+            ["--jobs", "1", "--no-cache", tree.name], tree.parent)
+        cold_default_gc, _, peaks["kvguard --jobs 1 --no-cache, default gc thresholds"] = kvguard(
+            ["--jobs", "1", "--no-cache", tree.name], tree.parent, default_gc=True)
+        cold_parallel, _, _ = kvguard(["--no-cache", tree.name], tree.parent)
         kvguard([tree.name], tree.parent)  # fill the cache
-        warm, _ = kvguard([tree.name], tree.parent)
+        warm, _, _ = kvguard([tree.name], tree.parent)
         read = tree / "v1" / "simple_kv_offload" / "worker.py"
         unread = tree / "logger.py"
         timings = {}
@@ -102,8 +112,8 @@ def main() -> None:
         for label, changed, default_gc in changes:
             with changed.open("a") as stream:
                 stream.write("\n# changed\n")
-            timings[label], _ = kvguard([str(changed.relative_to(tree.parent))], tree.parent,
-                                        default_gc)
+            timings[label], _, peaks[label] = kvguard(
+                [str(changed.relative_to(tree.parent))], tree.parent, default_gc)
     results = {
         "tree": str(source),
         "files": len(files),
@@ -121,6 +131,8 @@ def main() -> None:
             **{f"kvguard {label}, warm cache": round(value, 2) for label, value in timings.items()},
         },
         "ratio kvguard --jobs 1 --no-cache / bare parse": round(cold / parse, 3),
+        # Single-process runs (--jobs 1, or one file): the peak is the whole run's.
+        "peak memory MiB": {label: round(kib / 1024) for label, kib in peaks.items()},
     }
     options.output.parent.mkdir(parents=True, exist_ok=True)
     options.output.write_text(json.dumps(results, indent=2) + "\n")
@@ -128,6 +140,8 @@ def main() -> None:
         print(f"{value:9.2f} s  {label}")
     ratio = results["ratio kvguard --jobs 1 --no-cache / bare parse"]
     print(f"ratio kvguard --jobs 1 --no-cache / bare parse: {ratio}")
+    for label, mib in results["peak memory MiB"].items():
+        print(f"{mib:9d} MiB peak  {label}")
 
 
 if __name__ == "__main__":
