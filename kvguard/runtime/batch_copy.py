@@ -175,7 +175,7 @@ except ImportError:  # pragma: no cover - the plain-Python planner covers every 
 
 # (Blocks + 2) times tensors, as the plain loop costs per block and tensor and per tensor: below
 # this it is faster than numpy's fixed cost (about 17 µs). benchmarks/planner_speed.py: a vLLM
-# store of 8 blocks over 32 layers plans in 22 µs with numpy, 87 µs without.
+# store of 8 blocks over 32 layers plans in 22 µs with numpy, 86 µs without.
 _NUMPY_FROM = 48
 
 
