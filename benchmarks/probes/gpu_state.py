@@ -1,4 +1,11 @@
-"""Is the small-descriptor copy state the GPU clock? Windows timed with events, clocks sampled."""
+"""Does the small-descriptor copy state follow the GPU's clocks or its PCIe link? Raw 16 KiB x
+1,024 windows timed with events through phases, while nvidia-smi samples the GPU.
+
+`python3 benchmarks/probes/gpu_state.py clock OUT`: SM/memory clocks, P-state and throttle
+reasons every 50 ms (output clock_state.txt, clock_state-clocks.csv); `... link OUT`: PCIe link
+generation and width every 20 ms (link_state.txt, link_state-clocks.csv). Each probe runs its
+own phases.
+"""
 
 import random
 import statistics
@@ -11,7 +18,22 @@ import torch
 sys.path.insert(0, ".")
 from kvguard.runtime import BatchCopier
 
-out = sys.argv[1]
+# per probe: what nvidia-smi samples, how often (ms), and the phases the windows run through
+PROBES = {
+    "clock": (
+        "timestamp,clocks.sm,clocks.mem,clocks.video,power.draw,pstate,clocks_throttle_reasons.active",
+        "50",
+        ("idle", "busy-sleep-kernel", "idle-gaps", "idle"),
+    ),
+    "link": (
+        "timestamp,pcie.link.gen.gpucurrent,pcie.link.gen.current,"
+        "pcie.link.width.current,clocks.sm,power.draw",
+        "20",
+        ("idle", "idle-gaps", "idle", "big-then-small", "idle"),
+    ),
+}
+fields, interval, phases = PROBES[sys.argv[1]]
+out = sys.argv[2]
 dev = torch.device("cuda", 0)
 HOST = 1024
 block, batch, stores = 16 << 10, 1024, 8
@@ -23,11 +45,10 @@ batches = [(rng.sample(range(2 * HOST), batch), rng.sample(range(HOST), batch)) 
 smi = subprocess.Popen(
     [
         "nvidia-smi",
-        "--query-gpu=timestamp,clocks.sm,clocks.mem,clocks.video,power.draw,pstate,"
-        "clocks_throttle_reasons.active",
+        f"--query-gpu={fields}",
         "--format=csv,noheader",
         "-lms",
-        "50",
+        interval,
     ],
     stdout=open(f"{out}/clocks.csv", "w"),  # noqa: SIM115 - nvidia-smi writes it all run long
 )
@@ -47,12 +68,15 @@ def window():
 
 
 busy_stream = torch.cuda.Stream()
-for phase in ("idle", "busy-sleep-kernel", "idle-gaps", "idle"):
+for phase in phases:
     res = []
     for _i in range(60):
         if phase == "busy-sleep-kernel":
             with torch.cuda.stream(busy_stream):
                 torch.cuda._sleep(20_000_000)
+        if phase == "big-then-small":
+            for _ in range(4):
+                c.copy(list(range(512)), list(range(512)))
         if phase == "idle-gaps":
             time.sleep(0.05)
         res.append((time.time() - t0, window()))
