@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 import torch
 
 from kvguard.runtime import driver
-from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, CopyPlan, Descriptors
+from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, Descriptors
 from kvguard.runtime.errors import GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
 from kvguard.runtime.order import MemoryKind
@@ -60,10 +60,6 @@ EventsList = list[tuple[int, Any]]
 _STAGING_BYTES = 64 << 20
 _STAGING_ROWS = 1024
 _HANDOVER_SLEEP_S = 50e-6
-# A request with this many descriptors (blocks times tensors) or more, made while others wait in
-# the queue, is planned by launch_copy: planning it costs the copy thread more than joining its
-# descriptors to the group's does (benchmarks/planner_speed.py).
-_PLAN_EARLY_FROM = 64
 _POLL_S = 100e-6  # the verify thread's sleep between asks whether a group's samples are in
 # A sampled group this large (bytes) copies its sampled blocks in a driver call of their own
 # first, so that their compare overlaps the rest of its copy instead of delaying its report;
@@ -86,7 +82,6 @@ class _Copy(NamedTuple):
     request: CopyRequest  # carries the guard's compute-done event
     caller_event: Any  # the caller's wait_event (torch.cuda.Event or torch.Event), or None
     events_list: EventsList
-    plan: CopyPlan | None  # descriptors made on the requesting thread, or None (made later)
 
 
 class _RowOf(NamedTuple):
@@ -185,19 +180,12 @@ class OrderedCopyBackend:
     them), and re-recorded with one driver call. The requesting thread keeps the GIL through
     `launch_copy`, so requests launched back to back pile up into large groups; once
     `handover_backlog` of them wait, `launch_copy` sleeps briefly so that the copy thread can
-    start. Where copies are bound by host time (small blocks: the driver takes each
-    descriptor on the calling thread), the copy thread is what limits a burst, so a request
-    launched while others still wait in the queue is planned (its descriptors made) by
-    `launch_copy` on the requesting thread, whose Python runs while the copy thread is in the
-    driver; the copy thread then only joins the plans. A request launched to an empty queue
-    (one per engine step, as vLLM makes them) is planned on the copy thread, and the engine's
-    thread pays nothing for it.
+    start.
 
     Verification (opt-in, sampled). Each block is sampled with probability `verify_fraction`,
     in clusters of about `verify_cluster_bytes` (BlockSampler): a check costs the copy thread
-    and the verify thread host time of their own, so a 1% sample of 16 KiB blocks checks one
-    group in 25 (about 64 blocks each) rather than nearly every 256-block group (2 or 3 blocks
-    each). The GPU sources of a group's sampled blocks are staged into
+    and the verify thread host time of their own, so a 1% sample of 16 KiB blocks checks about
+    one 1,024-block group in 6 (about 64 blocks each) rather than every group (about 10 each). The GPU sources of a group's sampled blocks are staged into
     pinned host rows by descriptors added to the group's own driver call (1% more traffic for a
     1% sample, no call of their own), and an event is recorded behind them. A group of
     `_SPLIT_FROM` bytes or more instead copies its sampled blocks and their staging first, then
@@ -211,7 +199,7 @@ class OrderedCopyBackend:
     """
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
-    max_group_blocks = 256  # merge requests only while a group holds fewer blocks than this
+    max_group_blocks = 1024  # merge requests only while a group holds fewer blocks than this
     # Bytes a group issued to an idle transfer stream may hold: small blocks are never capped
     # by it (their groups are bound by host time, which small groups would only add to).
     first_group_bytes = 16 << 20
@@ -247,11 +235,6 @@ class OrderedCopyBackend:
         self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._newest_group_blocks = {True: 0, False: 0}  # per direction (is_store)
-        # Per direction: the newest group's completion event (raw handle, 0 before the first),
-        # and whether it had completed when the next group was issued: the GPU waited on the
-        # copy thread, so the requesting thread plans the requests of a burst (launch_copy).
-        self._newest_done = {True: 0, False: 0}
-        self._copy_thread_bound = {True: False, False: False}
         self._reported = 0  # of those, reported or refused (written by the verify thread)
         # Verify thread's own figures (read them after drain()): groups checked, its CPU seconds.
         self.verify_stats = {"checks": 0, "cpu_s": 0.0}
@@ -282,7 +265,6 @@ class OrderedCopyBackend:
         self._store_copier = BatchCopier(gpu_caches, cpu_caches, store_stream)
         self._gpu_layout = CacheLayout.of(gpu_caches)
         self._bytes_per_block = max(1, sum(self._gpu_layout.block_bytes))  # every tensor's block
-        self._tensors = len(self._gpu_layout.names)
         self._verify_cluster = max(1, self.verify_cluster_bytes // self._bytes_per_block)
         if self._store_copier.source_kind is not MemoryKind.DEVICE:
             raise ValueError("gpu_caches must hold CUDA tensors and cpu_caches pinned host ones")
@@ -296,7 +278,6 @@ class OrderedCopyBackend:
         self._current_stream = _current_stream_reader(index)
         self._event_calls = driver.resolve_event_calls()
         self._raw_record = self._event_calls.record
-        self._query = self._event_calls.query
         threads = [threading.Thread(target=self._copy_thread, name="kvguard-copy", daemon=True)]
         if self._sampler is not None:
             self._reports = queue.SimpleQueue()
@@ -329,33 +310,19 @@ class OrderedCopyBackend:
         compute_stream = self._current_stream()
         src, dst = tuple(src_blocks), tuple(dst_blocks)
         requests = self._queue
-        plan = None
-        if (self._copy_thread_bound[is_store] and len(src) * self._tensors >= _PLAN_EARLY_FROM
-                and not requests.empty()):
-            plan = self._plan_early(is_store, src, dst)
         # Under the lock, shutdown() cannot close the guard between the request's record and
         # its queueing (the record would use a destroyed event; the request would be dropped).
         with self._launch_lock:
             if self._closed:
                 raise RuntimeError("launch_copy() cannot follow shutdown()")
             request = self._guard.open_request(compute_stream, is_store, event_idx, src, dst)
-            requests.put(_new_tuple(_Copy, (request, wait_event, events_list, plan)))
+            requests.put(_new_tuple(_Copy, (request, wait_event, events_list)))
         if requests.qsize() >= self.handover_backlog:
             # A burst: this thread holds the GIL through launch_copy (the guard's driver calls
             # keep it), so the copy thread could start only when Python's switch interval
             # (5 ms) forces a hand-over. A short sleep gives it the GIL now; one request per
             # step, as vLLM makes them, never gets here.
             time.sleep(_HANDOVER_SLEEP_S)
-
-    def _plan_early(self, is_store: bool, src: tuple[int, ...], dst: tuple[int, ...]
-                    ) -> CopyPlan | None:
-        """Plan a request on the requesting thread, where the copy thread is behind."""
-        copier = self._store_copier if is_store else self._load_copier
-        assert copier is not None
-        try:
-            return copier.plan(src, dst)
-        except (ValueError, IndexError):  # bad block lists: the copy thread plans again, and
-            return None  # its error refuses the copy and is raised, as for any request
 
     def drain(self) -> None:
         """Block until every queued copy was issued and reported; raise any copy-thread error."""
@@ -421,7 +388,9 @@ class OrderedCopyBackend:
             blocks = len(item.request.src_blocks)
             carried = False  # whether `item` already holds the next round's first entry
             # Only this thread takes from the queue, so a non-empty queue has an entry to get.
-            # The cap is read only when a request waits to join (it asks the driver).
+            # The cap is read only when a request waits to join: it asks the driver (a stream
+            # query), which cost a lone group 4 to 15 µs (benchmarks/results/probes-h200/
+            # copy_thread_sections.txt).
             cap = (self._group_block_cap(is_store, block_limit)
                    if blocks < block_limit and limit > 1 and not empty() else 0)
             while blocks < cap and len(group) < limit and not empty():
@@ -460,13 +429,9 @@ class OrderedCopyBackend:
         return first if idle else min(block_limit, max(first, 2 * blocks))
 
     def _issue(self, group: list[_Copy]) -> None:
-        is_store = group[0].request.is_store
-        copier = self._store_copier if is_store else self._load_copier
+        copier = self._store_copier if group[0].request.is_store else self._load_copier
         assert copier is not None
         stream = copier.stream
-        newest = self._newest_done[is_store]
-        # cuEventQuery: 0 once complete; anything else (not ready, an error) counts as busy.
-        self._copy_thread_bound[is_store] = bool(newest) and self._query(newest) == 0
         try:
             self._barrier(group, stream)
         except Exception:  # not copied: never reported, so refused (the error is raised too)
@@ -491,14 +456,13 @@ class OrderedCopyBackend:
             raise
         if not picked:
             try:
-                self._issue_copy(copier, src_blocks, dst_blocks, None, self._plans(ok, copier))
+                self._issue_copy(copier, src_blocks, dst_blocks)
                 done = self._done_events.take()
                 self._record_done(done, stream)
             except Exception:  # no completion event: refused (the error is raised too)
                 self._refuse_all(ok, "copy_error")
                 raise
-            self._newest_group_blocks[is_store] = len(src_blocks)
-            self._newest_done[is_store] = done.cuda_event
+            self._newest_group_blocks[copier.is_store] = len(src_blocks)
             self._report_or_hand_off(ok, done)
             return
         staged = 0
@@ -513,13 +477,11 @@ class OrderedCopyBackend:
                 self._issue_copy(copier, _without(src_blocks, picked),
                                  _without(dst_blocks, picked))
             else:
-                self._issue_copy(copier, src_blocks, dst_blocks, staging,
-                                 self._plans(ok, copier))
+                self._issue_copy(copier, src_blocks, dst_blocks, staging)
                 staged = self._record_staged(stream)
             done = self._done_events.take()
             self._record_done(done, stream)
-            self._newest_group_blocks[is_store] = len(src_blocks)
-            self._newest_done[is_store] = done.cuda_event
+            self._newest_group_blocks[copier.is_store] = len(src_blocks)
         except Exception as exc:  # its rows are held: the verify thread gives them back in order
             self._hand_off(_Issued(ok, None, rows, start, staged, exc))
             return
@@ -629,26 +591,10 @@ class OrderedCopyBackend:
 
     def _issue_copy(
         self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-        staging: Descriptors | None = None, plans: list[CopyPlan] | None = None,
+        staging: Descriptors | None = None,
     ) -> None:
-        """One driver call: the blocks' copies, then `staging` (verification's, if any).
-        `plans`: the blocks' descriptors, one plan per request, when some were made already."""
-        if plans is None:
-            copier.copy(src_blocks, dst_blocks, staging, "verification staging copy")
-        else:
-            copier.copy_planned(plans, staging, "verification staging copy")
-
-    @staticmethod
-    def _plans(group: list[_Copy], copier: BatchCopier) -> list[CopyPlan] | None:
-        """Each request's plan, made here for any launch_copy did not plan; None when it
-        planned none of them (the group's blocks are then planned as one list)."""
-        if len(group) == 1:
-            plan = group[0].plan
-            return None if plan is None else [plan]
-        if all(copy.plan is None for copy in group):
-            return None
-        return [copier.plan(copy.request.src_blocks, copy.request.dst_blocks)
-                if copy.plan is None else copy.plan for copy in group]
+        """One driver call: the blocks' copies, then `staging` (verification's, if any)."""
+        copier.copy(src_blocks, dst_blocks, staging, "verification staging copy")
 
     # The verification thread (only with verify_fraction > 0): reports stay in request order.
 

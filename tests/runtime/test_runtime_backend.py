@@ -91,12 +91,13 @@ def gated_groups(sizes: Sequence[int], stores: Sequence[bool] | None = None,
 @pytest.mark.parametrize(
     ("sizes", "expected"),
     [
-        ([1] * 300, [list(range(256)), list(range(256, 300))]),  # 256 blocks, then the rest
-        ([16] * 20, [list(range(16)), list(range(16, 20))]),
-        ([100, 100, 100], [[0, 1], [2]]),  # a third would pass 256: it starts the next group
-        ([300, 1], [[0], [1]]),  # a request above the cap is issued alone
-        ([1, 300, 1], [[0], [1], [2]]),
-        ([255, 1, 1], [[0, 1], [2]]),
+        ([1] * 300, [list(range(256)), list(range(256, 300))]),  # 256 requests, the rest
+        ([8] * 200, [list(range(128)), list(range(128, 200))]),  # 1,024 blocks, the rest
+        ([16] * 70, [list(range(64)), list(range(64, 70))]),
+        ([400, 400, 400], [[0, 1], [2]]),  # a third would pass 1,024: it starts the next group
+        ([1100, 1], [[0], [1]]),  # a request above the cap is issued alone
+        ([1, 1100, 1], [[0], [1], [2]]),
+        ([1023, 1, 1], [[0, 1], [2]]),
     ],
 )
 def test_group_merges_requests_only_below_the_block_cap(
@@ -122,7 +123,7 @@ def test_a_group_for_an_idle_stream_starts_small_and_doubles_while_busy(
     monkeypatch: pytest.MonkeyPatch, busy: bool, sizes: list[int], expected: list[int]
 ) -> None:
     """The first copies of a burst reach an idle transfer stream without waiting for a
-    256-block driver call; groups then grow while the newest one is still copying."""
+    1,024-block driver call; groups then grow while the newest one is still copying."""
     monkeypatch.setattr(SimStream, "query", lambda self: not busy)
     groups, events, _ = gated_groups(sizes, first_group_bytes=16 * 64)  # 16 blocks of 64 bytes
     assert [len(group) for group in groups] == expected
@@ -269,8 +270,8 @@ class Corrupting(OrderedCopyBackend):
         self.corrupted: set[int] = set()
 
     def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    staging: Any = None, plans: Any = None) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
+                    staging: Any = None) -> None:
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging)
         if not copier.is_store:
             return
         for target in dst_blocks:
@@ -604,8 +605,8 @@ class CorruptingGated(GatedVerified):
     """Corrupts the host copy of block 9 once, right after its store's copy."""
 
     def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    staging: Any = None, plans: Any = None) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
+                    staging: Any = None) -> None:
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging)
         if copier.is_store and 9 in dst_blocks and not getattr(self, "done_once", False):
             self.done_once = True
             for tensor in self._cpu_caches.values():
@@ -626,10 +627,9 @@ def test_a_mismatch_recopies_and_restages_only_its_block() -> None:
 def test_a_block_that_stays_corrupt_refuses_only_its_store_and_keeps_order() -> None:
     class Always(CorruptingGated):
         def _issue_copy(self, copier: Any, src_blocks: Sequence[int],
-                        dst_blocks: Sequence[int], staging: Any = None,
-                        plans: Any = None) -> None:
+                        dst_blocks: Sequence[int], staging: Any = None) -> None:
             self.done_once = False
-            super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
+            super()._issue_copy(copier, src_blocks, dst_blocks, staging)
 
     backend = Always(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
@@ -840,7 +840,7 @@ def test_a_group_waits_on_the_latest_recorded_event_of_a_shared_stream(sim: SimE
     b = threading.Thread(target=thread_b)
     b.start()
     b.join()
-    backend._queue.put(_Copy(request_a, None, events, None))  # thread A resumes
+    backend._queue.put(_Copy(request_a, None, events))  # thread A resumes
     backend.gate.set()
     backend.drain()
     refused = backend.refused_copies()
@@ -908,10 +908,10 @@ class TracedVerified(OrderedCopyBackend):
         self.trace: list[tuple[Any, ...]] = []
 
     def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    staging: Any = None, plans: Any = None) -> None:
+                    staging: Any = None) -> None:
         staged = [] if staging is None else list(staging[1])
         self.trace.append(("copy", list(src_blocks), staged))
-        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging)
 
     def _record_staged(self, stream: Any) -> int:
         event = super()._record_staged(stream)
@@ -972,7 +972,7 @@ def test_staged_events_are_reused_and_destroyed_at_shutdown(sim: SimEventCalls) 
         backend.drain()
     created = [call[1] for call in sim.calls if call[0] == "create"]
     created = [event for event in created if ("query", event) in sim.calls]  # staged ones
-    synchronized = [call[1] for call in sim.calls if call[0] == "query" and call[1] in created]
+    synchronized = [call[1] for call in sim.calls if call[0] == "query"]
     backend.shutdown()
     destroyed = {call[1] for call in sim.calls if call[0] == "destroy"}
     assert len(created) == 1 and synchronized == created * 20
@@ -1100,81 +1100,3 @@ def test_a_group_that_fails_before_its_copy_is_issued_is_refused() -> None:
     backend.shutdown()
     assert first == [] and [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
     assert [idx for idx, _ in second] == [0] and backend.counters["refused"] == 1
-
-
-def gated_burst(sizes: Sequence[int], copy_thread_bound: bool) -> tuple[
-        list[list[int]], list[tuple[int, Any]], GatedBackend]:
-    """gated_groups, with the copy thread marked as what the GPU waited on (or not)."""
-    gpu, cpu = make_caches(sum(sizes), sum(sizes))
-    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
-    backend._copy_thread_bound[True] = copy_thread_bound
-    events = launch_all(backend, sizes)
-    backend.gate.set()
-    backend.drain()
-    backend.shutdown()
-    assert holds(gpu, cpu, range(sum(sizes)), range(sum(sizes)))
-    return backend.groups, events, backend  # type: ignore[return-value]
-
-
-def test_a_burst_plans_its_large_requests_on_the_requesting_thread() -> None:
-    """While the GPU waits on the copy thread, a request of 64 descriptors or more launched
-    while others wait in the queue is planned by launch_copy; the copy thread plans only the
-    rest and issues the group's plans in one call. Every copy lands."""
-    groups, events, backend = gated_burst([32, 32, 32, 32], True)  # 32 blocks x 2 tensors
-    copier = backend._store_copier
-    assert copier.planned_on == ["MainThread"] * 3 + ["kvguard-copy"]  # type: ignore[union-attr]
-    assert copier.planned_calls == 1 and groups == [[0, 1, 2, 3]]  # type: ignore[union-attr]
-    assert [idx for idx, _ in events] == [0, 1, 2, 3]
-
-
-@pytest.mark.parametrize(("sizes", "copy_thread_bound"),
-                         [([31] * 4, True), ([64], True), ([32] * 4, False)])
-def test_other_requests_are_planned_on_the_copy_thread(
-    sizes: list[int], copy_thread_bound: bool
-) -> None:
-    """Below 64 descriptors the copy thread plans a group's blocks as one list; a request that
-    finds the queue empty (one per engine step) costs the requesting thread no planning, nor
-    does a burst while the GPU is what the copy thread waits on."""
-    _, events, backend = gated_burst(sizes, copy_thread_bound)
-    copier = backend._store_copier
-    assert copier.planned_on == [] and copier.planned_calls == 0  # type: ignore[union-attr]
-    assert len(events) == len(sizes)
-
-
-@pytest.mark.parametrize("completed", [True, False])
-def test_the_copy_thread_is_marked_bound_when_its_last_group_had_completed(
-    sim: SimEventCalls, completed: bool
-) -> None:
-    """Before issuing a group, the copy thread asks the driver whether its direction's newest
-    completion event has completed: if so, the GPU was waiting on it."""
-    gpu, cpu = make_caches(8, 8)
-    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
-    first = launch_all(backend, [2])
-    backend.drain()
-    assert backend._copy_thread_bound[True] is False  # no group before the first
-    sim.not_ready = 0 if completed else 1
-    launch_all(backend, [2])
-    backend.drain()
-    backend.shutdown()
-    assert ("query", first[0][1].cuda_event) in sim.calls
-    assert backend._copy_thread_bound[True] is completed
-    assert backend._copy_thread_bound[False] is False  # loads are marked on their own
-
-
-def test_a_bad_block_list_in_a_burst_is_refused_and_raised_from_the_copy_thread() -> None:
-    """launch_copy does not raise on a block id the requesting thread's planning rejected: the
-    copy thread plans it again, refuses its group and raises, as without the early plan."""
-    gpu, cpu = make_caches(200, 200)
-    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
-    backend._copy_thread_bound[True] = True
-    events = launch_all(backend, [32, 32])
-    with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
-        backend.launch_copy(list(range(168, 200)), list(range(180, 212)), True, 2, events)
-    backend.max_group = 1
-    backend.gate.set()
-    with pytest.raises(IndexError, match="out of range"):
-        backend.drain()
-    refused = backend.refused_copies()
-    backend.shutdown()
-    assert [(r.event_idx, r.reason) for r in refused] == [(2, "copy_error")]
-    assert [idx for idx, _ in events] == [0, 1] and holds(gpu, cpu, range(64), range(64))
