@@ -185,9 +185,10 @@ class OrderedCopyBackend:
     Verification (opt-in, sampled). Each block is sampled with probability `verify_fraction`,
     in clusters of about `verify_cluster_bytes` (BlockSampler): a check costs the copy thread
     and the verify thread host time of their own, so a 1% sample of 16 KiB blocks checks about
-    one 1,024-block group in 6 (about 64 blocks each) rather than every group (about 10 each). The GPU sources of a group's sampled blocks are staged into
-    pinned host rows by descriptors added to the group's own driver call (1% more traffic for a
-    1% sample, no call of their own), and an event is recorded behind them. A group of
+    one 1,024-block group in 6 (about 64 blocks each) rather than every group (about 10 each).
+    The GPU sources of a group's sampled blocks are staged into pinned host rows by descriptors
+    added to the group's own driver call (1% more traffic for a 1% sample, no call of their
+    own), and an event is recorded behind them. A group of
     `_SPLIT_FROM` bytes or more instead copies its sampled blocks and their staging first, then
     the rest, so that its samples are compared while the rest copies. The group goes to the
     verify thread, which waits for that event (polling it between short sleeps), compares the
