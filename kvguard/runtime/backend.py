@@ -59,8 +59,7 @@ EventsList = list[tuple[int, Any]]
 # stored host blocks on the CPU.
 _STAGING_BYTES = 64 << 20
 _STAGING_ROWS = 1024
-# The longest launch_copy waits for the copy thread to take a backlog (see _hand_over).
-_HANDOVER_WAIT_S = 100e-6
+_HANDOVER_SLEEP_S = 50e-6
 _POLL_S = 100e-6  # the verify thread's sleep between asks whether a group's samples are in
 # A sampled group this large (bytes) copies its sampled blocks in a driver call of their own
 # first, so that their compare overlaps the rest of its copy instead of delaying its report;
@@ -180,8 +179,8 @@ class OrderedCopyBackend:
     from a pool too, reused once nothing but the pool references them (the caller dropped
     them), and re-recorded with one driver call. The requesting thread keeps the GIL through
     `launch_copy`, so requests launched back to back pile up into large groups; once
-    `handover_backlog` of them, holding `handover_bytes` or more, wait, `launch_copy` waits
-    (briefly, the GIL released) until the copy thread has taken a group.
+    `handover_backlog` of them, holding `handover_bytes` or more, wait, `launch_copy` sleeps
+    briefly so that the copy thread can start.
 
     Verification (opt-in, sampled). Each block is sampled with probability `verify_fraction`,
     in clusters of about `verify_cluster_bytes` (BlockSampler): a check costs the copy thread
@@ -206,8 +205,8 @@ class OrderedCopyBackend:
     # by it (their groups are bound by host time, which small groups would only add to).
     first_group_bytes = 16 << 20
     # Requests queued and not yet taken at which launch_copy lets the copy thread run (below),
-    # once they hold this many bytes too: a hand-over costs the requesting thread up to about
-    # 100 µs, in which the GPU copies about 5 MiB, so smaller backlogs wait for the next one.
+    # once they hold this many bytes too: a hand-over costs the requesting thread about 100 µs,
+    # in which the GPU copies about 5 MiB, so a smaller backlog waits for more requests.
     handover_backlog = 16
     handover_bytes = 4 << 20
     # Bytes a verification check compares on average (at least one block): each check costs
@@ -229,8 +228,6 @@ class OrderedCopyBackend:
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._launch_lock = threading.Lock()
-        self._took_group = threading.Event()  # cleared by _hand_over, set by the copy thread
-        self._took_group.set()
         # Bytes requested (written under _launch_lock) and taken into groups (by the copy
         # thread): their difference is what waits in the queue.
         self._bytes_launched = 0
@@ -331,19 +328,12 @@ class OrderedCopyBackend:
             self._bytes_launched += len(src) * self._bytes_per_block
         if (requests.qsize() >= self.handover_backlog
                 and self._bytes_launched - self._bytes_taken >= self.handover_bytes):
-            self._hand_over()
-
-    def _hand_over(self) -> None:
-        """A burst: this thread holds the GIL through launch_copy (the guard's driver calls
-        keep it), so the copy thread could start only when Python's switch interval (5 ms)
-        forces a hand-over. Wait, with the GIL released, until the copy thread has taken a
-        group from the queue, at most _HANDOVER_WAIT_S. A fixed sleep waited its whole length
-        (50 µs asked, more with the kernel's timer slack) even when the copy thread took the
-        GIL in a few microseconds. One request per step, as vLLM makes them, never gets here.
-        """
-        took = self._took_group
-        took.clear()
-        took.wait(_HANDOVER_WAIT_S)
+            # A burst: this thread holds the GIL through launch_copy (the guard's driver calls
+            # keep it), so the copy thread could start only when Python's switch interval
+            # (5 ms) forces a hand-over. A short sleep gives it the GIL now. (Waiting instead
+            # for the copy thread to take a group was no better: probes-h200/handover.txt.)
+            # One request per step, as vLLM makes them, never gets here.
+            time.sleep(_HANDOVER_SLEEP_S)
 
     def drain(self) -> None:
         """Block until every queued copy was issued and reported; raise any copy-thread error."""
@@ -394,7 +384,6 @@ class OrderedCopyBackend:
     def _copy_loop(self) -> None:
         """Issue queued requests in groups, in request order, until shutdown's None."""
         get, empty = self._queue.get, self._queue.empty
-        took = self._took_group
         limit, block_limit = max(1, self.max_group), max(1, self.max_group_blocks)
         item = get()
         while item is not None:
@@ -427,8 +416,6 @@ class OrderedCopyBackend:
                     carried = True
                     break
             self._bytes_taken += blocks * self._bytes_per_block
-            if not took.is_set():  # a launch_copy waits for this group to be taken
-                took.set()
             try:
                 self._issue(group)
             except Exception as exc:  # surfaced to the caller on its next call

@@ -691,72 +691,45 @@ def test_verification_under_concurrent_hand_offs_keeps_order_and_recopies(
     assert counters["verified"] > 0
 
 
-def test_a_backlog_of_queued_requests_hands_the_copy_thread_the_gil() -> None:
-    """From the 16th request queued and not yet taken (`handover_backlog`), launch_copy waits
-    (releasing the GIL) for the copy thread to take a group, at most _HANDOVER_WAIT_S; below
-    that it never does."""
+def test_a_backlog_of_queued_requests_hands_the_copy_thread_the_gil(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From the 16th request queued and not yet taken (`handover_backlog`), launch_copy
+    sleeps briefly (releasing the GIL); below that it never does."""
+    sleeps: list[float] = []
+    monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
     gpu, cpu = make_caches(100, 100)
     backend = GatedBackend(GuardPolicy.RAISE)
     assert backend.handover_backlog == 16
     backend.handover_bytes = 0  # the blocks here are 64 bytes
     start(backend, gpu, cpu)
-    waits: list[float | None] = []
-    backend._took_group.wait = waits.append  # type: ignore[assignment,method-assign]
     events = launch_all(backend, [1] * 15)
-    assert waits == []
+    assert sleeps == []
     launch_all(backend, [1] * 85, events=events)
-    assert len(waits) == 85 and set(waits) == {backend_module._HANDOVER_WAIT_S}
+    assert len(sleeps) == 85 and set(sleeps) == {backend_module._HANDOVER_SLEEP_S}
     backend.gate.set()
     backend.drain()
     backend.shutdown()
     assert len(events) == 100
 
 
-def test_a_waiting_launch_goes_on_once_the_copy_thread_takes_a_group(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(backend_module, "_HANDOVER_WAIT_S", 30.0)
-    gpu, cpu = make_caches(100, 100)
-    backend = GatedBackend(GuardPolicy.RAISE)
-    backend.handover_bytes = 0
-    start(backend, gpu, cpu)
-    events = launch_all(backend, [1] * 15)
-    launched = threading.Event()
-
-    def sixteenth() -> None:
-        with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
-            backend.launch_copy([50], [50], True, 15, events)
-        launched.set()
-
-    thread = threading.Thread(target=sixteenth)
-    began = time.monotonic()
-    thread.start()
-    assert not launched.wait(0.2)  # waiting: the copy thread has taken nothing
-    backend.gate.set()
-    assert launched.wait(5.0) and time.monotonic() - began < 5.0
-    thread.join()
-    backend.drain()
-    backend.shutdown()
-    assert [idx for idx, _ in events] == list(range(16))
-
-
 @pytest.mark.parametrize(("block_bytes", "handovers"), [(1 << 10, 0), (1 << 20, 85)])
 def test_a_backlog_hands_over_only_once_it_holds_handover_bytes(
-    block_bytes: int, handovers: int
+    block_bytes: int, handovers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Small requests pile up without a hand-over until they hold `handover_bytes` (4 MiB):
     below it, the GPU would idle less than a hand-over costs the requesting thread."""
+    sleeps: list[float] = []
+    monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
     gpu, cpu = make_caches(100, 100, width=block_bytes // 8)  # two int32 tensors a block
     backend = GatedBackend(GuardPolicy.RAISE)
     assert backend.handover_bytes == 4 << 20
     start(backend, gpu, cpu)
-    waits: list[float | None] = []
-    backend._took_group.wait = waits.append  # type: ignore[assignment,method-assign]
     events = launch_all(backend, [1] * 100)
     backend.gate.set()
     backend.drain()
     backend.shutdown()
-    assert len(waits) == handovers and len(events) == 100
+    assert len(sleeps) == handovers and len(events) == 100
     assert backend._bytes_launched == backend._bytes_taken == 100 * block_bytes
 
 
