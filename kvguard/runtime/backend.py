@@ -209,9 +209,6 @@ class OrderedCopyBackend:
     # in which the GPU copies about 5 MiB, so a smaller backlog waits for more requests.
     handover_backlog = 16
     handover_bytes = 4 << 20
-    # Bytes queued at which launch_copy hands over however few requests hold them: a burst of
-    # large stores would otherwise leave the GPU idle until its last launch.
-    handover_bytes_alone = 16 << 20
     # Bytes a verification check compares on average (at least one block): each check costs
     # host time of its own, so small blocks are checked in clusters (BlockSampler).
     verify_cluster_bytes = 1 << 20
@@ -329,10 +326,8 @@ class OrderedCopyBackend:
             request = self._guard.open_request(compute_stream, is_store, event_idx, src, dst)
             requests.put(_new_tuple(_Copy, (request, wait_event, events_list)))
             self._bytes_launched += len(src) * self._bytes_per_block
-        queued = self._bytes_launched - self._bytes_taken
-        if queued >= self.handover_bytes and (
-                queued >= self.handover_bytes_alone
-                or requests.qsize() >= self.handover_backlog):
+        if (requests.qsize() >= self.handover_backlog
+                and self._bytes_launched - self._bytes_taken >= self.handover_bytes):
             # A burst: this thread holds the GIL through launch_copy (the guard's driver calls
             # keep it), so the copy thread could start only when Python's switch interval
             # (5 ms) forces a hand-over. A short sleep gives it the GIL now. (Waiting instead
