@@ -1,5 +1,6 @@
-"""Host time of `plan_block_copies` (the copy thread plans every group), numpy path against the
-plain-Python one, for block counts and tensor counts a store has (vLLM: one tensor per layer).
+"""Host time of `plan_block_copies`, numpy path against the plain-Python one, for block counts
+and tensor counts a store has (vLLM: one tensor per layer); then what joining a request planned
+already (by launch_copy, in a burst) into its group's driver call costs the copy thread instead.
 
 CPU only: `python3 benchmarks/planner_speed.py`. Random block ids, none adjacent on both sides.
 """
@@ -10,7 +11,7 @@ import random
 import timeit
 
 from kvguard.runtime import batch_copy
-from kvguard.runtime.batch_copy import CacheLayout, plan_block_copies
+from kvguard.runtime.batch_copy import CacheLayout, join_descriptors, plan_block_copies
 
 
 def layouts(tensors: int) -> tuple[CacheLayout, CacheLayout]:
@@ -45,6 +46,17 @@ def main() -> None:
             used = "numpy" if (blocks + 2) * tensors >= threshold else "plain"
             print(f"{tensors} | {blocks} | {timings['numpy']:.1f} | {timings['plain']:.1f} | "
                   f"{used}")
+    print("joining 8 planned requests into one call: microseconds per request")
+    print("descriptors per request | join")
+    src, dst = layouts(1)
+    for blocks in (1, 64, 128, 1024):
+        plans = [plan_block_copies(src, dst, rng.sample(range(4096), blocks),
+                                   rng.sample(range(2048), blocks)) for _ in range(8)]
+        runs = max(20, 20_000 // blocks)
+        seconds = min(timeit.repeat("join_descriptors(plans)", number=runs, repeat=5,
+                                    globals={"join_descriptors": join_descriptors,
+                                             "plans": plans}))
+        print(f"{blocks} | {seconds / runs / 8 * 1e6:.2f}")
 
 
 if __name__ == "__main__":

@@ -66,6 +66,9 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
         f"| 2 stores requested from a thread new to CUDA | stale "
         f"{get('fresh_thread_stores', 'stale')}/{get('fresh_thread_stores', 'trials')}, errors "
         f"{get('fresh_thread_stores', 'errors')} |",
+        f"| 2 a burst planned on the requesting thread | stale "
+        f"{get('early_planned_burst', 'stale')}/{get('early_planned_burst', 'stores')}, planned "
+        f"early {get('early_planned_burst', 'planned_early')} |",
         f"| 2 the guard's handshake across threads | transfer held behind compute "
         f"{get('guard_handshake', 'transfer_held_behind_compute')}, violation "
         f"{get('guard_handshake', 'violation')} |",

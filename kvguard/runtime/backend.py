@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 import torch
 
 from kvguard.runtime import driver
-from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, Descriptors
+from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, CopyPlan, Descriptors
 from kvguard.runtime.errors import GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
 from kvguard.runtime.order import MemoryKind
@@ -60,6 +60,10 @@ EventsList = list[tuple[int, Any]]
 _STAGING_BYTES = 64 << 20
 _STAGING_ROWS = 1024
 _HANDOVER_SLEEP_S = 50e-6
+# A request with this many descriptors (blocks times tensors) or more, made while others wait in
+# the queue, is planned by launch_copy: planning it costs the copy thread more than joining its
+# descriptors to the group's does (benchmarks/planner_speed.py).
+_PLAN_EARLY_FROM = 64
 _POLL_S = 100e-6  # the verify thread's sleep between asks whether a group's samples are in
 # A sampled group this large (bytes) copies its sampled blocks in a driver call of their own
 # first, so that their compare overlaps the rest of its copy instead of delaying its report;
@@ -82,6 +86,7 @@ class _Copy(NamedTuple):
     request: CopyRequest  # carries the guard's compute-done event
     caller_event: Any  # the caller's wait_event (torch.cuda.Event or torch.Event), or None
     events_list: EventsList
+    plan: CopyPlan | None  # descriptors made on the requesting thread, or None (made later)
 
 
 class _RowOf(NamedTuple):
@@ -180,7 +185,14 @@ class OrderedCopyBackend:
     them), and re-recorded with one driver call. The requesting thread keeps the GIL through
     `launch_copy`, so requests launched back to back pile up into large groups; once
     `handover_backlog` of them, holding `handover_bytes` or more, wait, `launch_copy` sleeps
-    briefly so that the copy thread can start.
+    briefly so that the copy thread can start. Where copies are bound by host time (blocks of
+    less than `plan_early_below` bytes: the driver takes each descriptor on the calling thread
+    in about the time the copy engine takes to copy it), the copy thread is what limits a
+    burst, so a request launched while others still wait in the queue is planned (its
+    descriptors made) by `launch_copy` on the requesting thread, whose Python runs while the
+    copy thread is in the driver; the copy thread then only joins the plans. A request
+    launched to an empty queue (one per engine step, as vLLM makes them) is planned on the
+    copy thread, and the engine's thread pays nothing for it.
 
     Verification (opt-in, sampled). Each block is sampled with probability `verify_fraction`,
     in clusters of about `verify_cluster_bytes` (BlockSampler): a check costs the copy thread
@@ -209,6 +221,10 @@ class OrderedCopyBackend:
     # in which the GPU copies about 5 MiB, so a smaller backlog waits for more requests.
     handover_backlog = 16
     handover_bytes = 4 << 20
+    # Blocks (per tensor) below this size are copied at the pace the driver takes descriptors
+    # (0.4 to 0.8 µs of host time each, probes-h200/host_vs_gpu.txt; the copy engine moves
+    # 32 KiB in about 0.6 µs), so launch_copy plans a burst's requests for the copy thread.
+    plan_early_below = 32 << 10
     # Bytes a verification check compares on average (at least one block): each check costs
     # host time of its own, so small blocks are checked in clusters (BlockSampler).
     verify_cluster_bytes = 1 << 20
@@ -273,6 +289,8 @@ class OrderedCopyBackend:
         self._store_copier = BatchCopier(gpu_caches, cpu_caches, store_stream)
         self._gpu_layout = CacheLayout.of(gpu_caches)
         self._bytes_per_block = max(1, sum(self._gpu_layout.block_bytes))  # every tensor's block
+        self._tensors = len(self._gpu_layout.names)
+        self._host_bound = min(self._gpu_layout.block_bytes) < self.plan_early_below
         self._verify_cluster = max(1, self.verify_cluster_bytes // self._bytes_per_block)
         if self._store_copier.source_kind is not MemoryKind.DEVICE:
             raise ValueError("gpu_caches must hold CUDA tensors and cpu_caches pinned host ones")
@@ -318,13 +336,17 @@ class OrderedCopyBackend:
         compute_stream = self._current_stream()
         src, dst = tuple(src_blocks), tuple(dst_blocks)
         requests = self._queue
+        plan = None
+        if (self._host_bound and len(src) * self._tensors >= _PLAN_EARLY_FROM
+                and not requests.empty()):
+            plan = self._plan_early(is_store, src, dst)
         # Under the lock, shutdown() cannot close the guard between the request's record and
         # its queueing (the record would use a destroyed event; the request would be dropped).
         with self._launch_lock:
             if self._closed:
                 raise RuntimeError("launch_copy() cannot follow shutdown()")
             request = self._guard.open_request(compute_stream, is_store, event_idx, src, dst)
-            requests.put(_new_tuple(_Copy, (request, wait_event, events_list)))
+            requests.put(_new_tuple(_Copy, (request, wait_event, events_list, plan)))
             self._bytes_launched += len(src) * self._bytes_per_block
         if (requests.qsize() >= self.handover_backlog
                 and self._bytes_launched - self._bytes_taken >= self.handover_bytes):
@@ -334,6 +356,16 @@ class OrderedCopyBackend:
             # for the copy thread to take a group was no better: probes-h200/handover.txt.)
             # One request per step, as vLLM makes them, never gets here.
             time.sleep(_HANDOVER_SLEEP_S)
+
+    def _plan_early(self, is_store: bool, src: tuple[int, ...], dst: tuple[int, ...]
+                    ) -> CopyPlan | None:
+        """Plan a request on the requesting thread, where the copy thread is behind."""
+        copier = self._store_copier if is_store else self._load_copier
+        assert copier is not None
+        try:
+            return copier.plan(src, dst)
+        except (ValueError, IndexError):  # bad block lists: the copy thread plans again, and
+            return None  # its error refuses the copy and is raised, as for any request
 
     def drain(self) -> None:
         """Block until every queued copy was issued and reported; raise any copy-thread error."""
@@ -441,7 +473,8 @@ class OrderedCopyBackend:
         return first if idle else min(block_limit, max(first, 2 * blocks))
 
     def _issue(self, group: list[_Copy]) -> None:
-        copier = self._store_copier if group[0].request.is_store else self._load_copier
+        is_store = group[0].request.is_store
+        copier = self._store_copier if is_store else self._load_copier
         assert copier is not None
         stream = copier.stream
         try:
@@ -468,13 +501,13 @@ class OrderedCopyBackend:
             raise
         if not picked:
             try:
-                self._issue_copy(copier, src_blocks, dst_blocks)
+                self._issue_copy(copier, src_blocks, dst_blocks, None, self._plans(ok, copier))
                 done = self._done_events.take()
                 self._record_done(done, stream)
             except Exception:  # no completion event: refused (the error is raised too)
                 self._refuse_all(ok, "copy_error")
                 raise
-            self._newest_group_blocks[copier.is_store] = len(src_blocks)
+            self._newest_group_blocks[is_store] = len(src_blocks)
             self._report_or_hand_off(ok, done)
             return
         staged = 0
@@ -489,11 +522,12 @@ class OrderedCopyBackend:
                 self._issue_copy(copier, _without(src_blocks, picked),
                                  _without(dst_blocks, picked))
             else:
-                self._issue_copy(copier, src_blocks, dst_blocks, staging)
+                self._issue_copy(copier, src_blocks, dst_blocks, staging,
+                                 self._plans(ok, copier))
                 staged = self._record_staged(stream)
             done = self._done_events.take()
             self._record_done(done, stream)
-            self._newest_group_blocks[copier.is_store] = len(src_blocks)
+            self._newest_group_blocks[is_store] = len(src_blocks)
         except Exception as exc:  # its rows are held: the verify thread gives them back in order
             self._hand_off(_Issued(ok, None, rows, start, staged, exc))
             return
@@ -603,10 +637,26 @@ class OrderedCopyBackend:
 
     def _issue_copy(
         self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-        staging: Descriptors | None = None,
+        staging: Descriptors | None = None, plans: list[CopyPlan] | None = None,
     ) -> None:
-        """One driver call: the blocks' copies, then `staging` (verification's, if any)."""
-        copier.copy(src_blocks, dst_blocks, staging, "verification staging copy")
+        """One driver call: the blocks' copies, then `staging` (verification's, if any).
+        `plans`: the blocks' descriptors, one plan per request, when some were made already."""
+        if plans is None:
+            copier.copy(src_blocks, dst_blocks, staging, "verification staging copy")
+        else:
+            copier.copy_planned(plans, staging, "verification staging copy")
+
+    @staticmethod
+    def _plans(group: list[_Copy], copier: BatchCopier) -> list[CopyPlan] | None:
+        """Each request's plan, made here for any launch_copy did not plan; None when it
+        planned none of them (the group's blocks are then planned as one list)."""
+        if len(group) == 1:
+            plan = group[0].plan
+            return None if plan is None else [plan]
+        if all(copy.plan is None for copy in group):
+            return None
+        return [copier.plan(copy.request.src_blocks, copy.request.dst_blocks)
+                if copy.plan is None else copy.plan for copy in group]
 
     # The verification thread (only with verify_fraction > 0): reports stay in request order.
 

@@ -86,14 +86,15 @@ class CopyPlan:
         return (self.dst_addresses.buffer_info()[0], self.src_addresses.buffer_info()[0],
                 self.sizes.buffer_info()[0])
 
-    def describe(self, index: int, layout: CacheLayout) -> str:
-        """Name descriptor `index`: which tensor and which blocks it copies."""
+    def describe(self, index: int, layout: CacheLayout, offset: int = 0) -> str:
+        """Name descriptor `index`: which tensor and which blocks it copies (`offset`: where
+        the plan's descriptors start in the driver call, for the number shown)."""
         src_starts, dst_starts, lengths = _runs([int(b) for b in self.src_blocks],
                                                 [int(b) for b in self.dst_blocks])
         tensor, run = divmod(index, len(lengths))
         src0, dst0, length = src_starts[run], dst_starts[run], lengths[run]
         return (
-            f"descriptor {index}: tensor {layout.names[tensor]!r}, source blocks "
+            f"descriptor {offset + index}: tensor {layout.names[tensor]!r}, source blocks "
             f"{src0}..{src0 + length - 1} -> destination blocks {dst0}..{dst0 + length - 1} "
             f"({int(self.sizes[index])} bytes from {int(self.src_addresses[index]):#x} to "
             f"{int(self.dst_addresses[index]):#x})"
@@ -102,6 +103,35 @@ class CopyPlan:
 
 # Descriptors made elsewhere (dsts, srcs, sizes) that `BatchCopier.copy` adds to its call.
 Descriptors: TypeAlias = "tuple[array[int], array[int], array[int]]"
+
+
+def join_descriptors(plans: Sequence[CopyPlan], also: Descriptors | None = None) -> Descriptors:
+    """The plans' descriptors one after the other, then `also`'s: one driver call's arrays."""
+    dsts, srcs, sizes = array("q"), array("q"), array("q")
+    for plan in plans:
+        dsts += plan.dst_addresses
+        srcs += plan.src_addresses
+        sizes += plan.sizes
+    if also is not None:
+        dsts += also[0]
+        srcs += also[1]
+        sizes += also[2]
+    return dsts, srcs, sizes
+
+
+def name_descriptor(
+    failed: int | None, plans: Sequence[CopyPlan], layout: CacheLayout, added: int,
+    added_named: str,
+) -> str:
+    """Which copy descriptor `failed` of a call made from `plans` then `added` more is."""
+    offset = 0
+    for plan in plans:
+        if failed is not None and offset <= failed < offset + plan.count:
+            return plan.describe(failed - offset, layout, offset)
+        offset += plan.count
+    if failed is not None and offset <= failed < offset + added:
+        return f"{added_named} {failed - offset}"
+    return f"the driver did not name one of the {offset + added} descriptors"
 
 
 def _check_blocks(role: str, blocks: Sequence[int], layout: CacheLayout) -> None:
@@ -277,6 +307,11 @@ class BatchCopier:
     def is_store(self) -> bool:
         return self.source_kind is MemoryKind.DEVICE
 
+    def plan(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> CopyPlan:
+        """The descriptors copying `src_blocks` to `dst_blocks` (ValueError or IndexError on
+        bad block lists); `copy_planned` issues them."""
+        return plan_block_copies(self.src_layout, self.dst_layout, src_blocks, dst_blocks)
+
     def copy(
         self, src_blocks: Sequence[int], dst_blocks: Sequence[int],
         also: Descriptors | None = None, also_named: str = "added copy",
@@ -287,22 +322,24 @@ class BatchCopier:
         the same driver call after the blocks' (a call costs host time of its own); one that
         fails is named `also_named` and its index among them.
         """
-        plan = plan_block_copies(self.src_layout, self.dst_layout, src_blocks, dst_blocks)
-        count = plan.count
-        if also is None:
-            dsts, srcs, sizes = plan.pointers()
+        self.copy_planned([self.plan(src_blocks, dst_blocks)], also, also_named)
+
+    def copy_planned(
+        self, plans: Sequence[CopyPlan], also: Descriptors | None = None,
+        also_named: str = "added copy",
+    ) -> None:
+        """`copy` for blocks planned already (by `plan`, possibly on another thread): every
+        plan's descriptors, then `also`'s, in one driver call."""
+        if len(plans) == 1 and also is None:
+            dsts, srcs, sizes = plans[0].pointers()
+            count = plans[0].count
         else:
-            joined = (plan.dst_addresses + also[0], plan.src_addresses + also[1],
-                      plan.sizes + also[2])
+            joined = join_descriptors(plans, also)  # held until the driver has read it
             dsts, srcs, sizes = (column.buffer_info()[0] for column in joined)
-            count += len(also[2])
+            count = len(joined[2])
         code, failed = self._entry(dsts, srcs, sizes, count, self._attributes, self._stream_handle)
         if code != 0:
             name, detail = result_name(code)
-            if failed is not None and failed < plan.count:
-                where = plan.describe(failed, self.src_layout)
-            elif failed is not None and failed < count:
-                where = f"{also_named} {failed - plan.count}"
-            else:
-                where = f"the driver did not name one of the {count} descriptors"
+            added = 0 if also is None else len(also[2])
+            where = name_descriptor(failed, plans, self.src_layout, added, also_named)
             raise BatchCopyError(code, name, detail, where)

@@ -107,6 +107,48 @@ def test_ordered_backend_never_stores_stale_blocks(
         assert result["violations"] == 0
 
 
+class EarlyPlanCounting(OrderedCopyBackend):
+    """Counts the requests launch_copy planned itself."""
+
+    planned_early = 0
+
+    def _plan_early(self, *args: Any) -> Any:
+        plan = super()._plan_early(*args)
+        self.planned_early += plan is not None
+        return plan
+
+
+def test_a_burst_planned_on_the_requesting_thread_stores_every_block(
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+) -> None:
+    """Stores of 64 small blocks launched back to back while a sleep-gated writer has yet to
+    write them: launch_copy plans the requests that find others queued, the copy thread joins
+    the plans, and every block lands with the value written before its store was requested."""
+    stores, size = 32, 64
+    gpu, cpu = make_caches(stores * size, stores * size)  # 4 KiB blocks: planned early
+    backend = start(EarlyPlanCounting(GuardPolicy.RAISE), gpu, cpu)
+    blocks = [list(range(store * size, (store + 1) * size)) for store in range(stores)]
+    indexes = [torch.tensor(ids, device="cuda") for ids in blocks]
+    events: list[tuple[int, Any]] = []
+    torch.cuda.synchronize()
+    with torch.cuda.stream(compute_stream):
+        torch.cuda._sleep(SLEEP_CYCLES)
+        for store, index in enumerate(indexes):
+            for tensor in gpu.values():
+                tensor.index_fill_(0, index, store + 1)
+        for store, ids in enumerate(blocks):
+            backend.launch_copy(ids, ids[::-1], True, store, events)
+    backend.drain()
+    torch.cuda.synchronize()
+    stale = sum(not host_holds(cpu, ids, store + 1) for store, ids in enumerate(blocks))
+    result = {"stores": stores, "stale": stale, "planned_early": backend.planned_early,
+              "events_in_fifo_order": int([i for i, _ in events] == list(range(stores)))}
+    backend.shutdown()
+    proof_results["early_planned_burst"] = result
+    assert result["stale"] == 0 and result["events_in_fifo_order"] == 1
+    assert result["planned_early"] >= stores // 2
+
+
 def read_during_load(
     compute_stream: torch.cuda.Stream, issue_load: Any, gpu: dict[str, torch.Tensor],
     cpu: dict[str, torch.Tensor],

@@ -14,7 +14,7 @@ import ctypes
 import itertools
 import threading
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import torch
@@ -135,6 +135,11 @@ def stream(use: SimStream | None) -> Iterator[None]:
         _local.stream = previous
 
 
+class SimPlan(NamedTuple):
+    src: list[int]
+    dst: list[int]
+
+
 class SimCopier:
     """BatchCopier's surface: a synchronous copy between two CPU tensor sets, calls recorded."""
 
@@ -153,16 +158,37 @@ class SimCopier:
         self.calls: list[tuple[list[int], list[int]]] = []
         self.added: list[list[tuple[int, int, int]]] = []  # each call's added descriptors
         self.fail_calls: set[int] = set()  # calls (from 0) that copy nothing and raise
+        self.planned_on: list[str] = []  # the thread of each plan() call
+        self.planned_calls = 0  # calls made from plans (copy_planned)
 
     @property
     def is_store(self) -> bool:
         return self.source_kind is MemoryKind.DEVICE
 
-    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-             also: Any = None, also_named: str = "added copy") -> None:
+    def plan(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> SimPlan:
+        plan = self._checked(src_blocks, dst_blocks)
+        self.planned_on.append(threading.current_thread().name)
+        return plan
+
+    def _checked(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> SimPlan:
+        """The block lists, refused as BatchCopier's planner refuses them."""
         src, dst = list(src_blocks), list(dst_blocks)
         if len(src) != len(dst) or not src:
             raise ValueError("bad block lists")
+        for blocks, caches in ((src, self.src), (dst, self.dst)):
+            if min(blocks) < 0 or max(blocks) >= min(t.shape[0] for t in caches.values()):
+                raise IndexError("block out of range")
+        return SimPlan(src, dst)
+
+    def copy_planned(self, plans: Sequence[SimPlan], also: Any = None,
+                     also_named: str = "added copy") -> None:
+        self.planned_calls += 1
+        self.copy([b for p in plans for b in p.src], [b for p in plans for b in p.dst],
+                  also, also_named)
+
+    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+             also: Any = None, also_named: str = "added copy") -> None:
+        src, dst = self._checked(src_blocks, dst_blocks)
         added = [] if also is None else list(zip(*also, strict=True))
         if len(self.calls) in self.fail_calls:
             self.calls.append((src, dst))

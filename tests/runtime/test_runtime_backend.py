@@ -270,8 +270,8 @@ class Corrupting(OrderedCopyBackend):
         self.corrupted: set[int] = set()
 
     def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    staging: Any = None) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, staging)
+                    staging: Any = None, plans: Any = None) -> None:
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
         if not copier.is_store:
             return
         for target in dst_blocks:
@@ -606,8 +606,8 @@ class CorruptingGated(GatedVerified):
     """Corrupts the host copy of block 9 once, right after its store's copy."""
 
     def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    staging: Any = None) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, staging)
+                    staging: Any = None, plans: Any = None) -> None:
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
         if copier.is_store and 9 in dst_blocks and not getattr(self, "done_once", False):
             self.done_once = True
             for tensor in self._cpu_caches.values():
@@ -628,9 +628,10 @@ def test_a_mismatch_recopies_and_restages_only_its_block() -> None:
 def test_a_block_that_stays_corrupt_refuses_only_its_store_and_keeps_order() -> None:
     class Always(CorruptingGated):
         def _issue_copy(self, copier: Any, src_blocks: Sequence[int],
-                        dst_blocks: Sequence[int], staging: Any = None) -> None:
+                        dst_blocks: Sequence[int], staging: Any = None,
+                        plans: Any = None) -> None:
             self.done_once = False
-            super()._issue_copy(copier, src_blocks, dst_blocks, staging)
+            super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
 
     backend = Always(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
@@ -863,7 +864,7 @@ def test_a_group_waits_on_the_latest_recorded_event_of_a_shared_stream(sim: SimE
     b = threading.Thread(target=thread_b)
     b.start()
     b.join()
-    backend._queue.put(_Copy(request_a, None, events))  # thread A resumes
+    backend._queue.put(_Copy(request_a, None, events, None))  # thread A resumes
     backend.gate.set()
     backend.drain()
     refused = backend.refused_copies()
@@ -931,10 +932,10 @@ class TracedVerified(OrderedCopyBackend):
         self.trace: list[tuple[Any, ...]] = []
 
     def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    staging: Any = None) -> None:
+                    staging: Any = None, plans: Any = None) -> None:
         staged = [] if staging is None else list(staging[1])
         self.trace.append(("copy", list(src_blocks), staged))
-        super()._issue_copy(copier, src_blocks, dst_blocks, staging)
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
 
     def _record_staged(self, stream: Any) -> int:
         event = super()._record_staged(stream)
@@ -995,7 +996,7 @@ def test_staged_events_are_reused_and_destroyed_at_shutdown(sim: SimEventCalls) 
         backend.drain()
     created = [call[1] for call in sim.calls if call[0] == "create"]
     created = [event for event in created if ("query", event) in sim.calls]  # staged ones
-    synchronized = [call[1] for call in sim.calls if call[0] == "query"]
+    synchronized = [call[1] for call in sim.calls if call[0] == "query" and call[1] in created]
     backend.shutdown()
     destroyed = {call[1] for call in sim.calls if call[0] == "destroy"}
     assert len(created) == 1 and synchronized == created * 20
@@ -1123,3 +1124,57 @@ def test_a_group_that_fails_before_its_copy_is_issued_is_refused() -> None:
     backend.shutdown()
     assert first == [] and [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
     assert [idx for idx, _ in second] == [0] and backend.counters["refused"] == 1
+
+
+def gated_burst(sizes: Sequence[int], width: int = 8) -> tuple[
+        list[list[int]], list[tuple[int, Any]], GatedBackend]:
+    """gated_groups for two tensors of `width` int32 values a block."""
+    gpu, cpu = make_caches(sum(sizes), sum(sizes), width=width)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
+    events = launch_all(backend, sizes)
+    backend.gate.set()
+    backend.drain()
+    backend.shutdown()
+    assert holds(gpu, cpu, range(sum(sizes)), range(sum(sizes)))
+    return backend.groups, events, backend  # type: ignore[return-value]
+
+
+def test_a_burst_of_small_blocks_is_planned_on_the_requesting_thread() -> None:
+    """Blocks below `plan_early_below` (32 KiB): a request of 64 descriptors or more launched
+    while others wait in the queue is planned by launch_copy; the copy thread plans only the
+    rest and issues the group's plans in one call. Every copy lands."""
+    groups, events, backend = gated_burst([32, 32, 32, 32])  # 32 blocks x 2 tensors
+    copier = backend._store_copier
+    assert copier.planned_on == ["MainThread"] * 3 + ["kvguard-copy"]  # type: ignore[union-attr]
+    assert copier.planned_calls == 1 and groups == [[0, 1, 2, 3]]  # type: ignore[union-attr]
+    assert [idx for idx, _ in events] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize(("sizes", "width"),
+                         [([31] * 4, 8), ([64], 8), ([32] * 4, (32 << 10) // 4)])
+def test_other_requests_are_planned_on_the_copy_thread(sizes: list[int], width: int) -> None:
+    """Below 64 descriptors the copy thread plans a group's blocks as one list; a request that
+    finds the queue empty (one per engine step) costs the requesting thread no planning, nor
+    does a burst of blocks of 32 KiB or more, whose copies the GPU, not the driver, paces."""
+    _, events, backend = gated_burst(sizes, width)
+    copier = backend._store_copier
+    assert copier.planned_on == [] and copier.planned_calls == 0  # type: ignore[union-attr]
+    assert len(events) == len(sizes)
+
+
+def test_a_bad_block_list_in_a_burst_is_refused_and_raised_from_the_copy_thread() -> None:
+    """launch_copy does not raise on a block id the requesting thread's planning rejected: the
+    copy thread plans it again, refuses its group and raises, as without the early plan."""
+    gpu, cpu = make_caches(200, 200)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
+    events = launch_all(backend, [32, 32])
+    with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
+        backend.launch_copy(list(range(168, 200)), list(range(180, 212)), True, 2, events)
+    backend.max_group = 1
+    backend.gate.set()
+    with pytest.raises(IndexError, match="out of range"):
+        backend.drain()
+    refused = backend.refused_copies()
+    backend.shutdown()
+    assert [(r.event_idx, r.reason) for r in refused] == [(2, "copy_error")]
+    assert [idx for idx, _ in events] == [0, 1] and holds(gpu, cpu, range(64), range(64))

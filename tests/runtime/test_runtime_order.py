@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from array import array
+
 import pytest
 import torch
 from hypothesis import given
@@ -15,7 +17,12 @@ from kvguard.runtime import (
     check_source_order,
     plan_block_copies,
 )
-from kvguard.runtime.batch_copy import check_pairing, memory_kind
+from kvguard.runtime.batch_copy import (
+    check_pairing,
+    join_descriptors,
+    memory_kind,
+    name_descriptor,
+)
 from kvguard.runtime.order import default_source_order
 
 
@@ -141,3 +148,23 @@ def test_numpy_and_plain_planners_agree(
     assert (fast.count < 2 * blocks) is (adjacent and blocks > 1)
     with pytest.raises(IndexError, match="source block 2048"):
         plan_block_copies(src, dst, [*src_blocks[:-1], 2048], dst_blocks)
+
+
+def test_joined_plans_make_one_calls_descriptors_and_each_failure_is_named() -> None:
+    src, dst = layout(1 << 40, (64, 64), 16), layout(1 << 44, (64, 64), 16)
+    first = plan_block_copies(src, dst, [3, 4], [0, 1])  # one run: 2 descriptors
+    second = plan_block_copies(src, dst, [9, 12], [5, 7])  # two runs: 4 descriptors
+    added = (array("q", [1]), array("q", [2]), array("q", [64]))
+    dsts, srcs, sizes = join_descriptors([first, second], added)
+    assert dsts == first.dst_addresses + second.dst_addresses + added[0]
+    assert srcs == first.src_addresses + second.src_addresses + added[1]
+    assert sizes == first.sizes + second.sizes + added[2]
+    assert len(sizes) == 7
+
+    def name(failed: int | None) -> str:
+        return name_descriptor(failed, [first, second], src, 1, "staging copy")
+
+    assert name(1).startswith("descriptor 1: tensor 'layer1', source blocks 3..4")
+    assert name(5).startswith("descriptor 5: tensor 'layer1', source blocks 12..12")
+    assert name(6) == "staging copy 0"
+    assert name(None) == name(7) == "the driver did not name one of the 7 descriptors"
