@@ -1178,3 +1178,35 @@ def test_a_bad_block_list_in_a_burst_is_refused_and_raised_from_the_copy_thread(
     backend.shutdown()
     assert [(r.event_idx, r.reason) for r in refused] == [(2, "copy_error")]
     assert [idx for idx, _ in events] == [0, 1] and holds(gpu, cpu, range(64), range(64))
+
+
+class GatedCorrupting(Corrupting):
+    """Corrupting, with the copy thread held until the gate opens (a burst piles up)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.gate = threading.Event()
+
+    def _copy_loop(self) -> None:
+        self.gate.wait()
+        super()._copy_loop()
+
+
+def test_a_verified_burst_planned_early_stages_in_the_joined_call_and_recopies() -> None:
+    """A burst planned by launch_copy, with every block sampled: the group's one driver call
+    carries the joined plans and the staging; corrupt blocks are re-copied before the report."""
+    backend = GatedCorrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
+    gpu, cpu = make_caches(128, 128)
+    start(backend, gpu, cpu)
+    events = launch_all(backend, [32] * 4)
+    backend.gate.set()
+    backend.drain()
+    copier = backend._store_copier
+    counters, refused = backend.counters, backend.refused_copies()
+    backend.shutdown()
+    assert copier.planned_on == ["MainThread"] * 3 + ["kvguard-copy"]  # type: ignore[union-attr]
+    assert copier.planned_calls == 1  # type: ignore[union-attr]
+    assert len(copier.added[0]) == 128 * 2  # type: ignore[union-attr]  # staging, both tensors
+    assert [idx for idx, _ in events] == [0, 1, 2, 3] and refused == []
+    assert counters["verified"] == 128 and counters["mismatches"] == counters["recopied"] == 32
+    assert holds(gpu, cpu, range(128), range(128))
