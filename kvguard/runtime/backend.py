@@ -432,7 +432,7 @@ class OrderedCopyBackend:
             carried = False  # whether `item` already holds the next round's first entry
             # Only this thread takes from the queue, so a non-empty queue has an entry to get.
             # The cap is read only when a request waits to join: it asks the driver (a stream
-            # query), which cost a lone group 4 to 15 µs (benchmarks/results/probes-h200/
+            # query), which cost a lone group 3.5 to 15.5 µs (benchmarks/results/probes-h200/
             # copy_thread_sections.txt).
             cap = (self._group_block_cap(is_store, block_limit)
                    if blocks < block_limit and limit > 1 and not empty() else 0)
