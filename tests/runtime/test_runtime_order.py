@@ -168,3 +168,34 @@ def test_joined_plans_make_one_calls_descriptors_and_each_failure_is_named() -> 
     assert name(5).startswith("descriptor 5: tensor 'layer1', source blocks 12..12")
     assert name(6) == "staging copy 0"
     assert name(None) == name(7) == "the driver did not name one of the 7 descriptors"
+
+
+@given(
+    requests=st.lists(
+        st.lists(st.tuples(st.integers(0, 63), st.integers(0, 31)), min_size=1, max_size=12),
+        min_size=1, max_size=5,
+    ),
+    added=st.integers(0, 3),
+)
+def test_every_descriptor_of_a_joined_call_is_named_from_its_own_plan(
+    requests: list[list[tuple[int, int]]], added: int
+) -> None:
+    src, dst = layout(1 << 40, (64, 128), 64), layout(1 << 44, (64, 128), 32)
+    plans = [plan_block_copies(src, dst, [p[0] for p in pairs], [p[1] for p in pairs])
+             for pairs in requests]
+    also = (array("q", range(added)), array("q", range(added)), array("q", [64] * added))
+    dsts, srcs, sizes = join_descriptors(plans, also)
+    offset = 0
+    for plan in plans:
+        end = offset + plan.count
+        assert dsts[offset:end] == plan.dst_addresses and srcs[offset:end] == plan.src_addresses
+        assert sizes[offset:end] == plan.sizes
+        for index in range(plan.count):
+            named = name_descriptor(offset + index, plans, src, added, "staging copy")
+            assert named == plan.describe(index, src, offset)
+            assert named.startswith(f"descriptor {offset + index}: ")
+        offset = end
+    for index in range(added):
+        assert name_descriptor(offset + index, plans, src, added, "staging copy") == (
+            f"staging copy {index}")
+    assert len(sizes) == offset + added
