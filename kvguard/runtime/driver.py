@@ -233,16 +233,16 @@ def resolve_event_calls() -> EventCalls:
         record_fn = _RECORD(addresses["cuEventRecord"])
         wait_fn = _WAIT(addresses["cuStreamWaitEvent"])
 
-        def create_with(flags: int) -> tuple[int, int]:
+        def create() -> tuple[int, int]:
             handle = ctypes.c_void_p()
-            code = create_fn(ctypes.byref(handle), flags)
+            code = create_fn(ctypes.byref(handle), _EVENT_DISABLE_TIMING)
             return int(code), int(handle.value or 0)
 
         def wait(stream: int, event: int) -> int:
             return int(wait_fn(stream, event, 0))
 
         calls = EventCalls(
-            lambda: create_with(_EVENT_DISABLE_TIMING), record_fn, wait,
+            create, record_fn, wait,
             _DESTROY(addresses["cuEventDestroy"]), _bind_stream_context,
             _QUERY(addresses["cuEventQuery"]),
         )
