@@ -4,7 +4,9 @@ Interface (as the worker calls it): `init(gpu_caches, cpu_caches, device, load_s
 store_stream)` with dicts of per-layer tensors whose first dimension is the block index;
 `launch_copy(src_blocks, dst_blocks, is_store, event_idx, events_list, wait_event=None)`, which
 never waits for a copy and later appends `(event_idx, completion_event)` to `events_list` in
-request order; `shutdown()`.
+request order; `shutdown()`. As vLLM's stock backend, it keeps the block lists it is given
+(copying a 1,024-block list on the requesting thread costs microseconds a launch): a caller
+must not change them until the copy is reported or refused.
 
 What it adds: every copy, store or load, is ordered behind the compute stream of the thread
 that requested it. At request time the guard records an event on that thread's current stream;
@@ -174,10 +176,11 @@ class OrderedCopyBackend:
     as one group: one wait per compute stream, one guard read of the evidence, one
     `cuMemcpyBatchAsync`, one completion event shared by the group. A single request above the
     cap is issued on its own. The driver takes a batch descriptor by descriptor before the
-    first copy can start, so a group issued to an idle transfer stream (its newest completion
-    event has completed) holds at most `first_group_bytes`, and each group after it may hold
-    twice the blocks of the one before, up to the cap: a burst's first copies start while the
-    next group is planned.
+    first copy can start, so a group issued to an idle transfer stream (all work queued on it
+    has completed) holds at most `first_group_bytes`, and each group after it may hold twice
+    the blocks of the one before, up to the cap: a burst's first copies start while the next
+    group is planned. A larger group to an idle stream (a request above that size) goes in
+    two driver calls, the first of `first_group_bytes`.
 
     Host cost. The guard records and waits with one driver call each, on raw handles; its
     compute-done events come from a pool and go back once waited on. Completion events come
@@ -334,20 +337,20 @@ class OrderedCopyBackend:
                 f"{len(src_blocks)} source blocks but {len(dst_blocks)} destination blocks"
             )
         compute_stream = self._current_stream()
-        src, dst = tuple(src_blocks), tuple(dst_blocks)
         requests = self._queue
         plan = None
-        if (self._host_bound and len(src) * self._tensors >= _PLAN_EARLY_FROM
+        if (self._host_bound and len(src_blocks) * self._tensors >= _PLAN_EARLY_FROM
                 and not requests.empty()):
-            plan = self._plan_early(is_store, src, dst)
+            plan = self._plan_early(is_store, src_blocks, dst_blocks)
         # Under the lock, shutdown() cannot close the guard between the request's record and
         # its queueing (the record would use a destroyed event; the request would be dropped).
         with self._launch_lock:
             if self._closed:
                 raise RuntimeError("launch_copy() cannot follow shutdown()")
-            request = self._guard.open_request(compute_stream, is_store, event_idx, src, dst)
+            request = self._guard.open_request(
+                compute_stream, is_store, event_idx, src_blocks, dst_blocks)
             requests.put(_new_tuple(_Copy, (request, wait_event, events_list, plan)))
-            self._bytes_launched += len(src) * self._bytes_per_block
+            self._bytes_launched += len(src_blocks) * self._bytes_per_block
         if (requests.qsize() >= self.handover_backlog
                 and self._bytes_launched - self._bytes_taken >= self.handover_bytes):
             # A burst: this thread holds the GIL through launch_copy (the guard's driver calls
@@ -357,7 +360,7 @@ class OrderedCopyBackend:
             # One request per step, as vLLM makes them, never gets here.
             time.sleep(_HANDOVER_SLEEP_S)
 
-    def _plan_early(self, is_store: bool, src: tuple[int, ...], dst: tuple[int, ...]
+    def _plan_early(self, is_store: bool, src: Sequence[int], dst: Sequence[int]
                     ) -> CopyPlan | None:
         """Plan a request on the requesting thread, where the copy thread is behind."""
         copier = self._store_copier if is_store else self._load_copier
@@ -501,7 +504,7 @@ class OrderedCopyBackend:
             raise
         if not picked:
             try:
-                self._issue_copy(copier, src_blocks, dst_blocks, None, self._plans(ok, copier))
+                self._issue_blocks(copier, src_blocks, dst_blocks, self._plans(ok, copier))
                 done = self._done_events.take()
                 self._record_done(done, stream)
             except Exception:  # no completion event: refused (the error is raised too)
@@ -645,6 +648,22 @@ class OrderedCopyBackend:
             copier.copy(src_blocks, dst_blocks, staging, "verification staging copy")
         else:
             copier.copy_planned(plans, staging, "verification staging copy")
+
+    def _issue_blocks(
+        self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+        plans: list[CopyPlan] | None,
+    ) -> None:
+        """A group's copies (none sampled): one driver call, or two for a group of more than
+        `first_group_bytes` issued to an idle transfer stream, the first of that many bytes.
+        The driver takes a call's descriptors one by one before its first copy starts (64 KiB
+        x 1,024: 1.2 ms), so the GPU then starts after the short call and copies while the
+        rest is handed to the driver."""
+        first = self.first_group_bytes // self._bytes_per_block
+        if plans is None and 0 < first < len(src_blocks) and copier.stream.query():
+            self._issue_copy(copier, src_blocks[:first], dst_blocks[:first])
+            self._issue_copy(copier, src_blocks[first:], dst_blocks[first:])
+            return
+        self._issue_copy(copier, src_blocks, dst_blocks, None, plans)
 
     @staticmethod
     def _plans(group: list[_Copy], copier: BatchCopier) -> list[CopyPlan] | None:
@@ -794,8 +813,8 @@ class OrderedCopyBackend:
         with self._lock:
             self._refused.append(
                 RefusedCopy(
-                    request.event_idx, request.is_store, request.src_blocks,
-                    request.dst_blocks, reason,
+                    request.event_idx, request.is_store, tuple(request.src_blocks),
+                    tuple(request.dst_blocks), reason,
                 )
             )
 

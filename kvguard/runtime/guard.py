@@ -88,8 +88,8 @@ class CopyRequest(NamedTuple):
     event: int  # the guard's compute-done event (raw handle), recorded right after `seq`
     is_store: bool
     event_idx: int
-    src_blocks: tuple[int, ...]
-    dst_blocks: tuple[int, ...]
+    src_blocks: Sequence[int]  # the caller's lists, kept as given (not copied)
+    dst_blocks: Sequence[int]
 
     def describe(self) -> str:
         direction = "store" if self.is_store else "load"
@@ -141,7 +141,7 @@ class CopyGuard:
 
     def open_request(
         self, compute_stream: int, is_store: bool, event_idx: int,
-        src_blocks: tuple[int, ...], dst_blocks: tuple[int, ...],
+        src_blocks: Sequence[int], dst_blocks: Sequence[int],
     ) -> CopyRequest:
         """Call on the requesting thread: note it and record the guard's event on its stream.
 

@@ -130,6 +130,49 @@ def test_a_group_for_an_idle_stream_starts_small_and_doubles_while_busy(
     assert [idx for idx, _ in events] == list(range(len(sizes)))
 
 
+@pytest.mark.parametrize(
+    ("busy", "sizes", "calls"),
+    [
+        (False, [100], [16, 84]),  # idle: a short first call, then the rest
+        (True, [100], [100]),  # copies in flight keep the GPU busy: one call
+        (False, [16], [16]),  # no larger than first_group_bytes: one call
+        (False, [40, 40], [16, 24, 16, 24]),  # each lone request to the (simulated) idle stream
+    ],
+)
+def test_a_large_group_to_an_idle_stream_starts_with_a_short_driver_call(
+    monkeypatch: pytest.MonkeyPatch, busy: bool, sizes: list[int], calls: list[int]
+) -> None:
+    """The GPU starts copying once the first call's descriptors are in, not the whole group's;
+    the group still has one completion event and every block lands."""
+    monkeypatch.setattr(SimStream, "query", lambda self: not busy)
+    # 16 blocks; no request planned early (the copy thread splits only what it plans itself)
+    groups, events, backend = gated_groups(sizes, first_group_bytes=16 * 64, plan_early_below=0)
+    copier = backend._store_copier
+    assert copier is not None
+    assert [len(src) for src, _ in copier.calls] == calls
+    assert [block for src, _ in copier.calls for block in src] == list(range(sum(sizes)))
+    assert len(groups) == len(sizes) and [idx for idx, _ in events] == list(range(len(sizes)))
+    assert len({id(event) for _, event in events}) == len(sizes)  # one completion event a group
+
+
+def test_a_failure_in_the_second_call_of_a_split_group_refuses_the_group(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(SimStream, "query", lambda self: True)
+    gpu, cpu = make_caches(100, 100)
+    backend = GatedBackend(GuardPolicy.RAISE)
+    backend.first_group_bytes = 16 * 64
+    start(backend, gpu, cpu)
+    backend._store_copier.fail_calls = {1}  # type: ignore[union-attr]  # the rest's call
+    events = launch_all(backend, [40])
+    backend.gate.set()
+    with pytest.raises(BatchCopyError, match="simulated failure"):
+        backend.drain()
+    refused = backend.refused_copies()
+    backend.shutdown()
+    assert events == [] and [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
+
+
 def test_group_caps_are_attributes() -> None:
     groups, _, _ = gated_groups([1] * 10, max_group=4)
     assert groups == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
