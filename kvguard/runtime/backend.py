@@ -25,6 +25,7 @@ from being made is also listed by `refused_copies()` (reason `copy_error`).
 from __future__ import annotations
 
 import bisect
+import contextlib
 import itertools
 import logging
 import queue
@@ -38,34 +39,37 @@ from typing import Any, NamedTuple
 import torch
 
 from kvguard.runtime import driver
-from kvguard.runtime.batch_copy import (
-    BatchCopier,
-    CacheLayout,
-    CopyPlan,
-    DescriptorCopier,
-)
+from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, CopyPlan, Descriptors
 from kvguard.runtime.errors import GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
 from kvguard.runtime.order import MemoryKind
 from kvguard.runtime.pool import ReusePool
-from kvguard.runtime.verify import BlockSampler, ReadBack
+from kvguard.runtime.verify import (
+    BlockSampler,
+    StagingRing,
+    plan_rows,
+    row_offsets,
+    staged_rows_differing,
+)
 
 logger = logging.getLogger("kvguard.runtime")
 
 EventsList = list[tuple[int, Any]]
 
-# Verification reads sampled blocks back into GPU rows, two sets sized at first for this many
-# bytes of blocks each; a check of more blocks grows them.
-_READ_BACK_BYTES = 4 << 20
+# Verification stages the sampled blocks' GPU sources into a ring of pinned host rows (at most
+# this many bytes and rows, unless one store samples more blocks) and compares them with the
+# stored host blocks on the CPU.
+_STAGING_BYTES = 64 << 20
+_STAGING_ROWS = 1024
 _HANDOVER_SLEEP_S = 50e-6
 # A request with this many descriptors (blocks times tensors) or more, made while others wait in
 # the queue, is planned by launch_copy: planning it costs the copy thread more than joining its
 # descriptors to the group's does (benchmarks/planner_speed.py).
 _PLAN_EARLY_FROM = 64
-_POLL_S = 100e-6  # the verify thread's sleep between asks whether a check's verdicts are in
+_POLL_S = 100e-6  # the verify thread's sleep between asks whether a group's samples are in
 # A sampled group this large (bytes) copies its sampled blocks in a driver call of their own
-# first, so that they are read back and compared while the rest copies instead of delaying
-# its report; a smaller one makes one call, since each call costs host time of its own.
+# first, so that their compare overlaps the rest of its copy instead of delaying its report;
+# a smaller one makes one call with its staging, since each call costs host time of its own.
 _SPLIT_FROM = 32 << 20
 
 
@@ -96,13 +100,16 @@ class _RowOf(NamedTuple):
 
 
 class _Issued(NamedTuple):
-    """Copies issued together, their shared completion event, and their sampled blocks (none:
-    nothing to verify), whose copies `staged` was recorded behind when they went first."""
+    """Copies issued together, their shared completion event, and their sampled blocks, staged
+    into rows `start`.. before `staged` was recorded (no rows: nothing sampled). `error`: a call
+    after the rows were taken failed; the rows are still held, the copies must be refused."""
 
     copies: list[_Copy]
-    done: Any  # torch.cuda.Event
+    done: Any  # torch.cuda.Event, or None with an error
     rows: list[_RowOf]
-    staged: int  # raw event recorded behind the sampled blocks' own copies, or 0 (use `done`)
+    start: int
+    staged: int  # raw event recorded behind the sampled copies and their staging, or 0
+    error: BaseException | None
 
 
 @dataclass(frozen=True)
@@ -194,18 +201,17 @@ class OrderedCopyBackend:
     in clusters of about `verify_cluster_bytes` (BlockSampler): a check costs the copy thread
     and the verify thread host time of their own, so a 1% sample of 16 KiB blocks checks about
     one 1,024-block group in 6 (about 64 blocks each) rather than every group (about 10 each).
-    The copy thread issues a sampled group as any other and hands it to the verify thread; a
-    group of `_SPLIT_FROM` bytes or more copies its sampled blocks first, in a call of their
-    own, and records an event behind them, so that they are checked while the rest copies. The
-    verify thread reads the sampled blocks back on a stream of its own once their copies are
-    done: the stored host copies into GPU rows (host to device, the direction stores leave
-    idle) and their GPU sources, which the scheduler holds until the store is reported, into
-    other GPU rows (within the GPU); one comparison on the GPU marks the rows that differ, and
-    the verify thread polls an event behind it between short sleeps. A 1% sample so adds no
-    traffic to the stores' own direction, and the copy thread does no more work for it. The
-    group is reported after its check; a group with no sampled block is reported by the copy
-    thread itself unless an earlier report is still being verified, so reports stay in request
-    order. A mismatch is re-copied behind a device synchronize and checked again, or refused.
+    The GPU sources of a group's sampled blocks are staged into pinned host rows by descriptors
+    added to the group's own driver call (1% more traffic for a 1% sample, no call of their
+    own), and an event is recorded behind them. A group of
+    `_SPLIT_FROM` bytes or more instead copies its sampled blocks and their staging first, then
+    the rest, so that its samples are compared while the rest copies. The group goes to the
+    verify thread, which waits for that event (polling it between short sleeps), compares the
+    staged rows with the stored host blocks byte for byte on the CPU (memcmp, which releases
+    the GIL) and reports the group. Nothing runs on the GPU but copies, nothing is allocated
+    per group, and a group with no sampled block is reported by the copy thread itself unless
+    an earlier report is still being verified, so reports stay in request order. The rows form
+    a ring: the copy thread waits for room only when the verify thread is that far behind.
     """
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
@@ -252,8 +258,7 @@ class OrderedCopyBackend:
         self._raw_record: Any = None  # cuEventRecord on raw handles, for completion events
         self._event_calls: driver.EventCalls | None = None
         self._free_staged: deque[int] = deque()  # staged events the verify thread gave back
-        # Verification's raw events (staged, verdicts), destroyed at shutdown.
-        self._raw_events_made: list[int] = []
+        self._staged_made: list[int] = []  # every one made, destroyed at shutdown
         self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._newest_group_blocks = {True: 0, False: 0}  # per direction (is_store)
@@ -393,9 +398,9 @@ class OrderedCopyBackend:
         if not any(thread.is_alive() for thread in self._threads):
             self._guard.close()  # no request is in flight any more
             if self._event_calls is not None:
-                for event in self._raw_events_made:
+                for event in self._staged_made:
                     self._event_calls.destroy(event)
-                self._raw_events_made.clear()
+                self._staged_made.clear()
         with self._lock:
             for error in self._errors:
                 logger.error("kvguard copy thread error not raised before shutdown: %s", error)
@@ -487,37 +492,52 @@ class OrderedCopyBackend:
         ok = self._check(group, copier)
         if not ok:
             return
-        staged = 0
         try:
             src_blocks, dst_blocks = _blocks_of(ok)
             sampler = self._sampler
             picked = (sampler.sample(len(src_blocks), self._verify_cluster)
                       if sampler and copier.is_store else [])
             rows = _rows_of(ok, src_blocks, dst_blocks, picked) if picked else []
-            if (rows and len(picked) < len(src_blocks)
+            start = self._staging_ring.take(len(rows)) if rows else 0
+        except Exception:  # nothing was issued: refused (the error is raised too)
+            self._refuse_all(ok, "copy_error")
+            raise
+        if not picked:
+            try:
+                self._issue_blocks(copier, src_blocks, dst_blocks, self._plans(ok, copier))
+                done = self._done_events.take()
+                self._record_done(done, stream)
+            except Exception:  # no completion event: refused (the error is raised too)
+                self._refuse_all(ok, "copy_error")
+                raise
+            self._newest_group_blocks[is_store] = len(src_blocks)
+            self._report_or_hand_off(ok, done)
+            return
+        staged = 0
+        try:
+            sampled_src = [row.src for row in rows]
+            staging = self._staging_descriptors(sampled_src, start)
+            if (len(picked) < len(src_blocks)
                     and len(src_blocks) * self._bytes_per_block >= _SPLIT_FROM):
-                # The sampled blocks first, so that they are read back while the rest copies.
-                self._issue_copy(copier, [row.src for row in rows], [row.dst for row in rows])
+                # The sampled blocks first, so that they are compared while the rest copies.
+                self._issue_copy(copier, sampled_src, [row.dst for row in rows], staging)
                 staged = self._record_staged(stream)
                 self._issue_copy(copier, _without(src_blocks, picked),
                                  _without(dst_blocks, picked))
             else:
-                self._issue_blocks(copier, src_blocks, dst_blocks, self._plans(ok, copier))
+                self._issue_copy(copier, src_blocks, dst_blocks, staging,
+                                 self._plans(ok, copier))
+                staged = self._record_staged(stream)
             done = self._done_events.take()
             self._record_done(done, stream)
-        except Exception:  # no completion event: refused (the error is raised too)
-            if staged:
-                self._free_staged.append(staged)
-            self._refuse_all(ok, "copy_error")
-            raise
-        self._newest_group_blocks[is_store] = len(src_blocks)
-        if rows:
-            self._hand_off(_Issued(ok, done, rows, staged))
-        else:
-            self._report_or_hand_off(ok, done)
+            self._newest_group_blocks[is_store] = len(src_blocks)
+        except Exception as exc:  # its rows are held: the verify thread gives them back in order
+            self._hand_off(_Issued(ok, None, rows, start, staged, exc))
+            return
+        self._hand_off(_Issued(ok, done, rows, start, staged, None))
 
     def _record_staged(self, stream: torch.cuda.Stream) -> int:
-        """Record an event behind the sampled blocks' own copies."""
+        """Record an event behind the sampled copies and their staging."""
         calls = self._event_calls
         assert calls is not None
         try:
@@ -525,7 +545,7 @@ class OrderedCopyBackend:
         except IndexError:
             code, event = calls.create()
             driver.check(code, "cuEventCreate (verification's staged event)")
-            self._raw_events_made.append(event)
+            self._staged_made.append(event)
         code = calls.record(event, stream.cuda_stream)
         if code != 0:
             self._free_staged.append(event)
@@ -606,7 +626,7 @@ class OrderedCopyBackend:
             for copy in ok:
                 copy.events_list.append((copy.request.event_idx, done))
             return
-        self._hand_off(_Issued(ok, done, [], 0))
+        self._hand_off(_Issued(ok, done, [], 0, 0, None))
 
     def _hand_off(self, issued: _Issued) -> None:
         assert self._reports is not None
@@ -620,14 +640,14 @@ class OrderedCopyBackend:
 
     def _issue_copy(
         self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-        plans: list[CopyPlan] | None = None,
+        staging: Descriptors | None = None, plans: list[CopyPlan] | None = None,
     ) -> None:
-        """One driver call. `plans`: the blocks' descriptors, one plan per request, when some
-        were made already."""
+        """One driver call: the blocks' copies, then `staging` (verification's, if any).
+        `plans`: the blocks' descriptors, one plan per request, when some were made already."""
         if plans is None:
-            copier.copy(src_blocks, dst_blocks)
+            copier.copy(src_blocks, dst_blocks, staging, "verification staging copy")
         else:
-            copier.copy_planned(plans)
+            copier.copy_planned(plans, staging, "verification staging copy")
 
     def _issue_blocks(
         self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
@@ -643,7 +663,7 @@ class OrderedCopyBackend:
             self._issue_copy(copier, src_blocks[:first], dst_blocks[:first])
             self._issue_copy(copier, src_blocks[first:], dst_blocks[first:])
             return
-        self._issue_copy(copier, src_blocks, dst_blocks, plans)
+        self._issue_copy(copier, src_blocks, dst_blocks, None, plans)
 
     @staticmethod
     def _plans(group: list[_Copy], copier: BatchCopier) -> list[CopyPlan] | None:
@@ -660,22 +680,23 @@ class OrderedCopyBackend:
     # The verification thread (only with verify_fraction > 0): reports stay in request order.
 
     def _init_verification(self) -> None:
-        rows_device = next(iter(self._gpu_caches.values())).device
-        self._read_back_stream = torch.cuda.Stream(self._device)  # type: ignore[no-untyped-call]
-        self._read_back = ReadBack(
-            DescriptorCopier(self._read_back_stream).copy, self._read_back_stream,
-            self._gpu_layout, CacheLayout.of(self._cpu_caches), rows_device,
-            max(1, _READ_BACK_BYTES // self._bytes_per_block))
-        self._verdicts_ready = 0  # raw event, made by the verify thread (its context is bound)
+        first = next(iter(self._gpu_caches.values()))
+        self._cpu_layout = CacheLayout.of(self._cpu_caches)
+        self._offsets, self._row_bytes = row_offsets(self._gpu_layout.block_bytes)
+        self._staging_ring = StagingRing(
+            max(1, min(_STAGING_ROWS, _STAGING_BYTES // self._row_bytes)), self._row_bytes,
+            pinned=first.device.type == "cuda")
+
+    def _staging_descriptors(self, src: list[int], start: int) -> Descriptors:
+        """Descriptors copying GPU blocks `src` into staging rows `start`..; they go into the
+        store's own driver call, on the store stream, so they read the sources as the store
+        does (the scheduler holds source blocks until the store is reported)."""
+        return plan_rows(self._gpu_layout.base_addresses, self._gpu_layout.block_bytes,
+                         self._offsets, src, self._staging_ring.address(start), self._row_bytes)
 
     def _verify_thread(self) -> None:
-        calls = self._event_calls
-        assert calls is not None
         try:
             torch.cuda.set_device(self._device)
-            code, self._verdicts_ready = calls.create()
-            driver.check(code, "cuEventCreate (verification's verdicts event)")
-            self._raw_events_made.append(self._verdicts_ready)
         except Exception as exc:
             self._fail(exc)
             raise
@@ -703,18 +724,27 @@ class OrderedCopyBackend:
             del item  # let go of its completion event, so that the pool may reuse it
 
     def _conclude(self, issued: _Issued) -> None:
-        """Once the group's sampled blocks are stored (the group's copies, or the samples' own
-        when they went first), read them back and compare them on the GPU, re-copy mismatches
-        once, then report what holds (with the group's completion event, which may still be
-        pending: the rest of a large group copies meanwhile)."""
+        """Once the group's sampled blocks are copied and staged, compare them with the host
+        copies, re-copy mismatches once, then report what holds (with the group's completion
+        event, which may still be pending: the rest of a large group copies meanwhile)."""
         refused: set[int] = set()
+        if issued.error is not None:  # never reported: these copies are refused
+            # A staging copy queued before the failure may still be writing into the rows.
+            store_stream = self._store_copier.stream if self._store_copier else None
+            with contextlib.suppress(Exception):  # the group's own error is the one raised
+                if store_stream is not None:
+                    store_stream.synchronize()
+            self._staging_ring.give_back()
+            if issued.staged:
+                self._free_staged.append(issued.staged)
+            self._refuse_all(issued.copies, "verification_error")
+            raise issued.error
         if issued.rows:
             self.verify_stats["checks"] += 1
-            rows = issued.rows
             try:
-                bad = self._read_back_differing(issued.staged or issued.done.cuda_event,
-                                                [row.src for row in rows],
-                                                [row.dst for row in rows])
+                self._wait_for(issued.staged)
+                rows = issued.rows
+                bad = self._differing(issued.start, [row.dst for row in rows])
                 self._guard.counters.add("verified", len(rows))
                 if bad:
                     refused = self._recopy(issued, [rows[i] for i in bad])
@@ -722,28 +752,13 @@ class OrderedCopyBackend:
                 self._refuse_all(issued.copies, "verification_error")
                 raise
             finally:
-                if issued.staged:  # waited for (the verdicts came after it): reusable
-                    self._free_staged.append(issued.staged)
+                self._staging_ring.give_back()
+                self._free_staged.append(issued.staged)
         for position, copy in enumerate(issued.copies):
             if refused and position in refused:
                 self._refuse(copy.request, "verification_mismatch")
             else:
                 copy.events_list.append((copy.request.event_idx, issued.done))
-
-    def _read_back_differing(self, after: int, src: list[int], dst: list[int]) -> list[int]:
-        """Positions i where host block `dst[i]` differs from GPU block `src[i]`, read back on
-        the verification stream once event `after` has completed (0: no wait; the host has
-        synchronized with the copies already)."""
-        calls = self._event_calls
-        assert calls is not None
-        stream = self._read_back_stream.cuda_stream
-        if after:
-            driver.check(calls.wait(stream, after), "cuStreamWaitEvent (verification's read-back)")
-        self._read_back.enqueue(src, dst)
-        driver.check(calls.record(self._verdicts_ready, stream),
-                     "cuEventRecord (verification's verdicts event)")
-        self._wait_for(self._verdicts_ready)
-        return self._read_back.differing(len(src))
 
     def _wait_for(self, event: int) -> None:
         """Sleep until `event` has completed, asking the driver between short sleeps.
@@ -758,11 +773,17 @@ class OrderedCopyBackend:
         while code == driver.NOT_READY:
             time.sleep(_POLL_S)
             code = calls.query(event)
-        driver.check(code, "cuEventQuery (verification's verdicts event)")
+        driver.check(code, "cuEventQuery (verification's staged event)")
+
+    def _differing(self, start: int, dst: list[int]) -> list[int]:
+        """Positions whose staged row (from `start`) differs from host block `dst[i]`."""
+        return staged_rows_differing(
+            self._staging_ring.address(start), self._row_bytes, self._offsets,
+            self._cpu_layout.base_addresses, self._cpu_layout.block_bytes, dst)
 
     def _recopy(self, issued: _Issued, bad: list[_RowOf]) -> set[int]:
-        """Re-copy differing blocks behind a device synchronize and compare them again; the
-        positions of copies whose blocks still differ."""
+        """Re-copy differing blocks behind a device synchronize and compare again (staged into
+        the group's own rows, still held); the positions of copies whose blocks still differ."""
         self._guard.counters.add("mismatches", len(bad))
         bad_src, bad_dst = [row.src for row in bad], [row.dst for row in bad]
         logger.warning(
@@ -774,10 +795,11 @@ class OrderedCopyBackend:
         torch.cuda.synchronize(self._device)
         copier = self._store_copier
         assert copier is not None
-        self._issue_copy(copier, bad_src, bad_dst)
+        self._issue_copy(copier, bad_src, bad_dst,
+                         self._staging_descriptors(bad_src, issued.start))
         copier.stream.synchronize()
         self._guard.counters.add("recopied", len(bad))
-        return {bad[i].position for i in self._read_back_differing(0, bad_src, bad_dst)}
+        return {bad[i].position for i in self._differing(issued.start, bad_dst)}
 
     # Shared by both threads.
 

@@ -101,28 +101,37 @@ class CopyPlan:
         )
 
 
-# Descriptors made elsewhere (dsts, srcs, sizes), for `DescriptorCopier`.
+# Descriptors made elsewhere (dsts, srcs, sizes) that `BatchCopier.copy` adds to its call.
 Descriptors: TypeAlias = "tuple[array[int], array[int], array[int]]"
 
 
-def join_descriptors(plans: Sequence[CopyPlan]) -> Descriptors:
-    """The plans' descriptors one after the other: one driver call's arrays."""
+def join_descriptors(plans: Sequence[CopyPlan], also: Descriptors | None = None) -> Descriptors:
+    """The plans' descriptors one after the other, then `also`'s: one driver call's arrays."""
     dsts, srcs, sizes = array("q"), array("q"), array("q")
     for plan in plans:
         dsts += plan.dst_addresses
         srcs += plan.src_addresses
         sizes += plan.sizes
+    if also is not None:
+        dsts += also[0]
+        srcs += also[1]
+        sizes += also[2]
     return dsts, srcs, sizes
 
 
-def name_descriptor(failed: int | None, plans: Sequence[CopyPlan], layout: CacheLayout) -> str:
-    """Which copy descriptor `failed` of a call made from `plans` is."""
+def name_descriptor(
+    failed: int | None, plans: Sequence[CopyPlan], layout: CacheLayout, added: int,
+    added_named: str,
+) -> str:
+    """Which copy descriptor `failed` of a call made from `plans` then `added` more is."""
     offset = 0
     for plan in plans:
         if failed is not None and offset <= failed < offset + plan.count:
             return plan.describe(failed - offset, layout, offset)
         offset += plan.count
-    return f"the driver did not name one of the {offset} descriptors"
+    if failed is not None and offset <= failed < offset + added:
+        return f"{added_named} {failed - offset}"
+    return f"the driver did not name one of the {offset + added} descriptors"
 
 
 def _check_blocks(role: str, blocks: Sequence[int], layout: CacheLayout) -> None:
@@ -303,49 +312,34 @@ class BatchCopier:
         bad block lists); `copy_planned` issues them."""
         return plan_block_copies(self.src_layout, self.dst_layout, src_blocks, dst_blocks)
 
-    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
-        """Enqueue the copies on the stream; raise BatchCopyError naming the failing copy."""
-        self.copy_planned([self.plan(src_blocks, dst_blocks)])
+    def copy(
+        self, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+        also: Descriptors | None = None, also_named: str = "added copy",
+    ) -> None:
+        """Enqueue the copies on the stream; raise BatchCopyError naming the failing copy.
 
-    def copy_planned(self, plans: Sequence[CopyPlan]) -> None:
+        `also`: more descriptors, from the same source memory in the same source order, put in
+        the same driver call after the blocks' (a call costs host time of its own); one that
+        fails is named `also_named` and its index among them.
+        """
+        self.copy_planned([self.plan(src_blocks, dst_blocks)], also, also_named)
+
+    def copy_planned(
+        self, plans: Sequence[CopyPlan], also: Descriptors | None = None,
+        also_named: str = "added copy",
+    ) -> None:
         """`copy` for blocks planned already (by `plan`, possibly on another thread): every
-        plan's descriptors in one driver call."""
-        if len(plans) == 1:
+        plan's descriptors, then `also`'s, in one driver call."""
+        if len(plans) == 1 and also is None:
             dsts, srcs, sizes = plans[0].pointers()
             count = plans[0].count
         else:
-            joined = join_descriptors(plans)  # held until the driver has read it
+            joined = join_descriptors(plans, also)  # held until the driver has read it
             dsts, srcs, sizes = (column.buffer_info()[0] for column in joined)
             count = len(joined[2])
         code, failed = self._entry(dsts, srcs, sizes, count, self._attributes, self._stream_handle)
         if code != 0:
             name, detail = result_name(code)
-            where = name_descriptor(failed, plans, self.src_layout)
-            raise BatchCopyError(code, name, detail, where)
-
-
-class DescriptorCopier:
-    """Copies descriptors made elsewhere (dsts, srcs, sizes) on one stream, one
-    cuMemcpyBatchAsync a call, the source read in stream order: verification's read-backs,
-    whose sources (host copies, GPU blocks) were written by copies earlier on the stream."""
-
-    def __init__(self, stream: torch.cuda.Stream) -> None:
-        if stream.cuda_stream == 0:
-            raise ValueError(
-                "cuMemcpyBatchAsync rejects the legacy default stream; pass a torch.cuda.Stream()"
-            )
-        self.stream = stream
-        self._stream_handle = stream.cuda_stream
-        self._entry = resolve_batch_memcpy()
-        self._attributes = CUmemcpyAttributes(srcAccessOrder=int(SourceOrder.STREAM))
-
-    def copy(self, descriptors: Descriptors, named: str) -> None:
-        """Enqueue the copies; raise BatchCopyError naming the failing one `named` and its index."""
-        dsts, srcs, sizes = (column.buffer_info()[0] for column in descriptors)
-        count = len(descriptors[2])
-        code, failed = self._entry(dsts, srcs, sizes, count, self._attributes, self._stream_handle)
-        if code != 0:
-            name, detail = result_name(code)
-            where = (f"{named} {failed}" if failed is not None and failed < count
-                     else f"the driver did not name one of the {count} descriptors")
+            added = 0 if also is None else len(also[2])
+            where = name_descriptor(failed, plans, self.src_layout, added, also_named)
             raise BatchCopyError(code, name, detail, where)

@@ -1,17 +1,18 @@
-"""Sampled verification of stored blocks: which blocks to check, and reading them back (host
-copy and GPU source) to compare on the GPU."""
+"""Sampled verification of stored blocks: which blocks to check, where their GPU sources are
+staged, and which ones differ."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import math
 import random
+import threading
 from array import array
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections import deque
+from collections.abc import Sequence
 
 import torch
-
-from kvguard.runtime.batch_copy import CacheLayout, Descriptors
 
 
 class BlockSampler:
@@ -51,9 +52,9 @@ class BlockSampler:
 
 
 def row_offsets(block_bytes: Sequence[int]) -> tuple[list[int], int]:
-    """Where each cache tensor's block starts in a read-back row, and the row's size.
+    """Where each cache tensor's block starts in a staging row, and the row's size.
 
-    A row holds one block of every tensor, back to back; the row is padded with bytes
+    A staging row holds one block of every tensor, back to back; the row is padded with bytes
     nothing writes to a multiple of 8, so rows compare as 64-bit words.
     """
     offsets, total = [], 0
@@ -82,65 +83,86 @@ def plan_rows(
     return dsts, srcs, sizes
 
 
-class ReadBack:
-    """Verification's read-back: sampled blocks' stored host copies and their GPU sources copied
-    into two sets of GPU rows (laid out as `plan_rows` fills them) and compared on the GPU.
+# memcmp releases the GIL (CFUNCTYPE): a large block compares while the copy thread runs.
+_memcmp = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)(
+    ("memcmp", ctypes.CDLL(ctypes.util.find_library("c")))
+)
 
-    Both reads leave the device-to-host link alone: the host copies cross the other way, and
-    the sources are copied within the GPU, so a 1% sample no longer adds 1% to the stores'
-    own direction (benchmarks/results/probes-h200/split_and_h2d.txt). One check at a time:
-    `enqueue` may reuse the rows once the previous check's verdicts were read.
+
+def staged_rows_differing(
+    row_base: int, row_bytes: int, offsets: Sequence[int],
+    host_bases: Sequence[int], block_bytes: Sequence[int], host_blocks: Sequence[int],
+) -> list[int]:
+    """Positions i whose staged row i (laid out as `plan_rows` fills it) differs from host block
+    `host_blocks[i]` in any tensor; compared byte for byte, so a NaN equals its own bits."""
+    differing = []
+    for row, block in enumerate(host_blocks):
+        start = row_base + row * row_bytes
+        for base, size, offset in zip(host_bases, block_bytes, offsets, strict=True):
+            if _memcmp(start + offset, base + block * size, size):
+                differing.append(row)
+                break
+    return differing
+
+
+class StagingRing:
+    """Host rows for staged GPU sources: taken by the copy thread, given back oldest first by
+    the verify thread, so held rows form one run around a ring.
+
+    A take waits while there is no room. One larger than the ring (a store with more sampled
+    blocks than it has rows) waits until every row is back, then grows the ring to fit.
     """
 
-    def __init__(
-        self, copy: Callable[[Descriptors, str], None], stream: Any,
-        gpu_layout: CacheLayout, cpu_layout: CacheLayout, device: torch.device, rows: int,
-    ) -> None:
-        self._copy = copy
-        self._stream = stream
-        self._gpu_layout = gpu_layout
-        self._cpu_layout = cpu_layout
-        self._device = device
-        self._offsets, self._row_bytes = row_offsets(gpu_layout.block_bytes)
-        self._allocate(max(1, rows))
+    def __init__(self, rows: int, row_bytes: int, pinned: bool) -> None:
+        self._row_bytes = row_bytes
+        self._pinned = pinned
+        self._allocate(rows)
+        self._held: deque[tuple[int, int]] = deque()  # (first row, rows), oldest first
+        self._room = threading.Condition()
 
     @property
     def rows(self) -> int:
-        return int(self._verdicts.shape[0])
+        return self._total
 
-    def enqueue(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
-        """On the read-back stream, which already waits for the stores: host block
-        `dst_blocks[i]` into host-copy row i, GPU block `src_blocks[i]` into source row i, the
-        rows compared, and the verdicts copied to host memory (read them with `differing`
-        once the stream has passed this point)."""
-        count = len(src_blocks)
-        if count > self.rows:
-            self._allocate(count)
-        self._copy(plan_rows(self._cpu_layout.base_addresses, self._cpu_layout.block_bytes,
-                             self._offsets, dst_blocks, self._host_rows.data_ptr(),
-                             self._row_bytes), "verification read-back of a host block")
-        self._copy(plan_rows(self._gpu_layout.base_addresses, self._gpu_layout.block_bytes,
-                             self._offsets, src_blocks, self._source_rows.data_ptr(),
-                             self._row_bytes), "verification read-back of a GPU source")
-        with torch.cuda.stream(self._stream):
-            # Compared as 64-bit words (rows are padded to 8 bytes with zeros both sides), so a
-            # NaN equals its own bits.
-            host = self._host_rows[:count].view(torch.int64)
-            source = self._source_rows[:count].view(torch.int64)
-            differs = torch.ne(host, source).any(dim=1)
-            # The rows and verdicts are made on this stream, which waits (a raw driver wait the
-            # linter cannot see) on the stores' event: ordered behind its producer.
-            self._verdicts[:count].copy_(differs, non_blocking=True)  # kvguard: ignore[KVG001]
+    def address(self, start: int) -> int:
+        """Host address of row `start`."""
+        return self._base + start * self._row_bytes
 
-    def differing(self, count: int) -> list[int]:
-        """Positions whose two rows differed, from the last `enqueue` of `count` blocks."""
-        found: list[int] = self._verdicts[:count].nonzero().flatten().tolist()
-        return found
+    def take(self, count: int) -> int:
+        """First of `count` consecutive rows, now held; blocks until there is room."""
+        with self._room:
+            while True:
+                start = self._free_start(count)
+                if start is not None:
+                    self._held.append((start, count))
+                    return start
+                if count > self._total and not self._held:
+                    self._allocate(count)
+                    continue
+                self._room.wait()
+
+    def give_back(self) -> None:
+        """Return the oldest rows still held."""
+        with self._room:
+            self._held.popleft()
+            self._room.notify()
+
+    def _free_start(self, count: int) -> int | None:
+        if count > self._total:
+            return None
+        if not self._held:
+            return 0
+        first = self._held[0][0]
+        last_start, last_count = self._held[-1]
+        end = last_start + last_count
+        if last_start >= first:  # held rows run from `first` to `end` without wrapping
+            if self._total - end >= count:
+                return end
+            return 0 if first >= count else None
+        return end if first - end >= count else None  # wrapped: free rows lie in between
 
     def _allocate(self, rows: int) -> None:
-        # Zeroed: the padding after a row's blocks is never written and must compare equal.
-        shape = (rows, self._row_bytes)
-        self._host_rows = torch.zeros(shape, dtype=torch.uint8, device=self._device)
-        self._source_rows = torch.zeros(shape, dtype=torch.uint8, device=self._device)
-        self._verdicts = torch.zeros(rows, dtype=torch.bool,
-                                     pin_memory=self._device.type == "cuda")
+        self._rows = torch.empty((rows, self._row_bytes), dtype=torch.uint8,
+                                 pin_memory=self._pinned)
+        self._base = self._rows.data_ptr()
+        self._total = rows

@@ -21,7 +21,6 @@ from kvguard.runtime import (
     plan_block_copies,
     resolve_batch_memcpy,
 )
-from kvguard.runtime.batch_copy import DescriptorCopier
 from kvguard.runtime.driver import CUmemcpyAttributes, resolve_event_calls
 
 
@@ -128,31 +127,26 @@ def test_driver_event_record_is_stream_ordered_like_pytorchs(proof_results: dict
     assert code == 0 and pending and event.query()
 
 
-def test_read_back_reads_host_memory_in_stream_order_and_names_a_failing_copy(
+def test_added_descriptors_go_in_the_same_call_and_are_named_when_they_fail(
     proof_results: dict[str, Any],
 ) -> None:
-    """Verification reads stored host blocks back to the GPU on a stream behind the stores: a
-    host block written by a copy queued behind a 20 ms sleep is read as written, not as it was
-    when the read-back was called (STREAM order on a host source); a failing read is named."""
+    """Verification puts its staging copies in the store's own driver call: they land with the
+    blocks, and a failing one is named as an added copy, not as a block."""
     gpu, cpu = make_caches(8, 8)
     for tensor in gpu.values():
         tensor.copy_(torch.arange(tensor.numel(), device="cuda").view_as(tensor))
     stream = low_priority_stream()
-    rows = torch.zeros(2, gpu["k"][0].numel(), dtype=torch.int32, device="cuda")
+    copier = BatchCopier(gpu, cpu, stream)
+    staging = torch.zeros(4096, dtype=torch.uint8).pin_memory()
     block_bytes = gpu["k"][0].numel() * 4
-    with torch.cuda.stream(stream):
-        torch.cuda._sleep(SLEEP_CYCLES)
-        cpu["k"][3].copy_(gpu["k"][1], non_blocking=True)  # the "store", behind the sleep
-    reader = DescriptorCopier(stream)
-    reader.copy((array("q", [rows[0].data_ptr(), rows[1].data_ptr()]),
-                 array("q", [cpu["k"][3].data_ptr(), gpu["v"][5].data_ptr()]),
-                 array("q", [block_bytes, block_bytes])), "read-back")
+    added = (array("q", [staging.data_ptr()]), array("q", [gpu["v"][5].data_ptr()]),
+             array("q", [block_bytes]))
+    copier.copy([1, 2], [3, 4], added, "staging copy")
     stream.synchronize()
-    read_as_written = torch.equal(rows[0], gpu["k"][1]) and torch.equal(rows[1], gpu["v"][5])
-    null_source = (array("q", [rows[0].data_ptr()]), array("q", [0]), array("q", [block_bytes]))
+    assert torch.equal(cpu["k"][[3, 4]], gpu["k"][[1, 2]].cpu())
+    assert torch.equal(staging.view(torch.int32), gpu["v"][5].cpu())
+    null_source = (added[0], array("q", [0]), added[2])
     with pytest.raises(BatchCopyError) as caught:
-        reader.copy(null_source, "read-back")
-    proof_results["read_back"] = {"read_as_written": read_as_written, "error": str(caught.value)}
-    assert read_as_written
-    assert "read-back 0" in str(caught.value) or "did not name" in str(caught.value)
-
+        copier.copy([1, 2], [3, 4], null_source, "staging copy")
+    proof_results["added_copy_error"] = str(caught.value)
+    assert "staging copy 0" in str(caught.value) or "did not name" in str(caught.value)

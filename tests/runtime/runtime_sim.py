@@ -14,7 +14,7 @@ import ctypes
 import itertools
 import threading
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 import torch
@@ -156,6 +156,7 @@ class SimCopier:
         self.source_order = order
         self.stream = stream
         self.calls: list[tuple[list[int], list[int]]] = []
+        self.added: list[list[tuple[int, int, int]]] = []  # each call's added descriptors
         self.fail_calls: set[int] = set()  # calls (from 0) that copy nothing and raise
         self.planned_on: list[str] = []  # the thread of each plan() call
         self.planned_calls = 0  # calls made from plans (copy_planned)
@@ -179,36 +180,26 @@ class SimCopier:
                 raise IndexError("block out of range")
         return SimPlan(src, dst)
 
-    def copy_planned(self, plans: Sequence[SimPlan]) -> None:
+    def copy_planned(self, plans: Sequence[SimPlan], also: Any = None,
+                     also_named: str = "added copy") -> None:
         self.planned_calls += 1
-        self.copy([b for p in plans for b in p.src], [b for p in plans for b in p.dst])
+        self.copy([b for p in plans for b in p.src], [b for p in plans for b in p.dst],
+                  also, also_named)
 
-    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
+    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+             also: Any = None, also_named: str = "added copy") -> None:
         src, dst = self._checked(src_blocks, dst_blocks)
+        added = [] if also is None else list(zip(*also, strict=True))
+        if len(self.calls) in self.fail_calls:
+            self.calls.append((src, dst))
+            self.added.append([])
+            where = f"{also_named} 0" if added else "descriptor 0"
+            raise BatchCopyError(1, "CUDA_ERROR_INVALID_VALUE", "simulated failure", where)
         self.calls.append((src, dst))
-        if len(self.calls) - 1 in self.fail_calls:
-            raise BatchCopyError(1, "CUDA_ERROR_INVALID_VALUE", "simulated failure", "descriptor 0")
+        self.added.append(added)
         for name, tensor in self.src.items():
             self.dst[name][dst] = tensor[src]
-
-
-class SimDescriptorCopier:
-    """DescriptorCopier's surface: each descriptor copied at once with memmove (CPU memory
-    stands in for the GPU's), calls recorded; calls listed in `fail_calls` (from 0, counted
-    across every instance) raise."""
-
-    calls: ClassVar[list[tuple[str, int]]] = []  # (what was read back, descriptors)
-    fail_calls: ClassVar[set[int]] = set()
-
-    def __init__(self, stream: SimStream) -> None:
-        self.stream = stream
-
-    def copy(self, descriptors: Any, named: str) -> None:
-        calls = SimDescriptorCopier.calls
-        calls.append((named, len(descriptors[2])))
-        if len(calls) - 1 in SimDescriptorCopier.fail_calls:
-            raise BatchCopyError(1, "CUDA_ERROR_INVALID_VALUE", "simulated failure", f"{named} 0")
-        for dst_address, src_address, size in zip(*descriptors, strict=True):
+        for dst_address, src_address, size in added:  # (dst, src, size), as the driver reads them
             ctypes.memmove(dst_address, src_address, size)
 
 
@@ -224,9 +215,6 @@ def install(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream",
                         lambda index: current_stream().cuda_stream, raising=False)
     monkeypatch.setattr(backend_module, "BatchCopier", SimCopier)
-    monkeypatch.setattr(backend_module, "DescriptorCopier", SimDescriptorCopier)
-    monkeypatch.setattr(SimDescriptorCopier, "calls", [])
-    monkeypatch.setattr(SimDescriptorCopier, "fail_calls", set())
     event_calls = SimEventCalls()
     monkeypatch.setattr(driver, "resolve_event_calls", event_calls.as_driver)
     TORCH_WAITS.clear()

@@ -12,7 +12,6 @@ import pytest
 import torch
 from runtime_sim import (
     TORCH_WAITS,
-    SimDescriptorCopier,
     SimEvent,
     SimEventCalls,
     SimStream,
@@ -32,6 +31,7 @@ from kvguard.runtime import (
 from kvguard.runtime import backend as backend_module
 from kvguard.runtime.backend import _Copy
 from kvguard.runtime.guard import CopyRequest
+from kvguard.runtime.order import SourceOrder
 
 
 @pytest.fixture(autouse=True)
@@ -313,8 +313,8 @@ class Corrupting(OrderedCopyBackend):
         self.corrupted: set[int] = set()
 
     def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    plans: Any = None) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, plans)
+                    staging: Any = None, plans: Any = None) -> None:
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
         if not copier.is_store:
             return
         for target in dst_blocks:
@@ -356,13 +356,11 @@ def test_verification_refuses_a_block_that_stays_corrupt() -> None:
     assert result["refused"] == result["mismatches"] == 20
 
 
-def test_read_back_rows_grow_for_a_check_larger_than_them(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(backend_module, "_READ_BACK_BYTES", 3 * 64)  # 3 rows; checks of 4 or more
-    backend = Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
-    result = run_verified(backend)
+def test_verification_stages_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 3)  # 80 sampled blocks: 27 chunks
+    result = run_verified(Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0))
     assert result["mismatches"] == result["recopied"] == 20 and result["good"]
     assert result["reported"] == list(range(20))
-    assert backend._read_back.rows >= 4
 
 
 def test_sampled_verification_keeps_reports_in_order() -> None:
@@ -374,8 +372,8 @@ def test_sampled_verification_keeps_reports_in_order() -> None:
 
 
 class FailingCheck(OrderedCopyBackend):
-    def _read_back_differing(self, after: int, src: list[int], dst: list[int]) -> list[int]:
-        raise RuntimeError("read-back failed")
+    def _staging_descriptors(self, src: list[int], start: int) -> Any:
+        raise RuntimeError("staging failed")
 
 
 def test_a_verification_that_fails_is_never_reported_as_good() -> None:
@@ -383,7 +381,7 @@ def test_a_verification_that_fails_is_never_reported_as_good() -> None:
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
     events = launch_all(backend, [2])
-    with pytest.raises(RuntimeError, match="read-back failed"):
+    with pytest.raises(RuntimeError, match="staging failed"):
         backend.drain()
     refused = backend.refused_copies()
     backend.shutdown()
@@ -391,12 +389,7 @@ def test_a_verification_that_fails_is_never_reported_as_good() -> None:
     assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
 
 
-def test_verification_reads_back_after_the_store_on_a_stream_of_its_own(
-    sim: SimEventCalls,
-) -> None:
-    """The store's driver call carries its blocks only; once its completion event is passed,
-    the read-back stream copies the host copies and the GPU sources into GPU rows (one
-    descriptor per block and tensor each), compares them, and records the verdicts' event."""
+def test_verification_rows_are_copied_by_the_driver_in_stream_order() -> None:
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
@@ -405,16 +398,17 @@ def test_verification_reads_back_after_the_store_on_a_stream_of_its_own(
     backend.shutdown()
     assert [idx for idx, _ in events] == [0]
     copier = backend._store_copier
+    assert copier.source_order == SourceOrder.STREAM  # type: ignore[union-attr]
+    # The store's own driver call carries the GPU sources of all three blocks too.
     assert copier.calls == [([0, 1, 2], [0, 1, 2])]  # type: ignore[union-attr]
-    assert SimDescriptorCopier.calls == [("verification read-back of a host block", 6),
-                                         ("verification read-back of a GPU source", 6)]
-    read_back = backend._read_back_stream.cuda_stream
-    done = events[0][1].cuda_event
-    verdicts = backend._verdicts_ready
-    ours = [call for call in sim.calls if read_back in call or verdicts in call]
-    assert ours == [("create", verdicts), ("wait", read_back, done),
-                    ("record", verdicts, read_back), ("query", verdicts), ("destroy", verdicts)]
-    assert backend.counters["verified"] == 3 and backend.counters["mismatches"] == 0
+    row_bytes = backend._row_bytes
+    assert row_bytes == 64  # two tensors of 8 int32 per block
+    base = backend._staging_ring.address(0)
+    assert copier.added == [[(base + r * row_bytes + off, t.data_ptr() + b * 32, 32)  # type: ignore[union-attr]
+                             for t, off in ((gpu["k"], 0), (gpu["v"], 32))
+                             for r, b in enumerate([0, 1, 2])]]
+    assert len(copier.calls) == len(copier.added) == 1  # type: ignore[union-attr]  # no other call
+    assert backend.counters["verified"] == 3
 
 
 class TorchWaitOnCopyThread(OrderedCopyBackend):
@@ -593,9 +587,9 @@ class GatedVerified(GatedBackend):
         super()._verify_loop()
 
     def open_gates(self) -> None:
-        """Let the copy thread issue everything queued, then let the verify thread take it
-        all at once (every group is handed over: all are sampled). The copy thread is taken
-        to be done once it makes no progress for 100 ms."""
+        """Let the copy thread issue everything queued (or stop, waiting for staging rows),
+        then let the verify thread take it all at once (every group is handed over: all are
+        sampled). The copy thread is taken to be done once it makes no progress for 100 ms."""
         self.gate.set()
         deadline = time.monotonic() + 5
         last, stable_since = (-1, -1), time.monotonic()
@@ -608,9 +602,9 @@ class GatedVerified(GatedBackend):
             time.sleep(0.005)
         self.verify_gate.set()
 
-    def _read_back_differing(self, after: int, src: list[int], dst: list[int]) -> list[int]:
+    def _staging_descriptors(self, src: list[int], start: int) -> Any:
         self.checks.append(list(src))
-        return super()._read_back_differing(after, src, dst)
+        return super()._staging_descriptors(src, start)
 
 
 def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, Any]:
@@ -634,13 +628,13 @@ def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, An
             "groups": backend.groups, "checks": backend.checks, "stats": backend.verify_stats}
 
 
-def test_each_sampled_group_is_read_back_once_in_order(
+def test_each_sampled_group_is_staged_right_after_its_copy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Six groups of four blocks: one read-back each, in order. With three rows a check
-    needs more than the rows hold, and they grow."""
+    """Six groups of four blocks: one staging call each, in order. With three rows a group
+    needs more than the ring holds: it waits for every row to come back and grows it."""
     for rows, grown in ((5, 5), (3, 4)):
-        monkeypatch.setattr(backend_module, "_READ_BACK_BYTES", rows * 64)
+        monkeypatch.setattr(backend_module, "_STAGING_ROWS", rows)
         backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
         backend.max_group = 2
         result = run_gated_verified(backend, [2] * 12)
@@ -648,27 +642,27 @@ def test_each_sampled_group_is_read_back_once_in_order(
         assert result["checks"] == [list(range(4 * g, 4 * g + 4)) for g in range(6)]
         assert result["counters"]["verified"] == 24 and result["counters"]["mismatches"] == 0
         assert result["stats"]["checks"] == 6
-        assert backend._read_back.rows == grown
+        assert backend._staging_ring.rows == grown
 
 
 class CorruptingGated(GatedVerified):
     """Corrupts the host copy of block 9 once, right after its store's copy."""
 
     def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    plans: Any = None) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, plans)
+                    staging: Any = None, plans: Any = None) -> None:
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
         if copier.is_store and 9 in dst_blocks and not getattr(self, "done_once", False):
             self.done_once = True
             for tensor in self._cpu_caches.values():
                 tensor[9] = -7
 
 
-def test_a_mismatch_recopies_and_reads_back_only_its_block() -> None:
+def test_a_mismatch_recopies_and_restages_only_its_block() -> None:
     backend = CorruptingGated(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
     result = run_gated_verified(backend, [2] * 12)
-    groups = [list(range(4 * g, 4 * g + 4)) for g in range(6)]
-    assert result["checks"] == [*groups[:3], [9], *groups[3:]]  # re-checked after its re-copy
+    assert result["checks"][-1] == [9]  # the re-check after the re-copy
+    assert len(result["checks"]) == 7  # six groups, then block 9 again
     assert result["reported"] == list(range(12)) and result["good"]
     assert result["counters"]["mismatches"] == result["counters"]["recopied"] == 1
     assert result["refused"] == []
@@ -677,9 +671,10 @@ def test_a_mismatch_recopies_and_reads_back_only_its_block() -> None:
 def test_a_block_that_stays_corrupt_refuses_only_its_store_and_keeps_order() -> None:
     class Always(CorruptingGated):
         def _issue_copy(self, copier: Any, src_blocks: Sequence[int],
-                        dst_blocks: Sequence[int], plans: Any = None) -> None:
+                        dst_blocks: Sequence[int], staging: Any = None,
+                        plans: Any = None) -> None:
             self.done_once = False
-            super()._issue_copy(copier, src_blocks, dst_blocks, plans)
+            super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
 
     backend = Always(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
@@ -689,41 +684,41 @@ def test_a_block_that_stays_corrupt_refuses_only_its_store_and_keeps_order() -> 
     assert result["counters"]["refused"] == 1
 
 
-@pytest.mark.parametrize("failing", ["store", "read_back"])
-def test_a_failure_refuses_the_groups_it_touches_only(failing: str) -> None:
-    """A sampled group whose store call fails is refused at once (copy_error); one whose
-    read-back fails is refused by the verify thread (verification_error). The other groups
-    are reported, in order."""
+def test_a_failed_read_back_refuses_the_groups_of_its_check_only() -> None:
     backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
     gpu, cpu = make_caches(24, 24)
     start(backend, gpu, cpu)
-    if failing == "store":
-        backend._store_copier.fail_calls = {0}  # type: ignore[union-attr]  # the first group's
-    else:
-        SimDescriptorCopier.fail_calls = {2}  # the second check's first read-back call
+    backend._store_copier.fail_calls = {0}  # type: ignore[union-attr]  # the first group's call
     events = launch_all(backend, [2] * 12)
     backend.open_gates()
-    with pytest.raises(BatchCopyError, match="simulated failure"):
+    with pytest.raises(Exception, match="verification staging"):
         backend.drain()
-    backend.drain()
+    while True:  # one error per refused group
+        try:
+            backend.drain()
+            break
+        except Exception:
+            continue
     refused = backend.refused_copies()
     backend.shutdown()
-    expected = ([(0, "copy_error"), (1, "copy_error")] if failing == "store"
-                else [(2, "verification_error"), (3, "verification_error")])
-    assert [(r.event_idx, r.reason) for r in refused] == expected
-    assert [idx for idx, _ in events] == [i for i in range(12) if i not in {e for e, _ in expected}]
+    refused_events = sorted(r.event_idx for r in refused)
+    assert {r.reason for r in refused} == {"verification_error"}
+    reported = [idx for idx, _ in events]
+    assert sorted(reported + refused_events) == list(range(12))
+    assert reported == sorted(reported) and 0 in refused_events
+    assert all(i > max(refused_events) for i in reported) or not reported
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_verification_under_concurrent_hand_offs_keeps_order_and_recopies(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No gates: the copy thread hands groups over while checks are made, on rows that start
-    small and grow; every corrupt sampled block is re-copied, reports stay in order."""
+    """No gates: the copy thread hands groups over while checks are made, split by a small
+    row limit; every corrupt sampled block is re-copied, reports stay in order."""
     import random
 
-    monkeypatch.setattr(backend_module, "_READ_BACK_BYTES", 3 * 64)
+    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 3)
     rng = random.Random(seed)
     sizes = [rng.randint(1, 9) for _ in range(150)]
     backend = Corrupting(GuardPolicy.RAISE, verify_fraction=0.3, verify_seed=seed)
@@ -791,6 +786,51 @@ def _wait_until(predicate: Any, timeout: float = 5.0) -> bool:
     return predicate()
 
 
+class VerifyGated(OrderedCopyBackend):
+    """The verify thread starts only when `verify_gate` opens; the copy thread runs freely."""
+
+    verify_cluster_bytes = 1  # blocks sampled one by one: these tests are about staging
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.verify_gate = threading.Event()
+
+    def _verify_loop(self) -> None:
+        self.verify_gate.wait()
+        super()._verify_loop()
+
+
+def test_a_failed_staging_keeps_the_ring_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A group whose staging fails still holds its rows until the verify thread, in order,
+    refuses it and gives them back: the next group never stages into rows an earlier group
+    has not been compared from yet. (Found in review.)"""
+    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 4)
+    gpu, cpu = make_caches(6, 6)
+    backend = VerifyGated(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.max_group = 1
+    start(backend, gpu, cpu)
+    backend._store_copier.fail_calls = {1}  # type: ignore[union-attr]  # the second group's call
+    events: list[tuple[int, Any]] = []
+    with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
+        for idx in range(3):
+            blocks = [2 * idx, 2 * idx + 1]
+            backend.launch_copy(blocks, blocks, True, idx, events)
+    # group 0 and group 2 handed to the (still gated) verify thread; group 1 failed
+    assert _wait_until(lambda: backend._handed_off == 2)
+    held = list(backend._staging_ring._held)
+    backend.verify_gate.set()
+    with pytest.raises(Exception, match="verification staging"):
+        backend.drain()
+    backend.drain()
+    counters = backend.counters
+    backend.shutdown()
+    # group 0 holds rows 0-1 until verified; group 2 must get rows 2-3, not group 0's
+    assert held == [(0, 2), (2, 2)], f"group 0's rows were given back and re-taken: {held}"
+    assert counters["mismatches"] == 0, "nothing was corrupt, yet a mismatch was seen"
+
+
 class FailingFirstRecord(SimEvent):
     failed = False
 
@@ -801,9 +841,13 @@ class FailingFirstRecord(SimEvent):
         super().record(stream)
 
 
-def test_a_failed_completion_record_refuses_its_sampled_group_and_the_next_is_verified(
+def test_an_error_after_rows_are_taken_returns_them_and_drain_raises(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Rows are taken before the completion event is recorded; should the record fail, the
+    group still goes to the verify thread, which refuses it and gives its rows back, so the
+    next sampled store finds room and drain() does not hang. (Found in review.)"""
+    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 2)
     monkeypatch.setattr(torch.cuda, "Event", FailingFirstRecord, raising=False)
     FailingFirstRecord.failed = False
     gpu, cpu = make_caches(8, 8)
@@ -816,12 +860,24 @@ def test_a_failed_completion_record_refuses_its_sampled_group_and_the_next_is_ve
         with pytest.raises(RuntimeError, match="simulated"):
             backend.drain()
         backend.launch_copy([2, 3], [2, 3], True, 1, events)
-    backend.drain()
-    refused = backend.refused_copies()
-    verified = backend.counters["verified"]
+    outcome: list[BaseException | None] = []
+
+    def drain() -> None:
+        try:
+            backend.drain()
+            outcome.append(None)
+        except BaseException as exc:  # the outcome is asserted below
+            outcome.append(exc)
+
+    waiter = threading.Thread(target=drain, daemon=True)
+    waiter.start()
+    waiter.join(3.0)
+    hung = waiter.is_alive()
+    if hung:  # unblock the copy thread so the test process can shut the backend down
+        backend._staging_ring.give_back()
+        waiter.join(3.0)
     backend.shutdown()
-    assert [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
-    assert [idx for idx, _ in events] == [1] and verified == 2
+    assert not hung, "drain() hung: the failed group's staging rows were never given back"
 
 
 def test_a_group_waits_on_the_latest_recorded_event_of_a_shared_stream(sim: SimEventCalls) -> None:
@@ -910,33 +966,30 @@ def test_launch_copy_racing_shutdown_raises_and_leaks_no_event(
 
 
 class TracedVerified(OrderedCopyBackend):
-    """Logs the copy thread's copies and staged-event records and the verify thread's
-    read-backs, in the order made."""
+    """Logs the copy thread's copies, stagings and staged-event records, in the order made."""
 
-    verify_cluster_bytes = 1  # blocks sampled one by one: these tests are about the split
+    verify_cluster_bytes = 1  # blocks sampled one by one: these tests are about staging
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.trace: list[tuple[Any, ...]] = []
 
     def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    plans: Any = None) -> None:
-        self.trace.append(("copy", list(src_blocks)))
-        super()._issue_copy(copier, src_blocks, dst_blocks, plans)
+                    staging: Any = None, plans: Any = None) -> None:
+        staged = [] if staging is None else list(staging[1])
+        self.trace.append(("copy", list(src_blocks), staged))
+        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
 
     def _record_staged(self, stream: Any) -> int:
         event = super()._record_staged(stream)
         self.trace.append(("staged", event))
         return event
 
-    def _read_back_differing(self, after: int, src: list[int], dst: list[int]) -> list[int]:
-        self.trace.append(("read_back", after, list(src)))
-        return super()._read_back_differing(after, src, dst)
 
-
-def run_traced(split_from: int, monkeypatch: pytest.MonkeyPatch
-               ) -> tuple[TracedVerified, list[tuple[int, Any]]]:
-    """One store of 40 blocks, 20% sampled; returns the backend and its events."""
+def run_traced(sim: SimEventCalls, split_from: int, monkeypatch: pytest.MonkeyPatch
+               ) -> tuple[TracedVerified, list[int]]:
+    """One store of 40 blocks, 20% sampled; returns the backend and the sampled source
+    addresses' blocks (tensor k's, read from the staging descriptors)."""
     monkeypatch.setattr(backend_module, "_SPLIT_FROM", split_from)
     backend = TracedVerified(GuardPolicy.RAISE, verify_fraction=0.2, verify_seed=5)
     gpu, cpu = make_caches(64, 64)
@@ -944,60 +997,56 @@ def run_traced(split_from: int, monkeypatch: pytest.MonkeyPatch
     events = launch_all(backend, [40])
     backend.drain()
     assert [idx for idx, _ in events] == [0] and holds(gpu, cpu, range(40), range(40))
-    return backend, events
+    base, block = gpu["k"].data_ptr(), gpu["k"].stride(0) * 4
+    staged_blocks = [(address - base) // block for entry in backend.trace if entry[0] == "copy"
+                     for address in entry[2] if base <= address < base + 64 * block]
+    return backend, staged_blocks
 
 
-def test_a_large_sampled_group_copies_its_samples_first_and_reads_them_back_behind_them(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The verify thread can check a large group's samples while the rest of it is still
-    copying: the sampled copies, the staged event, the rest; the read-back waits on that
-    event only."""
-    backend, _ = run_traced(0, monkeypatch)
-    (_, sampled), (_, staged_event), (_, rest), read_back = backend.trace
-    assert [entry[0] for entry in backend.trace] == ["copy", "staged", "copy", "read_back"]
-    assert 0 < len(sampled) < 40 and read_back == ("read_back", staged_event, sampled)
-    assert sorted(sampled + rest) == list(range(40)) and rest == sorted(rest)
-    assert backend.counters["verified"] == len(sampled)
-    assert list(backend._free_staged) == [staged_event]  # given back once checked
-
-
-def test_a_small_sampled_group_is_read_back_behind_its_completion_event(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Below _SPLIT_FROM bytes a group makes one call (another would cost host time that
-    small blocks cannot spare); its samples are read back once the whole group is done."""
-    backend, events = run_traced(1 << 40, monkeypatch)
-    (_, copied), (_, after, sampled) = backend.trace
-    assert [entry[0] for entry in backend.trace] == ["copy", "read_back"]
-    assert copied == list(range(40)) and 0 < len(sampled) < 40
-    assert after == events[0][1].cuda_event
-    assert backend.counters["verified"] == len(sampled)
-
-
-def test_verifications_raw_events_are_reused_and_destroyed_at_shutdown(
+def test_a_large_sampled_group_copies_and_stages_its_samples_first(
     sim: SimEventCalls, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(backend_module, "_SPLIT_FROM", 0)  # every sampled group splits
-    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.5, verify_seed=2)
-    backend.verify_cluster_bytes = 1
-    gpu, cpu = make_caches(16, 16)
+    """The verify thread can compare a large group's samples while the rest of it is still
+    copying: sampled copies with their staging in one call, the staged event, then the rest."""
+    backend, staged_blocks = run_traced(sim, 0, monkeypatch)
+    (_, sampled, _), (_, staged_event), (_, rest, none) = backend.trace
+    assert [entry[0] for entry in backend.trace] == ["copy", "staged", "copy"]
+    assert staged_blocks == sampled and 0 < len(sampled) < 40 and none == []
+    assert sorted(sampled + rest) == list(range(40)) and rest == sorted(rest)
+    assert ("query", staged_event) in sim.calls  # the verify thread waited for that event
+    assert backend.counters["verified"] == len(sampled)
+
+
+def test_a_small_sampled_group_stages_in_its_one_driver_call(
+    sim: SimEventCalls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below _SPLIT_FROM bytes a group makes one call, its staging descriptors after its own:
+    a call of their own would cost host time that small blocks cannot spare."""
+    backend, staged_blocks = run_traced(sim, 1 << 40, monkeypatch)
+    (_, copied, _), (_, staged_event) = backend.trace
+    assert [entry[0] for entry in backend.trace] == ["copy", "staged"]
+    assert copied == list(range(40)) and 0 < len(staged_blocks) < 40
+    assert ("query", staged_event) in sim.calls
+    assert backend.counters["verified"] == len(staged_blocks)
+
+
+def test_staged_events_are_reused_and_destroyed_at_shutdown(sim: SimEventCalls) -> None:
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
+    gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
     for _ in range(20):
-        launch_all(backend, [16])
+        launch_all(backend, [2])
         backend.drain()
-    store = backend._store_copier.stream.cuda_stream  # type: ignore[union-attr]
-    created = {call[1] for call in sim.calls if call[0] == "create"}
-    staged = {call[1] for call in sim.calls
-              if call[0] == "record" and call[2] == store and call[1] in created}
-    staged_records = [call for call in sim.calls if call[0] == "record" and call[1] in staged]
+    created = [call[1] for call in sim.calls if call[0] == "create"]
+    created = [event for event in created if ("query", event) in sim.calls]  # staged ones
+    synchronized = [call[1] for call in sim.calls if call[0] == "query" and call[1] in created]
     backend.shutdown()
     destroyed = {call[1] for call in sim.calls if call[0] == "destroy"}
-    assert len(staged) == 1 and len(staged_records) == 20  # one event, recorded per group
-    assert {*staged, backend._verdicts_ready} <= destroyed
+    assert len(created) == 1 and synchronized == created * 20
+    assert set(created) <= destroyed
 
 
-def test_a_failed_ask_for_the_verdicts_refuses_its_group(sim: SimEventCalls) -> None:
+def test_a_failed_wait_on_the_staged_event_refuses_its_group(sim: SimEventCalls) -> None:
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
@@ -1007,19 +1056,19 @@ def test_a_failed_ask_for_the_verdicts_refuses_its_group(sim: SimEventCalls) -> 
         backend.drain()
     refused = backend.refused_copies()
     sim.fail.clear()
-    launch_all(backend, [2], events=events)  # the next check goes on
+    launch_all(backend, [2], events=events)  # the ring and the staged event came back
     backend.drain()
     backend.shutdown()
     assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
     assert [idx for idx, _ in events] == [0]
 
 
-def test_the_verify_thread_sleeps_between_asks_until_the_verdicts_are_in(
+def test_the_verify_thread_sleeps_between_asks_until_the_samples_are_in(
     sim: SimEventCalls, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sleeps: list[float] = []
     monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
-    sim.not_ready = 3  # the verdicts are in at the fourth ask
+    sim.not_ready = 3  # the staged event completes at the fourth ask
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
@@ -1050,25 +1099,31 @@ def test_the_group_cap_reads_its_own_directions_stream(monkeypatch: pytest.Monke
     assert [idx for idx, _ in events] == list(range(40))
 
 
-def test_a_split_group_whose_rest_fails_is_refused_and_gives_its_staged_event_back(
+def test_a_failed_group_waits_for_its_staging_before_giving_rows_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """A large group's sampled copies and staging are queued before the rest; should the rest
+    fail, the rows are given back only after the store stream has drained. (Found in review.)"""
     monkeypatch.setattr(backend_module, "_SPLIT_FROM", 0)
-    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.2, verify_seed=5)
-    backend.verify_cluster_bytes = 1
+    order: list[str] = []
+    backend = VerifyGated(GuardPolicy.RAISE, verify_fraction=0.2, verify_seed=5)
     gpu, cpu = make_caches(64, 64)
     start(backend, gpu, cpu)
     store = backend._store_copier
     assert store is not None
     store.fail_calls = {1}  # type: ignore[attr-defined]  # the rest of the group
-    events = launch_all(backend, [40])
-    with pytest.raises(BatchCopyError, match="simulated failure"):
+    monkeypatch.setattr(store.stream, "synchronize", lambda: order.append("synchronize"))
+    ring = backend._staging_ring
+    give_back = ring.give_back
+    monkeypatch.setattr(ring, "give_back", lambda: (order.append("give_back"), give_back()))
+    launch_all(backend, [40])
+    backend.verify_gate.set()
+    with pytest.raises(Exception, match="simulated failure"):
         backend.drain()
     refused = backend.refused_copies()
-    staged = list(backend._free_staged)
     backend.shutdown()
-    assert events == [] and [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
-    assert len(staged) == 1 and backend.counters["verified"] == 0
+    assert order == ["synchronize", "give_back"]
+    assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
 
 
 def test_small_blocks_are_verified_in_clusters_of_about_verify_cluster_bytes() -> None:
@@ -1089,21 +1144,20 @@ def test_small_blocks_are_verified_in_clusters_of_about_verify_cluster_bytes() -
 
 
 def test_a_group_that_fails_before_its_copy_is_issued_is_refused() -> None:
-    """Should sampling fail, the group was never copied: its copies are refused, the error is
-    raised, and the backend goes on with the next group. (The barrier and the driver call
-    had this already.)"""
+    """Should taking staging rows fail (say, pinned memory runs out as the ring grows), the
+    group was never copied: its copies are refused, the error is raised, and the backend goes
+    on with the next group. (The barrier and the driver call had this already.)"""
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
-    sampler = backend._sampler
-    assert sampler is not None
-    sample = sampler.sample
+    ring = backend._staging_ring
+    take = ring.take
 
-    def failing_sample(*args: Any) -> list[int]:
-        sampler.sample = sample  # type: ignore[method-assign]  # only the first group fails
-        raise MemoryError("simulated: sampling failed")
+    def failing_take(rows: int) -> int:
+        ring.take = take  # type: ignore[method-assign]  # only the first group fails
+        raise MemoryError("simulated: no pinned memory for staging rows")
 
-    sampler.sample = failing_sample  # type: ignore[method-assign]
+    ring.take = failing_take  # type: ignore[method-assign]
     first = launch_all(backend, [2])
     with pytest.raises(MemoryError, match="simulated"):
         backend.drain()
@@ -1181,9 +1235,9 @@ class GatedCorrupting(Corrupting):
         super()._copy_loop()
 
 
-def test_a_verified_burst_planned_early_copies_in_one_joined_call_and_recopies() -> None:
+def test_a_verified_burst_planned_early_stages_in_the_joined_call_and_recopies() -> None:
     """A burst planned by launch_copy, with every block sampled: the group's one driver call
-    carries the joined plans; corrupt blocks are re-copied before the report."""
+    carries the joined plans and the staging; corrupt blocks are re-copied before the report."""
     backend = GatedCorrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
     gpu, cpu = make_caches(128, 128)
     start(backend, gpu, cpu)
@@ -1195,7 +1249,7 @@ def test_a_verified_burst_planned_early_copies_in_one_joined_call_and_recopies()
     backend.shutdown()
     assert copier.planned_on == ["MainThread"] * 3 + ["kvguard-copy"]  # type: ignore[union-attr]
     assert copier.planned_calls == 1  # type: ignore[union-attr]
-    assert copier.calls[0] == (list(range(128)), list(range(128)))  # type: ignore[union-attr]
+    assert len(copier.added[0]) == 128 * 2  # type: ignore[union-attr]  # staging, both tensors
     assert [idx for idx, _ in events] == [0, 1, 2, 3] and refused == []
     assert counters["verified"] == 128 and counters["mismatches"] == counters["recopied"] == 32
     assert holds(gpu, cpu, range(128), range(128))

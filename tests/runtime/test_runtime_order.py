@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from array import array
-from types import SimpleNamespace
-from typing import Any
 
 import pytest
 import torch
@@ -16,7 +14,6 @@ from kvguard.runtime import (
     MemoryKind,
     SourceOrder,
     UnsafeSourceOrderError,
-    batch_copy,
     check_source_order,
     plan_block_copies,
 )
@@ -26,7 +23,6 @@ from kvguard.runtime.batch_copy import (
     memory_kind,
     name_descriptor,
 )
-from kvguard.runtime.errors import BatchCopyError
 from kvguard.runtime.order import default_source_order
 
 
@@ -158,18 +154,20 @@ def test_joined_plans_make_one_calls_descriptors_and_each_failure_is_named() -> 
     src, dst = layout(1 << 40, (64, 64), 16), layout(1 << 44, (64, 64), 16)
     first = plan_block_copies(src, dst, [3, 4], [0, 1])  # one run: 2 descriptors
     second = plan_block_copies(src, dst, [9, 12], [5, 7])  # two runs: 4 descriptors
-    dsts, srcs, sizes = join_descriptors([first, second])
-    assert dsts == first.dst_addresses + second.dst_addresses
-    assert srcs == first.src_addresses + second.src_addresses
-    assert sizes == first.sizes + second.sizes
-    assert len(sizes) == 6
+    added = (array("q", [1]), array("q", [2]), array("q", [64]))
+    dsts, srcs, sizes = join_descriptors([first, second], added)
+    assert dsts == first.dst_addresses + second.dst_addresses + added[0]
+    assert srcs == first.src_addresses + second.src_addresses + added[1]
+    assert sizes == first.sizes + second.sizes + added[2]
+    assert len(sizes) == 7
 
     def name(failed: int | None) -> str:
-        return name_descriptor(failed, [first, second], src)
+        return name_descriptor(failed, [first, second], src, 1, "staging copy")
 
     assert name(1).startswith("descriptor 1: tensor 'layer1', source blocks 3..4")
     assert name(5).startswith("descriptor 5: tensor 'layer1', source blocks 12..12")
-    assert name(None) == name(6) == "the driver did not name one of the 6 descriptors"
+    assert name(6) == "staging copy 0"
+    assert name(None) == name(7) == "the driver did not name one of the 7 descriptors"
 
 
 @given(
@@ -177,57 +175,27 @@ def test_joined_plans_make_one_calls_descriptors_and_each_failure_is_named() -> 
         st.lists(st.tuples(st.integers(0, 63), st.integers(0, 31)), min_size=1, max_size=12),
         min_size=1, max_size=5,
     ),
+    added=st.integers(0, 3),
 )
 def test_every_descriptor_of_a_joined_call_is_named_from_its_own_plan(
-    requests: list[list[tuple[int, int]]],
+    requests: list[list[tuple[int, int]]], added: int
 ) -> None:
     src, dst = layout(1 << 40, (64, 128), 64), layout(1 << 44, (64, 128), 32)
     plans = [plan_block_copies(src, dst, [p[0] for p in pairs], [p[1] for p in pairs])
              for pairs in requests]
-    dsts, srcs, sizes = join_descriptors(plans)
+    also = (array("q", range(added)), array("q", range(added)), array("q", [64] * added))
+    dsts, srcs, sizes = join_descriptors(plans, also)
     offset = 0
     for plan in plans:
         end = offset + plan.count
         assert dsts[offset:end] == plan.dst_addresses and srcs[offset:end] == plan.src_addresses
         assert sizes[offset:end] == plan.sizes
         for index in range(plan.count):
-            named = name_descriptor(offset + index, plans, src)
+            named = name_descriptor(offset + index, plans, src, added, "staging copy")
             assert named == plan.describe(index, src, offset)
             assert named.startswith(f"descriptor {offset + index}: ")
         offset = end
-    assert len(sizes) == offset
-
-
-class RecordingEntry:
-    """A cuMemcpyBatchAsync stand-in: records each call's attributes and answers `code`."""
-
-    def __init__(self, code: int, failed: int | None) -> None:
-        self.code, self.failed = code, failed
-        self.calls: list[tuple[int, int, int]] = []  # (count, srcAccessOrder, stream)
-
-    def __call__(self, dsts: int, srcs: int, sizes: int, count: int, attrs: Any,
-                 stream: int) -> tuple[int, int | None]:
-        self.calls.append((count, attrs.srcAccessOrder, stream))
-        return self.code, self.failed
-
-
-@pytest.mark.parametrize(("failed", "named"), [
-    (1, "read-back 1"), (None, "the driver did not name one of the 3 descriptors"),
-])
-def test_descriptor_copies_read_in_stream_order_and_name_a_failure(
-    monkeypatch: pytest.MonkeyPatch, failed: int | None, named: str
-) -> None:
-    """Verification's read-backs read host copies and GPU sources that copies earlier on the
-    stream wrote: STREAM order always, a failure named by what was read and its index."""
-    entry = RecordingEntry(0, None)
-    monkeypatch.setattr(batch_copy, "resolve_batch_memcpy", lambda: entry)
-    stream = SimpleNamespace(cuda_stream=0x1234)
-    copier = batch_copy.DescriptorCopier(stream)  # type: ignore[arg-type]
-    descriptors = (array("q", [1, 2, 3]), array("q", [4, 5, 6]), array("q", [8, 8, 8]))
-    copier.copy(descriptors, "read-back")
-    assert entry.calls == [(3, int(SourceOrder.STREAM), 0x1234)]
-    entry.code, entry.failed = 1, failed
-    with pytest.raises(BatchCopyError, match=named):
-        copier.copy(descriptors, "read-back")
-    with pytest.raises(ValueError, match="legacy default stream"):
-        batch_copy.DescriptorCopier(SimpleNamespace(cuda_stream=0))  # type: ignore[arg-type]
+    for index in range(added):
+        assert name_descriptor(offset + index, plans, src, added, "staging copy") == (
+            f"staging copy {index}")
+    assert len(sizes) == offset + added

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import ctypes
+import threading
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
 import torch
@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 from kvguard.runtime import BlockSampler, CudaDriverError, OrderedCopyBackend
 from kvguard.runtime import driver as runtime_driver
 from kvguard.runtime.backend import _rows_of, _without
-from kvguard.runtime.batch_copy import CacheLayout
-from kvguard.runtime.verify import ReadBack
+from kvguard.runtime.verify import StagingRing, plan_rows, row_offsets, staged_rows_differing
 
 
 @pytest.mark.parametrize("fraction", [0.0, -0.1, 1.5])
@@ -73,21 +72,23 @@ def test_same_seed_gives_same_samples() -> None:
     assert [first.sample(50) for _ in range(20)] == [second.sample(50) for _ in range(20)]
 
 
-def memmove_copy(descriptors: Any, named: str) -> None:
-    """A DescriptorCopier's copy done at once on CPU memory (by address)."""
-    for dst, src, size in zip(*descriptors, strict=True):
+def stage(sources: list[torch.Tensor], blocks: list[int]) -> tuple[torch.Tensor, list[int], int]:
+    """Fill staging rows as the driver would from plan_rows' descriptors (by address)."""
+    block_bytes = [t.stride(0) * t.element_size() for t in sources]
+    offsets, row_bytes = row_offsets(block_bytes)
+    rows = torch.zeros((max(1, len(blocks)), row_bytes), dtype=torch.uint8)
+    dsts, srcs, sizes = plan_rows([t.data_ptr() for t in sources], block_bytes, offsets, blocks,
+                                  rows.data_ptr(), row_bytes)
+    for dst, src, size in zip(dsts, srcs, sizes, strict=True):
         ctypes.memmove(dst, src, size)
+    return rows, offsets, row_bytes
 
 
-def read_back(sources: list[torch.Tensor], hosts: list[torch.Tensor], rows: int = 4) -> ReadBack:
-    """A ReadBack whose "GPU" is CPU memory: the rows compare as they would on the device."""
-    return ReadBack(memmove_copy, None, CacheLayout.of(dict(enumerate(sources))),
-                    CacheLayout.of(dict(enumerate(hosts))), torch.device("cpu"), rows)
-
-
-def differing(check: ReadBack, src: list[int], dst: list[int]) -> list[int]:
-    check.enqueue(src, dst)
-    return check.differing(len(src))
+def differing(rows: torch.Tensor, offsets: list[int], row_bytes: int,
+              hosts: list[torch.Tensor], blocks: list[int]) -> list[int]:
+    return staged_rows_differing(rows.data_ptr(), row_bytes, offsets,
+                                 [t.data_ptr() for t in hosts],
+                                 [t.stride(0) * t.element_size() for t in hosts], blocks)
 
 
 @given(
@@ -96,7 +97,7 @@ def differing(check: ReadBack, src: list[int], dst: list[int]) -> list[int]:
     corrupt=st.sets(st.tuples(st.integers(0, 2), st.integers(0, 11), st.integers(0, 8))),
     dtype=st.sampled_from([torch.int32, torch.float16, torch.uint8]),
 )
-def test_read_back_rows_differ_exactly_where_a_host_block_was_changed(
+def test_staged_rows_differ_exactly_where_a_host_block_was_changed(
     blocks: list[int], widths: list[int], corrupt: set[tuple[int, int, int]], dtype: torch.dtype,
 ) -> None:
     sources = [torch.arange(12 * w).reshape(12, w).to(dtype) for w in widths]
@@ -106,21 +107,19 @@ def test_read_back_rows_differ_exactly_where_a_host_block_was_changed(
         if tensor < len(hosts) and col < widths[tensor]:
             hosts[tensor][block, col] += 1
             changed.add(block)
-    check = read_back(sources, hosts, rows=3)  # more blocks than rows: the rows grow
+    rows, offsets, row_bytes = stage(sources, blocks)
+    assert row_bytes % 8 == 0
     expected = [i for i, block in enumerate(blocks) if block in changed]
-    assert differing(check, blocks, blocks) == expected
-    assert check.rows >= len(blocks)
-    hosts_shifted = [torch.roll(t, 1, dims=0) for t in sources]  # host block b holds source b-1
-    shifted = read_back(sources, hosts_shifted)
-    assert differing(shifted, blocks, [(b + 1) % 12 for b in blocks]) == []  # src and dst apart
+    assert differing(rows, offsets, row_bytes, hosts, blocks) == expected
 
 
-def test_read_back_rows_compare_bits_not_values() -> None:
+def test_staged_rows_compare_bits_not_values() -> None:
     keys = torch.tensor([[float("nan"), 0.0], [1.0, 2.0]])
-    assert differing(read_back([keys], [keys.clone()]), [0, 1], [0, 1]) == []  # NaN: its bits
+    rows, offsets, row_bytes = stage([keys], [0, 1])
+    assert differing(rows, offsets, row_bytes, [keys.clone()], [0, 1]) == []  # NaN equals its bits
     negative_zero = keys.clone()
     negative_zero[0, 1] = -0.0
-    assert differing(read_back([keys], [negative_zero]), [0, 1], [0, 1]) == [0]
+    assert differing(rows, offsets, row_bytes, [negative_zero], [0, 1]) == [0]
 
 
 def test_backend_needs_init_before_launch() -> None:
@@ -151,6 +150,47 @@ def test_old_driver_is_refused_with_the_version_it_has(monkeypatch: pytest.Monke
     monkeypatch.setattr(runtime_driver, "_resolved", {})
     with pytest.raises(CudaDriverError, match=r"CUDA 12\.4.*12\.8 or newer"):
         runtime_driver.resolve_batch_memcpy()
+
+
+@given(st.lists(st.one_of(st.integers(1, 9), st.none()), max_size=60))
+def test_staging_ring_never_hands_out_held_rows(steps: list[int | None]) -> None:
+    """Takes (a row count) and give-backs (None) in FIFO order, single-threaded: a take that
+    would wait is skipped unless the ring is empty (then it grows)."""
+    ring = StagingRing(7, 8, pinned=False)
+    held: list[tuple[int, int]] = []
+    for step in steps:
+        if step is None:
+            if held:
+                ring.give_back()
+                held.pop(0)
+            continue
+        if ring._free_start(step) is None and not (step > ring.rows and not held):
+            continue  # would block: the consumer must give rows back first
+        start = ring.take(step)
+        assert start >= 0 and start + step <= ring.rows
+        assert all(start + step <= first or first + count <= start for first, count in held)
+        held.append((start, step))
+        assert ring.address(start) == ring.address(0) + start * 8
+
+
+def test_staging_ring_take_waits_for_the_consumer_and_grows_when_empty() -> None:
+    ring = StagingRing(4, 8, pinned=False)
+    ring.take(3)
+    taken: list[int] = []
+    producer = threading.Thread(target=lambda: taken.append(ring.take(2)))
+    producer.start()
+    producer.join(0.2)
+    assert producer.is_alive() and taken == []  # one row free, two wanted: it waits
+    ring.give_back()
+    producer.join(5)
+    assert taken == [0]
+    grower = threading.Thread(target=lambda: taken.append(ring.take(6)))
+    grower.start()
+    grower.join(0.2)
+    assert grower.is_alive()  # larger than the ring: waits until every row is back
+    ring.give_back()
+    grower.join(5)
+    assert taken == [0, 0] and ring.rows == 6
 
 
 @given(st.lists(st.integers(1, 12), min_size=1, max_size=6), st.data())
