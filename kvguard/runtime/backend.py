@@ -200,7 +200,7 @@ class OrderedCopyBackend:
     Verification (opt-in, sampled). Each block is sampled with probability `verify_fraction`,
     in clusters of about `verify_cluster_bytes` (BlockSampler): a check costs the copy thread
     and the verify thread host time of their own, so a 1% sample of 16 KiB blocks checks about
-    one 1,024-block group in 6 (about 64 blocks each) rather than every group (about 10 each).
+    one 1,024-block group in 25 (about 256 blocks each) rather than every group (about 10 each).
     The GPU sources of a group's sampled blocks are staged into pinned host rows by descriptors
     added to the group's own driver call (1% more traffic for a 1% sample, no call of their
     own), and an event is recorded behind them. A group of
@@ -229,8 +229,10 @@ class OrderedCopyBackend:
     # 32 KiB in about 0.6 µs), so launch_copy plans a burst's requests for the copy thread.
     plan_early_below = 32 << 10
     # Bytes a verification check compares on average (at least one block): each check costs
-    # host time of its own, so small blocks are checked in clusters (BlockSampler).
-    verify_cluster_bytes = 1 << 20
+    # host time of its own, so small blocks are checked in clusters (BlockSampler). 4 MiB
+    # against 1 MiB: 64 KiB x 1,024 from 0.963 to 0.992x raw, 64 KiB x 128 from 0.933 to 0.970x,
+    # no row worse (benchmarks/results/probes-h200/verify_cluster.txt).
+    verify_cluster_bytes = 4 << 20
 
     def __init__(
         self,

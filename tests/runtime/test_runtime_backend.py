@@ -1130,7 +1130,7 @@ def test_small_blocks_are_verified_in_clusters_of_about_verify_cluster_bytes() -
     """Each check costs host time of its own: with blocks much smaller than the cluster, a
     sampled store is checked whole, and about `fraction` of stores are checked."""
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.2, verify_seed=11)
-    gpu, cpu = make_caches(40, 40)  # 64-byte blocks: a 1 MiB cluster spans any store
+    gpu, cpu = make_caches(40, 40)  # 64-byte blocks: a 4 MiB cluster spans any store
     start(backend, gpu, cpu)
     checked = []
     for _ in range(100):
