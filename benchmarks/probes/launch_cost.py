@@ -6,23 +6,13 @@ Ran against commit 3640984 (launch_copy still copied the block lists into tuples
 benchmarks/results/probes-h200/launch_cost.txt."""
 
 import statistics
-import sys
 import threading
 import time
-from pathlib import Path
 
 import torch
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import runtime_bench as rb
+from paired_rows import Pinned, caches, rb
 
 from kvguard.runtime import GuardPolicy, OrderedCopyBackend
-
-speeds = rb.cpu_speeds(rounds=2)
-ranked = sorted(speeds, key=lambda cpu: max(speeds[cpu]))
-copy_cpu, request_cpu = ranked[0], ranked[1]
-dev = torch.device("cuda", 0)
-HOST = 1024
 
 
 class Parked(OrderedCopyBackend):
@@ -66,16 +56,14 @@ class Timed(OrderedCopyBackend):
         self._queue = Q()
 
 
+pinned = Pinned()
 compute = torch.cuda.Stream()
 for block, batch in ((64 << 10, 1024), (1 << 20, 128), (1 << 20, 16), (16 << 10, 1024), (256 << 10, 1)):
-    gpu = {"kv": torch.zeros(2 * HOST, block, dtype=torch.uint8, device=dev)}
-    cpu = {"kv": torch.zeros(HOST, block, dtype=torch.uint8).pin_memory()}
+    gpu, cpu = caches(block)
     batches = rb.batches_for(block, batch)[:64]
     for cls in (OrderedCopyBackend, Parked, Timed):
-        b = cls(GuardPolicy.RAISE)
-        b.init(gpu, cpu, dev, torch.cuda.Stream(), torch.cuda.Stream())
-        rb.pin_backend_threads(b, copy_cpu, request_cpu)
-        rb.pin(0, request_cpu)
+        b = pinned.start(cls(GuardPolicy.RAISE), gpu, cpu)
+        rb.pin(0, pinned.request_cpu)
         rb.time_backend(b, compute, batches[:3])
         lines = []
         for _ in range(4):
@@ -111,4 +99,4 @@ for block, batch in ((64 << 10, 1024), (1 << 20, 128), (1 << 20, 16), (16 << 10,
             )
         print(f"{block >> 10}K x {batch} {cls.__name__}:\n  " + "\n  ".join(lines), flush=True)
         b.shutdown()
-        rb.pin(0, copy_cpu)
+        rb.pin(0, pinned.copy_cpu)

@@ -8,23 +8,12 @@ benchmarks/results/probes-h200/lone_split.txt. To rerun: `git checkout 3640984 -
 """
 
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import torch
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import runtime_bench as rb
+from paired_rows import Pinned, caches, compare, medians, rb
 
 from kvguard.runtime import BatchCopier, GuardPolicy, OrderedCopyBackend
-
-speeds = rb.cpu_speeds(rounds=2)
-ranked = sorted(speeds, key=lambda cpu: max(speeds[cpu]))
-copy_cpu, request_cpu = ranked[0], ranked[1]
-rb.pin(0, copy_cpu)
-dev = torch.device("cuda", 0)
-HOST = 1024
 
 
 class Split(OrderedCopyBackend):
@@ -59,64 +48,27 @@ def traced(base):
     return Traced
 
 
-def make(name, gpu, cpu, trace=False):
+
+def make(name, trace=False):
     base = Split if "split" in name else OrderedCopyBackend
     cls = traced(base) if trace else base
-    b = cls(GuardPolicy.RAISE, verify_fraction=0.01 if "verified" in name else 0.0, verify_seed=0)
-    b.init(gpu, cpu, dev, torch.cuda.Stream(), torch.cuda.Stream())
-    rb.pin_backend_threads(b, copy_cpu, request_cpu)
-    return b
+    return cls(GuardPolicy.RAISE, verify_fraction=0.01 if "verified" in name else 0.0, verify_seed=0)
 
 
 NAMES = ("ordered", "split", "verified", "verified_split")
-rows = (
-    (64 << 10, 1024),
-    (64 << 10, 128),
-    (256 << 10, 128),
-    (256 << 10, 1024),
-    (1 << 20, 128),
-    (2 << 20, 128),
-    (1 << 20, 16),
-    (16 << 10, 1024),
-)
-for block, batch in rows:
-    gpu = {"kv": torch.zeros(2 * HOST, block, dtype=torch.uint8, device=dev)}
-    cpu = {"kv": torch.zeros(HOST, block, dtype=torch.uint8).pin_memory()}
-    batches = rb.batches_for(block, batch)
-    raw = BatchCopier(gpu, cpu, torch.cuda.Stream())
-    variants = {n: make(n, gpu, cpu) for n in NAMES}
-    compute = torch.cuda.Stream()
-    rb.time_raw(raw, batches[:3])
-    for b in variants.values():
-        rb.pin(0, request_cpu)
-        rb.time_backend(b, compute, batches[:3])
-        rb.pin(0, copy_cpu)
-    ratios = {n: [] for n in variants}
-    for rep in range(10):
-        names = list(variants)[rep % 4 :] + list(variants)[: rep % 4]
-        for n in names:
-            before = rb.time_raw(raw, batches)
-            rb.pin(0, request_cpu)
-            try:
-                s = rb.time_backend(variants[n], compute, batches)
-            finally:
-                rb.pin(0, copy_cpu)
-            after = rb.time_raw(raw, batches)
-            ratios[n].append((before + after) / 2 / s)
-    print(
-        f"{block >> 10}K x {batch} ({len(batches)} stores, raw "
-        f"{rb.time_raw(raw, batches) * 1e3:.1f} ms): "
-        + ", ".join(f"{n} {statistics.median(r):.3f} [{min(r):.3f}-{max(r):.3f}]" for n, r in ratios.items())
-        + f"; splits {variants['split'].splits}",
-        flush=True,
-    )
-    for b in variants.values():
-        b.shutdown()
+ROWS = ((64 << 10, 1024), (64 << 10, 128), (256 << 10, 128), (256 << 10, 1024), (1 << 20, 128),
+        (2 << 20, 128), (1 << 20, 16), (16 << 10, 1024))
+pinned = Pinned()
+for block, batch in ROWS:
+    row = compare(pinned, block, batch, NAMES, make, repeats=10)
+    print(f"{block >> 10}K x {batch} ({len(row.batches)} stores, raw "
+          f"{rb.time_raw(row.raw, row.batches) * 1e3:.1f} ms): {medians(row.ratios)}; splits "
+          f"{row.backends['split'].splits}", flush=True)
+    row.shutdown()
 
 # Timeline, 64 KiB x 1,024.
 block, batch = 64 << 10, 1024
-gpu = {"kv": torch.zeros(2 * HOST, block, dtype=torch.uint8, device=dev)}
-cpu = {"kv": torch.zeros(HOST, block, dtype=torch.uint8).pin_memory()}
+gpu, cpu = caches(block)
 batches = rb.batches_for(block, batch)
 raw = BatchCopier(gpu, cpu, torch.cuda.Stream())
 compute = torch.cuda.Stream()
@@ -132,14 +84,11 @@ for _ in range(3):
             first_end = time.perf_counter()
     e.record(raw.stream)
     raw.stream.synchronize()
-    print(
-        f"  raw wall {(time.perf_counter() - began) * 1e3:.2f} ms gpu {s.elapsed_time(e):.2f} ms"
-        f" first call {(first_end - began) * 1e3:.3f} ms",
-        flush=True,
-    )
+    print(f"  raw wall {(time.perf_counter() - began) * 1e3:.2f} ms gpu {s.elapsed_time(e):.2f} ms"
+          f" first call {(first_end - began) * 1e3:.3f} ms", flush=True)
 for name in NAMES:
-    b = make(name, gpu, cpu, trace=True)
-    rb.pin(0, request_cpu)
+    b = pinned.start(make(name, trace=True), gpu, cpu)
+    rb.pin(0, pinned.request_cpu)
     rb.time_backend(b, compute, batches[:3])
     for _ in range(4):
         b.marks.clear()
@@ -161,15 +110,13 @@ for name in NAMES:
         end.synchronize()
         wall = time.perf_counter() - began
         m = b.marks
-        print(
-            f"  {name} wall {wall * 1e3:.2f} ms gpu start->first copy "
-            f"{start.elapsed_time(b.first_copy[0]):.2f} first->end "
-            f"{b.first_copy[0].elapsed_time(end):.2f} ms; launch loop "
-            f"{(launched - began) * 1e3:.2f}; first issue at {(m[0][0] - began) * 1e3:.3f} "
-            f"taking {(m[0][1] - m[0][0]) * 1e3:.3f}; calls {len(m)} mean "
-            f"{statistics.mean(x[1] - x[0] for x in m) * 1e3:.3f}; last call end "
-            f"{(m[-1][1] - began) * 1e3:.2f}; drained {(drained - began) * 1e3:.2f} ms",
-            flush=True,
-        )
-    rb.pin(0, copy_cpu)
+        print(f"  {name} wall {wall * 1e3:.2f} ms gpu start->first copy "
+              f"{start.elapsed_time(b.first_copy[0]):.2f} first->end "
+              f"{b.first_copy[0].elapsed_time(end):.2f} ms; launch loop "
+              f"{(launched - began) * 1e3:.2f}; first issue at {(m[0][0] - began) * 1e3:.3f} "
+              f"taking {(m[0][1] - m[0][0]) * 1e3:.3f}; calls {len(m)} mean "
+              f"{statistics.mean(x[1] - x[0] for x in m) * 1e3:.3f}; last call end "
+              f"{(m[-1][1] - began) * 1e3:.2f}; drained {(drained - began) * 1e3:.2f} ms",
+              flush=True)
+    rb.pin(0, pinned.copy_cpu)
     b.shutdown()

@@ -7,24 +7,11 @@ runs only there: `git checkout 3c5f8be -- kvguard`. Output in
 benchmarks/results/probes-h200/readback_parts.txt.
 """
 
-import statistics
-import sys
-from pathlib import Path
-
 import torch
+from paired_rows import Pinned, compare, medians
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import runtime_bench as rb
-
-from kvguard.runtime import BatchCopier, GuardPolicy, OrderedCopyBackend, driver
+from kvguard.runtime import GuardPolicy, OrderedCopyBackend, driver
 from kvguard.runtime.verify import plan_rows
-
-speeds = rb.cpu_speeds(rounds=2)
-ranked = sorted(speeds, key=lambda cpu: max(speeds[cpu]))
-copy_cpu, request_cpu = ranked[0], ranked[1]
-rb.pin(0, copy_cpu)
-dev = torch.device("cuda", 0)
-HOST = 1024
 
 
 class Parts(OrderedCopyBackend):
@@ -77,40 +64,18 @@ class Parts(OrderedCopyBackend):
 
 
 NAMES = ["ordered", "full", "poll", "h2d", "d2d", "compare"]
-compute = torch.cuda.Stream()
+
+
+def make(name: str) -> Parts:
+    backend = Parts(GuardPolicy.RAISE, verify_fraction=0.0 if name == "ordered" else 0.01,
+                    verify_seed=0)
+    backend.mode = name
+    return backend
+
+
+pinned = Pinned()
 for block, batch in ((256 << 10, 128), (1 << 20, 128), (64 << 10, 1024)):
-    gpu = {"kv": torch.zeros(2 * HOST, block, dtype=torch.uint8, device=dev)}
-    cpu = {"kv": torch.zeros(HOST, block, dtype=torch.uint8).pin_memory()}
-    batches = rb.batches_for(block, batch)
-    raw = BatchCopier(gpu, cpu, torch.cuda.Stream())
-    variants = {}
-    for n in NAMES:
-        b = Parts(GuardPolicy.RAISE, verify_fraction=0.0 if n == "ordered" else 0.01, verify_seed=0)
-        b.mode = n
-        b.init(gpu, cpu, dev, torch.cuda.Stream(), torch.cuda.Stream())
-        rb.pin_backend_threads(b, copy_cpu, request_cpu)
-        variants[n] = b
-    rb.time_raw(raw, batches[:3])
-    for b in variants.values():
-        rb.pin(0, request_cpu)
-        rb.time_backend(b, compute, batches[:3])
-        rb.pin(0, copy_cpu)
-    ratios = {n: [] for n in NAMES}
-    for rep in range(8):
-        for n in NAMES[rep % 6 :] + NAMES[: rep % 6]:
-            before = rb.time_raw(raw, batches)
-            rb.pin(0, request_cpu)
-            try:
-                s = rb.time_backend(variants[n], compute, batches)
-            finally:
-                rb.pin(0, copy_cpu)
-            after = rb.time_raw(raw, batches)
-            ratios[n].append((before + after) / 2 / s)
-    print(
-        f"{block >> 10}K x {batch}: "
-        + ", ".join(f"{n} {statistics.median(r):.3f} [{min(r):.3f}-{max(r):.3f}]" for n, r in ratios.items())
-        + f"; checks {variants['full'].verify_stats['checks']}",
-        flush=True,
-    )
-    for b in variants.values():
-        b.shutdown()
+    row = compare(pinned, block, batch, NAMES, make, repeats=8)
+    print(f"{block >> 10}K x {batch}: {medians(row.ratios)}; checks "
+          f"{row.backends['full'].verify_stats['checks']}", flush=True)
+    row.shutdown()

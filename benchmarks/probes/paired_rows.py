@@ -1,0 +1,113 @@
+"""What the paired-window probes share: the sweep's CPU pinning, one row's caches, and windows
+bracketed by raw ones (raw, variant, raw), as `runtime_bench.py` times them.
+
+A probe builds its variants with `compare`, which returns each variant's paired ratios to raw
+(the mean of the two raw windows around a variant's window over the variant's, one per repeat)
+and the started backends, for the probe to read their counters and shut them down.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import runtime_bench as rb
+
+from kvguard.runtime import BatchCopier
+
+HOST_BLOCKS = 1024
+DEVICE = torch.device("cuda", 0)
+Caches = dict[str, torch.Tensor]
+
+
+class Pinned:
+    """The sweep's CPUs: the steadiest fast one runs raw's loop and every copy thread, the next
+    one the requesting and verify threads. The calling thread starts on the first."""
+
+    def __init__(self) -> None:
+        speeds = rb.cpu_speeds(rounds=2)
+        ranked = sorted(speeds, key=lambda cpu: max(speeds[cpu]))
+        self.copy_cpu, self.request_cpu = ranked[0], ranked[1]
+        rb.pin(0, self.copy_cpu)
+
+    def start(self, backend: Any, gpu: Caches, cpu: Caches) -> Any:
+        """`init` the backend on streams of its own and pin its threads."""
+        backend.init(gpu, cpu, DEVICE, torch.cuda.Stream(), torch.cuda.Stream())
+        rb.pin_backend_threads(backend, self.copy_cpu, self.request_cpu)
+        return backend
+
+    def window(self, backend: Any, compute: torch.cuda.Stream, batches: rb.Batches) -> float:
+        """One backend window, launched from the requesting CPU."""
+        rb.pin(0, self.request_cpu)
+        try:
+            return rb.time_backend(backend, compute, batches)
+        finally:
+            rb.pin(0, self.copy_cpu)
+
+
+def caches(block: int) -> tuple[Caches, Caches]:
+    """One tensor of 2 x HOST_BLOCKS GPU blocks and one of HOST_BLOCKS pinned host blocks."""
+    gpu = {"kv": torch.zeros(2 * HOST_BLOCKS, block, dtype=torch.uint8, device=DEVICE)}
+    cpu = {"kv": torch.zeros(HOST_BLOCKS, block, dtype=torch.uint8).pin_memory()}
+    return gpu, cpu
+
+
+def paired(raw: BatchCopier, batches: rb.Batches, window: Callable[[str], float],
+           names: Sequence[str], repeats: int) -> dict[str, list[float]]:
+    """Each repeat times every variant once between two raw windows of its own, the order of
+    the variants rotating from repeat to repeat."""
+    names = list(names)
+    ratios: dict[str, list[float]] = {name: [] for name in names}
+    for repeat in range(repeats):
+        shift = repeat % len(names)
+        for name in names[shift:] + names[:shift]:
+            before = rb.time_raw(raw, batches)
+            seconds = window(name)
+            after = rb.time_raw(raw, batches)
+            ratios[name].append((before + after) / 2 / seconds)
+    return ratios
+
+
+@dataclass
+class Row:
+    """One row compared: each variant's paired ratios, the started backends, raw's copier and
+    the row's stores."""
+
+    ratios: dict[str, list[float]]
+    backends: dict[str, Any]
+    raw: BatchCopier
+    batches: rb.Batches
+
+    def shutdown(self) -> None:
+        for backend in self.backends.values():
+            backend.shutdown()
+
+
+def compare(pinned: Pinned, block: int, batch: int, names: Sequence[str],
+            make: Callable[[str], Any], repeats: int) -> Row:
+    """The variants `make(name)` builds (not started), on one row, in paired windows after a
+    warm-up window each."""
+    gpu, cpu = caches(block)
+    batches = rb.batches_for(block, batch)
+    raw = BatchCopier(gpu, cpu, torch.cuda.Stream())
+    backends = {name: pinned.start(make(name), gpu, cpu) for name in names}
+    compute = torch.cuda.Stream()
+    rb.time_raw(raw, batches[:3])
+    for backend in backends.values():
+        pinned.window(backend, compute, batches[:3])
+    ratios = paired(raw, batches, lambda name: pinned.window(backends[name], compute, batches),
+                    names, repeats)
+    return Row(ratios, backends, raw, batches)
+
+
+def medians(ratios: dict[str, list[float]]) -> str:
+    """'name median [lowest-highest]' per variant."""
+    return ", ".join(f"{name} {statistics.median(r):.3f} [{min(r):.3f}-{max(r):.3f}]"
+                     for name, r in ratios.items())
