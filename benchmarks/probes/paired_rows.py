@@ -22,7 +22,6 @@ import runtime_bench as rb
 
 from kvguard.runtime import BatchCopier
 
-HOST_BLOCKS = 1024
 DEVICE = torch.device("cuda", 0)
 Caches = dict[str, torch.Tensor]
 
@@ -53,9 +52,10 @@ class Pinned:
 
 
 def caches(block: int) -> tuple[Caches, Caches]:
-    """One tensor of 2 x HOST_BLOCKS GPU blocks and one of HOST_BLOCKS pinned host blocks."""
-    gpu = {"kv": torch.zeros(2 * HOST_BLOCKS, block, dtype=torch.uint8, device=DEVICE)}
-    cpu = {"kv": torch.zeros(HOST_BLOCKS, block, dtype=torch.uint8).pin_memory()}
+    """One tensor of twice the sweep's host blocks on the GPU, one of its host blocks pinned
+    (the ids `runtime_bench.batches_for` draws)."""
+    gpu = {"kv": torch.zeros(2 * rb.HOST_BLOCKS, block, dtype=torch.uint8, device=DEVICE)}
+    cpu = {"kv": torch.zeros(rb.HOST_BLOCKS, block, dtype=torch.uint8).pin_memory()}
     return gpu, cpu
 
 

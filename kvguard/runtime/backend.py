@@ -6,7 +6,8 @@ store_stream)` with dicts of per-layer tensors whose first dimension is the bloc
 never waits for a copy and later appends `(event_idx, completion_event)` to `events_list` in
 request order; `shutdown()`. As vLLM's stock backend, it keeps the block lists it is given
 (copying a 1,024-block list on the requesting thread costs microseconds a launch): a caller
-must not change them until the copy is reported or refused.
+must not change them until the copy is reported or refused. Lists, tuples and ranges are kept
+as they are; other sequences are copied into lists.
 
 What it adds: every copy, store or load, is ordered behind the compute stream of the thread
 that requested it. At request time the guard records an event on that thread's current stream;
@@ -179,8 +180,9 @@ class OrderedCopyBackend:
     first copy can start, so a group issued to an idle transfer stream (all work queued on it
     has completed) holds at most `first_group_bytes`, and each group after it may hold twice
     the blocks of the one before, up to the cap: a burst's first copies start while the next
-    group is planned. A larger group to an idle stream (a request above that size) goes in
-    two driver calls, the first of `first_group_bytes`.
+    group is planned. A single request above that size to an idle stream, unless planned by
+    `launch_copy` or sampled for verification, goes in two driver calls, the first of
+    `first_group_bytes`.
 
     Host cost. The guard records and waits with one driver call each, on raw handles; its
     compute-done events come from a pool and go back once waited on. Completion events come
@@ -338,6 +340,10 @@ class OrderedCopyBackend:
             raise ValueError(
                 f"{len(src_blocks)} source blocks but {len(dst_blocks)} destination blocks"
             )
+        if not isinstance(src_blocks, (list, tuple, range)):  # kept, and sliced later
+            src_blocks = list(src_blocks)
+        if not isinstance(dst_blocks, (list, tuple, range)):
+            dst_blocks = list(dst_blocks)
         compute_stream = self._current_stream()
         requests = self._queue
         plan = None
@@ -482,6 +488,7 @@ class OrderedCopyBackend:
         copier = self._store_copier if is_store else self._load_copier
         assert copier is not None
         stream = copier.stream
+        split_at = self._split_point(group, copier)  # read before the barrier queues its wait
         try:
             self._barrier(group, stream)
         except Exception:  # not copied: never reported, so refused (the error is raised too)
@@ -506,7 +513,8 @@ class OrderedCopyBackend:
             raise
         if not picked:
             try:
-                self._issue_blocks(copier, src_blocks, dst_blocks, self._plans(ok, copier))
+                self._issue_blocks(copier, src_blocks, dst_blocks, self._plans(ok, copier),
+                                   split_at)
                 done = self._done_events.take()
                 self._record_done(done, stream)
             except Exception:  # no completion event: refused (the error is raised too)
@@ -651,21 +659,44 @@ class OrderedCopyBackend:
         else:
             copier.copy_planned(plans, staging, "verification staging copy")
 
+    def _split_point(self, group: list[_Copy], copier: BatchCopier) -> int:
+        """Blocks in the first of two driver calls for a lone request larger than
+        `first_group_bytes` that the copy thread plans itself, when its transfer stream has
+        nothing queued (the group's copies would be its first work); else 0, one call."""
+        if len(group) != 1 or group[0].plan is not None:
+            return 0
+        first = self.first_group_bytes // self._bytes_per_block
+        if not 0 < first < len(group[0].request.src_blocks):
+            return 0
+        try:
+            return first if copier.stream.query() else 0
+        except Exception:  # one call, then: a broken stream fails the copy's own call too
+            return 0
+
     def _issue_blocks(
         self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-        plans: list[CopyPlan] | None,
+        plans: list[CopyPlan] | None, split_at: int,
     ) -> None:
-        """A group's copies (none sampled): one driver call, or two for a group of more than
-        `first_group_bytes` issued to an idle transfer stream, the first of that many bytes.
-        The driver takes a call's descriptors one by one before its first copy starts (64 KiB
-        x 1,024: 1.2 ms), so the GPU then starts after the short call and copies while the
-        rest is handed to the driver."""
-        first = self.first_group_bytes // self._bytes_per_block
-        if plans is None and 0 < first < len(src_blocks) and copier.stream.query():
-            self._issue_copy(copier, src_blocks[:first], dst_blocks[:first])
-            self._issue_copy(copier, src_blocks[first:], dst_blocks[first:])
+        """A group's copies (none sampled): one driver call, or, from `_split_point`, two. The
+        driver takes a call's descriptors one by one before its first copy starts (64 KiB x
+        1,024: 1.2 ms), so the GPU then starts after the short call and copies while the rest
+        is handed to the driver."""
+        if not split_at:
+            self._issue_copy(copier, src_blocks, dst_blocks, None, plans)
             return
-        self._issue_copy(copier, src_blocks, dst_blocks, None, plans)
+        # Both parts planned before either is issued: a bad block id refuses the group with
+        # nothing copied, as with one call.
+        head = copier.plan(src_blocks[:split_at], dst_blocks[:split_at])
+        tail = copier.plan(src_blocks[split_at:], dst_blocks[split_at:])
+        self._issue_copy(copier, src_blocks[:split_at], dst_blocks[:split_at], None, [head])
+        try:
+            self._issue_copy(copier, src_blocks[split_at:], dst_blocks[split_at:], None, [tail])
+        except Exception:
+            # The group is refused but its head is in flight: it lands before the refusal is
+            # seen, so the refused blocks are not written once their owner may reuse them.
+            with contextlib.suppress(Exception):  # the failed call's error is the one raised
+                copier.stream.synchronize()
+            raise
 
     @staticmethod
     def _plans(group: list[_Copy], copier: BatchCopier) -> list[CopyPlan] | None:

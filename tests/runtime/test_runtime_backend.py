@@ -131,22 +131,25 @@ def test_a_group_for_an_idle_stream_starts_small_and_doubles_while_busy(
 
 
 @pytest.mark.parametrize(
-    ("busy", "sizes", "calls"),
+    ("busy", "sizes", "early", "calls"),
     [
-        (False, [100], [16, 84]),  # idle: a short first call, then the rest
-        (True, [100], [100]),  # copies in flight keep the GPU busy: one call
-        (False, [16], [16]),  # no larger than first_group_bytes: one call
-        (False, [40, 40], [16, 24, 16, 24]),  # each lone request to the (simulated) idle stream
+        (False, [100], False, [16, 84]),  # idle: a short first call, then the rest
+        (True, [100], False, [100]),  # copies in flight keep the GPU busy: one call
+        (False, [16], False, [16]),  # no larger than first_group_bytes: one call
+        (False, [40, 40], False, [16, 24, 16, 24]),  # each lone request to the idle stream
+        (False, [40, 40], True, [16, 24, 40]),  # the second, planned by launch_copy: one call
     ],
 )
 def test_a_large_group_to_an_idle_stream_starts_with_a_short_driver_call(
-    monkeypatch: pytest.MonkeyPatch, busy: bool, sizes: list[int], calls: list[int]
+    monkeypatch: pytest.MonkeyPatch, busy: bool, sizes: list[int], early: bool, calls: list[int]
 ) -> None:
     """The GPU starts copying once the first call's descriptors are in, not the whole group's;
-    the group still has one completion event and every block lands."""
+    the group still has one completion event and every block lands. The copy thread splits
+    only what it plans itself."""
     monkeypatch.setattr(SimStream, "query", lambda self: not busy)
-    # 16 blocks; no request planned early (the copy thread splits only what it plans itself)
-    groups, events, backend = gated_groups(sizes, first_group_bytes=16 * 64, plan_early_below=0)
+    groups, events, backend = gated_groups(  # first_group_bytes: 16 blocks of 64 bytes
+        sizes, first_group_bytes=16 * 64,
+        plan_early_below=OrderedCopyBackend.plan_early_below if early else 0)
     copier = backend._store_copier
     assert copier is not None
     assert [len(src) for src, _ in copier.calls] == calls
@@ -155,15 +158,21 @@ def test_a_large_group_to_an_idle_stream_starts_with_a_short_driver_call(
     assert len({id(event) for _, event in events}) == len(sizes)  # one completion event a group
 
 
-def test_a_failure_in_the_second_call_of_a_split_group_refuses_the_group(
+def test_a_failure_in_the_second_call_of_a_split_group_refuses_it_after_the_first_lands(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(SimStream, "query", lambda self: True)
+    """The head's copies are already queued when the tail's call fails: the group is refused,
+    and the transfer stream is synchronized first, so nothing of it is still writing once its
+    blocks may be reused."""
     gpu, cpu = make_caches(100, 100)
     backend = GatedBackend(GuardPolicy.RAISE)
     backend.first_group_bytes = 16 * 64
     start(backend, gpu, cpu)
-    backend._store_copier.fail_calls = {1}  # type: ignore[union-attr]  # the rest's call
+    store = backend._store_copier
+    assert store is not None
+    store.fail_calls = {1}  # type: ignore[attr-defined]  # the tail's call
+    synchronized: list[int] = []
+    monkeypatch.setattr(store.stream, "synchronize", lambda: synchronized.append(len(store.calls)))  # type: ignore[attr-defined]
     events = launch_all(backend, [40])
     backend.gate.set()
     with pytest.raises(BatchCopyError, match="simulated failure"):
@@ -171,6 +180,46 @@ def test_a_failure_in_the_second_call_of_a_split_group_refuses_the_group(
     refused = backend.refused_copies()
     backend.shutdown()
     assert events == [] and [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
+    assert synchronized == [2]  # after both calls were made
+
+
+def test_a_bad_block_in_a_split_loads_tail_refuses_it_with_nothing_copied() -> None:
+    """Both parts are planned before either is issued: an out-of-range block at the end of a
+    large load refuses the load and no GPU block is overwritten."""
+    gpu, cpu = make_caches(100, 100)
+    backend = GatedBackend(GuardPolicy.RAISE)
+    backend.first_group_bytes = 16 * 64
+    start(backend, gpu, cpu)
+    before = {name: tensor.clone() for name, tensor in gpu.items()}
+    events: list[tuple[int, Any]] = []
+    with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
+        backend.launch_copy(list(range(40)), [*range(39), 100], False, 0, events)
+    backend.gate.set()
+    with pytest.raises(IndexError):
+        backend.drain()
+    refused = backend.refused_copies()
+    backend.shutdown()
+    assert backend._load_copier.calls == []  # type: ignore[union-attr]
+    assert all(torch.equal(gpu[name], before[name]) for name in gpu)
+    assert events == [] and [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
+
+
+def test_the_split_is_decided_before_the_barrier_queues_its_wait(
+    sim: SimEventCalls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether the group would be the transfer stream's first work is read before its wait on
+    the compute stream is queued (a pending wait would make any stream look busy)."""
+    def query(stream: SimStream) -> bool:
+        sim.calls.append(("query", stream.cuda_stream))
+        return True
+
+    monkeypatch.setattr(SimStream, "query", query)
+    # max_group 1: the group cap, which asks the stream too, is not read
+    _, _, backend = gated_groups([100], first_group_bytes=16 * 64, max_group=1)
+    store = backend._store_copier.stream.cuda_stream  # type: ignore[union-attr]
+    ours = [call[0] for call in sim.calls if call[0] in ("query", "wait") and call[1] == store]
+    assert ours == ["query", "wait"]
+    assert [len(src) for src, _ in backend._store_copier.calls] == [16, 84]  # type: ignore[union-attr]
 
 
 def test_group_caps_are_attributes() -> None:
