@@ -1272,16 +1272,8 @@ def test_a_bad_block_list_in_a_burst_is_refused_and_raised_from_the_copy_thread(
     assert [idx for idx, _ in events] == [0, 1] and holds(gpu, cpu, range(64), range(64))
 
 
-class GatedCorrupting(Corrupting):
+class GatedCorrupting(GatedBackend, Corrupting):
     """Corrupting, with the copy thread held until the gate opens (a burst piles up)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.gate = threading.Event()
-
-    def _copy_loop(self) -> None:
-        self.gate.wait()
-        super()._copy_loop()
 
 
 def test_a_verified_burst_planned_early_stages_in_the_joined_call_and_recopies() -> None:
