@@ -5,23 +5,17 @@ drain) and live (the requester launches while the copy thread copies, as the ben
 Also raw's per-store wall for the same batches.
 """
 
-import sys
 import threading
 import time
 from collections import defaultdict
-from pathlib import Path
 
 import torch
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import runtime_bench as rb
+from paired_rows import Pinned, rb
 
 from kvguard.runtime import BatchCopier, GuardPolicy, OrderedCopyBackend
 
-speeds = rb.cpu_speeds(rounds=2)
-ranked = sorted(speeds, key=lambda cpu: max(speeds[cpu]))
-copy_cpu, request_cpu = ranked[0], ranked[1]
-rb.pin(0, copy_cpu)
+pinned = Pinned()  # this thread on the copy CPU
+copy_cpu, request_cpu = pinned.copy_cpu, pinned.request_cpu
 dev = torch.device("cuda", 0)
 HOST = 1024
 wall, cpu = defaultdict(float), defaultdict(float)

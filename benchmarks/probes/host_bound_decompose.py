@@ -12,22 +12,16 @@ each paired with raw brackets (median raw/variant over 8 repeats):
 
 import queue
 import statistics
-import sys
 import threading
 import time
-from pathlib import Path
 
 import torch
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import runtime_bench as rb
+from paired_rows import Pinned, rb
 
 from kvguard.runtime import BatchCopier, GuardPolicy, OrderedCopyBackend, driver
 
-speeds = rb.cpu_speeds(rounds=2)
-ranked = sorted(speeds, key=lambda cpu: max(speeds[cpu]))
-copy_cpu, request_cpu = ranked[0], ranked[1]
-rb.pin(0, copy_cpu)
+pinned = Pinned()  # this thread on the copy CPU
+copy_cpu, request_cpu = pinned.copy_cpu, pinned.request_cpu
 dev = torch.device("cuda", 0)
 calls = driver.resolve_event_calls()
 HOST = 1024

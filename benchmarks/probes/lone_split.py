@@ -61,8 +61,7 @@ ROWS = ((64 << 10, 1024), (64 << 10, 128), (256 << 10, 128), (256 << 10, 1024), 
 pinned = Pinned()
 for block, batch in ROWS:
     row = compare(pinned, block, batch, NAMES, make, repeats=10)
-    print(f"{block >> 10}K x {batch} ({len(row.batches)} stores, raw "
-          f"{rb.time_raw(row.raw, row.batches) * 1e3:.1f} ms): {medians(row.ratios)}; splits "
+    print(f"{row.heading(block, batch)}: {medians(row.ratios)}; splits "
           f"{row.backends['split'].splits}", flush=True)
     row.shutdown()
 

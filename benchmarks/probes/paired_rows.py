@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -77,37 +77,56 @@ def paired(raw: BatchCopier, batches: rb.Batches, window: Callable[[str], float]
 
 @dataclass
 class Row:
-    """One row compared: each variant's paired ratios, the started backends, raw's copier and
-    the row's stores."""
+    """One row: its started backends, raw's copier, the row's stores and, once measured, each
+    variant's paired ratios."""
 
-    ratios: dict[str, list[float]]
+    pinned: Pinned
     backends: dict[str, Any]
     raw: BatchCopier
     batches: rb.Batches
+    compute: torch.cuda.Stream
+    ratios: dict[str, list[float]] = field(default_factory=dict)
+
+    def window(self, name: str) -> float:
+        """One window of variant `name`."""
+        return self.pinned.window(self.backends[name], self.compute, self.batches)
+
+    def heading(self, block: int, batch: int, note: str = "") -> str:
+        """'16K x 1024 (64 stores, raw 67.1 ms; note)', raw's window timed once more."""
+        raw_ms = rb.time_raw(self.raw, self.batches) * 1e3
+        extra = f"; {note}" if note else ""
+        return f"{block >> 10}K x {batch} ({len(self.batches)} stores, raw {raw_ms:.1f} ms{extra})"
 
     def shutdown(self) -> None:
         for backend in self.backends.values():
             backend.shutdown()
 
 
-def compare(pinned: Pinned, block: int, batch: int, names: Sequence[str],
-            make: Callable[[str], Any], repeats: int) -> Row:
-    """The variants `make(name)` builds (not started), on one row, in paired windows after a
-    warm-up window each."""
+def prepare(pinned: Pinned, block: int, batch: int, names: Sequence[str],
+            make: Callable[[str], Any], stores: int | None = None) -> Row:
+    """The variants `make(name)` builds (not started) on one row, started and warmed up with a
+    short window each; `stores` a window (default: the sweep's, about 1 GiB)."""
     gpu, cpu = caches(block)
-    batches = rb.batches_for(block, batch)
+    batches = rb.batches_for(block, batch, stores)
     raw = BatchCopier(gpu, cpu, torch.cuda.Stream())
     backends = {name: pinned.start(make(name), gpu, cpu) for name in names}
     compute = torch.cuda.Stream()
     rb.time_raw(raw, batches[:3])
     for backend in backends.values():
         pinned.window(backend, compute, batches[:3])
-    ratios = paired(raw, batches, lambda name: pinned.window(backends[name], compute, batches),
-                    names, repeats)
-    return Row(ratios, backends, raw, batches)
+    return Row(pinned, backends, raw, batches, compute)
 
 
-def medians(ratios: dict[str, list[float]]) -> str:
+def compare(pinned: Pinned, block: int, batch: int, names: Sequence[str],
+            make: Callable[[str], Any], repeats: int, stores: int | None = None) -> Row:
+    """`prepare`, then the variants in paired windows."""
+    row = prepare(pinned, block, batch, names, make, stores)
+    row.ratios = paired(row.raw, row.batches, row.window, names, repeats)
+    return row
+
+
+def medians(ratios: dict[str, list[float]], range_digits: int = 3) -> str:
     """'name median [lowest-highest]' per variant."""
-    return ", ".join(f"{name} {statistics.median(r):.3f} [{min(r):.3f}-{max(r):.3f}]"
+    return ", ".join(f"{name} {statistics.median(r):.3f} "
+                     f"[{min(r):.{range_digits}f}-{max(r):.{range_digits}f}]"
                      for name, r in ratios.items())
