@@ -157,7 +157,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vllm-wheel", type=Path, help="the vLLM 0.23.0 wheel (else downloaded)")
     parser.add_argument("--out", type=Path, default=REPO / ".bundle")
-    parser.add_argument("--piece-bytes", type=int, default=60_000_000)
+    parser.add_argument("--piece-bytes", type=int, default=45_000_000)
     args = parser.parse_args()
 
     out: Path = args.out

@@ -1,0 +1,59 @@
+"""The hand-over sleep in launch_copy (_HANDOVER_SLEEP_S: 50 µs committed, which lasts about
+106 µs) against 20 µs and 1 µs, ordered. Every variant goes through the same subclass, which sets
+the module's sleep before each launch. Paired, pinned as the sweep, 12 repeats.
+
+Ran against commit 4f6572e; output in benchmarks/results/probes-h200/handover_sleep.txt.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+from paired_rows import Pinned, compare, medians
+
+from kvguard.runtime import GuardPolicy, OrderedCopyBackend
+from kvguard.runtime import backend as bm
+
+SLEEPS = {"sleep50": 50e-6, "sleep20": 20e-6, "sleep1": 1e-6}
+NAMES = list(SLEEPS)
+ROWS = ((16 << 10, 1), (64 << 10, 1), (256 << 10, 1), (1 << 20, 1), (2 << 20, 1), (16 << 10, 16),
+        (64 << 10, 16), (256 << 10, 16), (1 << 20, 16), (64 << 10, 128), (16 << 10, 1024))
+
+
+class SleepSet(OrderedCopyBackend):
+    sleep_s = 50e-6
+
+    def launch_copy(self, *args: Any, **kwargs: Any) -> None:
+        bm._HANDOVER_SLEEP_S = self.sleep_s
+        super().launch_copy(*args, **kwargs)
+
+
+def make(name: str) -> OrderedCopyBackend:
+    backend = SleepSet(GuardPolicy.RAISE)
+    backend.sleep_s = SLEEPS[name]
+    return backend
+
+
+def main() -> None:
+    began = time.time()
+    for name, seconds in SLEEPS.items():
+        lasted = []
+        for _ in range(200):
+            start = time.perf_counter()
+            time.sleep(seconds)
+            lasted.append((time.perf_counter() - start) * 1e6)
+        lasted.sort()
+        print(f"{name}: time.sleep({seconds:g}) lasts p10/p50/p90 "
+              f"{lasted[20]:.0f}/{statistics.median(lasted):.0f}/{lasted[180]:.0f} us")
+    pinned = Pinned()
+    for block, batch in ROWS:
+        row = compare(pinned, block, batch, NAMES, make, repeats=12)
+        print(f"{block >> 10}K x {batch}: {medians(row.ratios)}", flush=True)
+        row.shutdown()
+    print(f"total {time.time() - began:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
