@@ -50,19 +50,21 @@ class Disturbed:
         while not self._stop:
             if not self.active.wait(0.05):
                 continue
+            # Scratch buffers nothing else writes or reads: these copies race with nothing, and
+            # are unordered on purpose (the probe times side-stream traffic, not a store).
             with torch.cuda.stream(self.stream):
                 if self.op.endswith("_wait"):
                     self.stream.wait_stream(self.store_stream)
                 if self.op.startswith("compare"):
                     differs = torch.ne(self.a.view(torch.int64), self.b.view(torch.int64)).any(dim=1)
                     if "d2h" in self.op:
-                        self.verdicts.copy_(differs, non_blocking=True)
+                        self.verdicts.copy_(differs, non_blocking=True)  # kvguard: ignore[KVG001]
                 elif self.op.startswith("d2h_tiny"):
-                    self.verdicts.copy_(self.flag, non_blocking=True)
+                    self.verdicts.copy_(self.flag, non_blocking=True)  # kvguard: ignore[KVG001]
                 elif self.op == "d2h_4m":
-                    self.host.copy_(self.a, non_blocking=True)
+                    self.host.copy_(self.a, non_blocking=True)  # kvguard: ignore[KVG001]
                 elif self.op == "h2d_4m":
-                    self.a.copy_(self.host, non_blocking=True)
+                    self.a.copy_(self.host, non_blocking=True)  # kvguard: ignore[KVG004]
                 self.event.record(self.stream)
             while not self.event.query():
                 time.sleep(100e-6)
