@@ -32,7 +32,6 @@ import logging
 import queue
 import threading
 import time
-from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -40,38 +39,24 @@ from typing import Any, NamedTuple
 import torch
 
 from kvguard.runtime import driver
-from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, CopyPlan, Descriptors
-from kvguard.runtime.errors import GuardViolation
+from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, CopyPlan
+from kvguard.runtime.compare import PairComparer
+from kvguard.runtime.errors import CudaDriverError, GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
 from kvguard.runtime.order import MemoryKind
 from kvguard.runtime.pool import ReusePool
-from kvguard.runtime.verify import (
-    BlockSampler,
-    StagingRing,
-    plan_rows,
-    row_offsets,
-    staged_rows_differing,
-)
+from kvguard.runtime.verify import BlockSampler, plan_pairs
 
 logger = logging.getLogger("kvguard.runtime")
 
 EventsList = list[tuple[int, Any]]
 
-# Verification stages the sampled blocks' GPU sources into a ring of pinned host rows (at most
-# this many bytes and rows, unless one store samples more blocks) and compares them with the
-# stored host blocks on the CPU.
-_STAGING_BYTES = 64 << 20
-_STAGING_ROWS = 1024
 _HANDOVER_SLEEP_S = 50e-6
 # A request with this many descriptors (blocks times tensors) or more, made while others wait in
 # the queue, is planned by launch_copy: planning it costs the copy thread more than joining its
 # descriptors to the group's does (benchmarks/planner_speed.py).
 _PLAN_EARLY_FROM = 64
-_POLL_S = 100e-6  # the verify thread's sleep between asks whether a group's samples are in
-# A sampled group this large (bytes) copies its sampled blocks in a driver call of their own
-# first, so that their compare overlaps the rest of its copy instead of delaying its report;
-# a smaller one makes one call with its staging, since each call costs host time of its own.
-_SPLIT_FROM = 32 << 20
+_POLL_S = 100e-6  # the verify thread's sleep between asks whether a check's verdicts are in
 
 
 @dataclass(frozen=True)
@@ -101,16 +86,12 @@ class _RowOf(NamedTuple):
 
 
 class _Issued(NamedTuple):
-    """Copies issued together, their shared completion event, and their sampled blocks, staged
-    into rows `start`.. before `staged` was recorded (no rows: nothing sampled). `error`: a call
-    after the rows were taken failed; the rows are still held, the copies must be refused."""
+    """Copies issued together, their shared completion event, and their sampled blocks (none:
+    nothing to verify)."""
 
     copies: list[_Copy]
-    done: Any  # torch.cuda.Event, or None with an error
+    done: Any  # torch.cuda.Event
     rows: list[_RowOf]
-    start: int
-    staged: int  # raw event recorded behind the sampled copies and their staging, or 0
-    error: BaseException | None
 
 
 @dataclass(frozen=True)
@@ -139,17 +120,6 @@ def _blocks_of(copies: list[_Copy]) -> tuple[Sequence[int], Sequence[int]]:
     chain = itertools.chain.from_iterable
     return (list(chain([copy.request.src_blocks for copy in copies])),
             list(chain([copy.request.dst_blocks for copy in copies])))
-
-
-def _without(blocks: Sequence[int], picked: list[int]) -> list[int]:
-    """`blocks` less the ascending indices `picked`, sliced between them."""
-    rest: list[int] = []
-    previous = 0
-    for index in picked:
-        rest += blocks[previous:index]
-        previous = index + 1
-    rest += blocks[previous:]
-    return rest
 
 
 def _new_event() -> Any:
@@ -181,8 +151,7 @@ class OrderedCopyBackend:
     has completed) holds at most `first_group_bytes`, and each group after it may hold twice
     the blocks of the one before, up to the cap: a burst's first copies start while the next
     group is planned. A single request above that size to an idle stream, unless planned by
-    `launch_copy` or sampled for verification, goes in two driver calls, the first of
-    `first_group_bytes`.
+    `launch_copy`, goes in two driver calls, the first of `first_group_bytes`.
 
     Host cost. The guard records and waits with one driver call each, on raw handles; its
     compute-done events come from a pool and go back once waited on. Completion events come
@@ -203,17 +172,15 @@ class OrderedCopyBackend:
     in clusters of about `verify_cluster_bytes` (BlockSampler): a check costs the copy thread
     and the verify thread host time of their own, so a 1% sample of 16 KiB blocks checks about
     one 1,024-block group in 25 (about 256 blocks each) rather than every group (about 10 each).
-    The GPU sources of a group's sampled blocks are staged into pinned host rows by descriptors
-    added to the group's own driver call (1% more traffic for a 1% sample, no call of their
-    own), and an event is recorded behind them. A group of
-    `_SPLIT_FROM` bytes or more instead copies its sampled blocks and their staging first, then
-    the rest, so that its samples are compared while the rest copies. The group goes to the
-    verify thread, which waits for that event (polling it between short sleeps), compares the
-    staged rows with the stored host blocks byte for byte on the CPU (memcmp, which releases
-    the GIL) and reports the group. Nothing runs on the GPU but copies, nothing is allocated
-    per group, and a group with no sampled block is reported by the copy thread itself unless
-    an earlier report is still being verified, so reports stay in request order. The rows form
-    a ring: the copy thread waits for room only when the verify thread is that far behind.
+    A sampled group is copied as any other and handed to the verify thread, which, on a stream
+    of its own that waits for the group's completion event, launches a compare kernel
+    (compare.py): it reads each sampled block's GPU source (held by the scheduler until the
+    store is reported) and its stored host copy in place, and flags the pairs that differ. The
+    verify thread polls an event behind the kernel between short sleeps, re-copies what
+    differs behind a device synchronize and compares it again, then reports the group. The
+    stores' own calls carry nothing for verification: no staging copy, no extra bytes in their
+    direction. A group with no sampled block is reported by the copy thread itself unless an
+    earlier report is still being verified, so reports stay in request order.
     """
 
     max_group = 256  # requests per copy-thread wake-up; 1 issues each request on its own
@@ -231,9 +198,10 @@ class OrderedCopyBackend:
     # 32 KiB in about 0.6 µs), so launch_copy plans a burst's requests for the copy thread.
     plan_early_below = 32 << 10
     # Bytes a verification check compares on average (at least one block): each check costs
-    # host time of its own, so small blocks are checked in clusters (BlockSampler). 4 MiB
-    # against 1 MiB: 64 KiB x 1,024 from 0.963 to 0.992x raw, 64 KiB x 128 from 0.933 to 0.970x,
-    # no row worse (benchmarks/results/probes-h200/verify_cluster.txt).
+    # host time of its own (a hand-off, a launch, a wait), so small blocks are checked in
+    # clusters (BlockSampler). 4 MiB against 1 MiB, measured when checks were staged copies:
+    # 64 KiB x 1,024 from 0.963 to 0.992x raw, 64 KiB x 128 from 0.933 to 0.970x, no row worse
+    # (benchmarks/results/probes-h200/verify_cluster.txt).
     verify_cluster_bytes = 4 << 20
 
     def __init__(
@@ -261,8 +229,8 @@ class OrderedCopyBackend:
         self._done_events: ReusePool[Any] = ReusePool(_new_event)
         self._raw_record: Any = None  # cuEventRecord on raw handles, for completion events
         self._event_calls: driver.EventCalls | None = None
-        self._free_staged: deque[int] = deque()  # staged events the verify thread gave back
-        self._staged_made: list[int] = []  # every one made, destroyed at shutdown
+        self._comparer: PairComparer | None = None
+        self._compared = 0  # raw event recorded behind each check's compare, made at init
         self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._newest_group_blocks = {True: 0, False: 0}  # per direction (is_store)
@@ -405,10 +373,6 @@ class OrderedCopyBackend:
             thread.join(timeout=10.0)
         if not any(thread.is_alive() for thread in self._threads):
             self._guard.close()  # no request is in flight any more
-            if self._event_calls is not None:
-                for event in self._staged_made:
-                    self._event_calls.destroy(event)
-                self._staged_made.clear()
         with self._lock:
             for error in self._errors:
                 logger.error("kvguard copy thread error not raised before shutdown: %s", error)
@@ -507,60 +471,21 @@ class OrderedCopyBackend:
             picked = (sampler.sample(len(src_blocks), self._verify_cluster)
                       if sampler and copier.is_store else [])
             rows = _rows_of(ok, src_blocks, dst_blocks, picked) if picked else []
-            start = self._staging_ring.take(len(rows)) if rows else 0
         except Exception:  # nothing was issued: refused (the error is raised too)
             self._refuse_all(ok, "copy_error")
             raise
-        if not picked:
-            try:
-                self._issue_blocks(copier, src_blocks, dst_blocks, self._plans(ok, copier),
-                                   split_at)
-                done = self._done_events.take()
-                self._record_done(done, stream)
-            except Exception:  # no completion event: refused (the error is raised too)
-                self._refuse_all(ok, "copy_error")
-                raise
-            self._newest_group_blocks[is_store] = len(src_blocks)
-            self._report_or_hand_off(ok, done)
-            return
-        staged = 0
         try:
-            sampled_src = [row.src for row in rows]
-            staging = self._staging_descriptors(sampled_src, start)
-            if (len(picked) < len(src_blocks)
-                    and len(src_blocks) * self._bytes_per_block >= _SPLIT_FROM):
-                # The sampled blocks first, so that they are compared while the rest copies.
-                self._issue_copy(copier, sampled_src, [row.dst for row in rows], staging)
-                staged = self._record_staged(stream)
-                self._issue_copy(copier, _without(src_blocks, picked),
-                                 _without(dst_blocks, picked))
-            else:
-                self._issue_copy(copier, src_blocks, dst_blocks, staging,
-                                 self._plans(ok, copier))
-                staged = self._record_staged(stream)
+            self._issue_blocks(copier, src_blocks, dst_blocks, self._plans(ok, copier), split_at)
             done = self._done_events.take()
             self._record_done(done, stream)
-            self._newest_group_blocks[is_store] = len(src_blocks)
-        except Exception as exc:  # its rows are held: the verify thread gives them back in order
-            self._hand_off(_Issued(ok, None, rows, start, staged, exc))
-            return
-        self._hand_off(_Issued(ok, done, rows, start, staged, None))
-
-    def _record_staged(self, stream: torch.cuda.Stream) -> int:
-        """Record an event behind the sampled copies and their staging."""
-        calls = self._event_calls
-        assert calls is not None
-        try:
-            event = self._free_staged.popleft()
-        except IndexError:
-            code, event = calls.create()
-            driver.check(code, "cuEventCreate (verification's staged event)")
-            self._staged_made.append(event)
-        code = calls.record(event, stream.cuda_stream)
-        if code != 0:
-            self._free_staged.append(event)
-            driver.check(code, "cuEventRecord (verification's staged event)")
-        return event
+        except Exception:  # no completion event: refused (the error is raised too)
+            self._refuse_all(ok, "copy_error")
+            raise
+        self._newest_group_blocks[is_store] = len(src_blocks)
+        if rows:  # verified, then reported, by the verify thread
+            self._hand_off(_Issued(ok, done, rows))
+        else:
+            self._report_or_hand_off(ok, done)
 
     def _barrier(self, group: list[_Copy], stream: torch.cuda.Stream) -> None:
         """The transfer stream waits on the guard's newest event per compute stream, which
@@ -636,7 +561,7 @@ class OrderedCopyBackend:
             for copy in ok:
                 copy.events_list.append((copy.request.event_idx, done))
             return
-        self._hand_off(_Issued(ok, done, [], 0, 0, None))
+        self._hand_off(_Issued(ok, done, []))
 
     def _hand_off(self, issued: _Issued) -> None:
         assert self._reports is not None
@@ -650,14 +575,14 @@ class OrderedCopyBackend:
 
     def _issue_copy(
         self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-        staging: Descriptors | None = None, plans: list[CopyPlan] | None = None,
+        plans: list[CopyPlan] | None = None,
     ) -> None:
-        """One driver call: the blocks' copies, then `staging` (verification's, if any).
-        `plans`: the blocks' descriptors, one plan per request, when some were made already."""
+        """One driver call for the blocks. `plans`: their descriptors, one plan per request,
+        when some were made already."""
         if plans is None:
-            copier.copy(src_blocks, dst_blocks, staging, "verification staging copy")
+            copier.copy(src_blocks, dst_blocks)
         else:
-            copier.copy_planned(plans, staging, "verification staging copy")
+            copier.copy_planned(plans)
 
     def _split_point(self, group: list[_Copy], copier: BatchCopier) -> int:
         """Blocks in the first of two driver calls for a lone request larger than
@@ -677,20 +602,20 @@ class OrderedCopyBackend:
         self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
         plans: list[CopyPlan] | None, split_at: int,
     ) -> None:
-        """A group's copies (none sampled): one driver call, or, from `_split_point`, two. The
+        """A group's copies: one driver call, or, from `_split_point`, two. The
         driver takes a call's descriptors one by one before its first copy starts (64 KiB x
         1,024: 1.2 ms), so the GPU then starts after the short call and copies while the rest
         is handed to the driver."""
         if not split_at:
-            self._issue_copy(copier, src_blocks, dst_blocks, None, plans)
+            self._issue_copy(copier, src_blocks, dst_blocks, plans)
             return
         # Both parts planned before either is issued: a bad block id refuses the group with
         # nothing copied, as with one call.
         head = copier.plan(src_blocks[:split_at], dst_blocks[:split_at])
         tail = copier.plan(src_blocks[split_at:], dst_blocks[split_at:])
-        self._issue_copy(copier, src_blocks[:split_at], dst_blocks[:split_at], None, [head])
+        self._issue_copy(copier, src_blocks[:split_at], dst_blocks[:split_at], [head])
         try:
-            self._issue_copy(copier, src_blocks[split_at:], dst_blocks[split_at:], None, [tail])
+            self._issue_copy(copier, src_blocks[split_at:], dst_blocks[split_at:], [tail])
         except Exception:
             # The group is refused but its head is in flight: it lands before the refusal is
             # seen, so the refused blocks are not written once their owner may reuse them.
@@ -713,27 +638,51 @@ class OrderedCopyBackend:
     # The verification thread (only with verify_fraction > 0): reports stay in request order.
 
     def _init_verification(self) -> None:
-        first = next(iter(self._gpu_caches.values()))
-        self._cpu_layout = CacheLayout.of(self._cpu_caches)
-        self._offsets, self._row_bytes = row_offsets(self._gpu_layout.block_bytes)
-        self._staging_ring = StagingRing(
-            max(1, min(_STAGING_ROWS, _STAGING_BYTES // self._row_bytes)), self._row_bytes,
-            pinned=first.device.type == "cuda")
-
-    def _staging_descriptors(self, src: list[int], start: int) -> Descriptors:
-        """Descriptors copying GPU blocks `src` into staging rows `start`..; they go into the
-        store's own driver call, on the store stream, so they read the sources as the store
-        does (the scheduler holds source blocks until the store is reported)."""
-        return plan_rows(self._gpu_layout.base_addresses, self._gpu_layout.block_bytes,
-                         self._offsets, src, self._staging_ring.address(start), self._row_bytes)
+        cpu_layout = CacheLayout.of(self._cpu_caches)
+        try:  # the kernel reads the host copies where they are
+            self._host_bases = tuple(driver.device_address(base)
+                                     for base in cpu_layout.base_addresses)
+        except CudaDriverError as exc:
+            raise ValueError(
+                "verification compares the stored host blocks in place on the GPU, so cpu_caches "
+                "must be pinned memory the GPU can address (tensor.pin_memory(), or "
+                f"cudaHostRegister); the driver said: {exc}"
+            ) from exc
+        self._compare_stream = torch.cuda.Stream(self._device)  # type: ignore[no-untyped-call]
 
     def _verify_thread(self) -> None:
         try:
             torch.cuda.set_device(self._device)
+            self._start_comparing()
         except Exception as exc:
             self._fail(exc)
             raise
-        self._verify_loop()
+        try:
+            self._verify_loop()
+        finally:
+            self._stop_comparing()
+
+    def _start_comparing(self) -> None:
+        """The compare kernel and its event, made in the device's context, this thread's."""
+        calls = self._event_calls
+        assert calls is not None
+        code, self._compared = calls.create()
+        driver.check(code, "cuEventCreate (verification's compare event)")
+        self._comparer = PairComparer(driver.resolve_kernel_calls(),
+                                      pinned=next(iter(self._cpu_caches.values())).is_pinned())
+
+    def _stop_comparing(self) -> None:
+        """Unload the kernel and destroy its event as the verify thread ends; a failure is
+        logged (shutdown goes on)."""
+        try:
+            if self._comparer is not None:
+                self._comparer.close()
+            if self._compared and self._event_calls is not None:
+                driver.check(self._event_calls.destroy(self._compared),
+                             "cuEventDestroy (verification's compare event)")
+        except Exception as exc:
+            logger.warning("kvguard: releasing verification's kernel and event failed: %s", exc)
+        self._comparer, self._compared = None, 0
 
     def _verify_loop(self) -> None:
         """Verify and report handed-off groups, one at a time, in request order."""
@@ -757,41 +706,42 @@ class OrderedCopyBackend:
             del item  # let go of its completion event, so that the pool may reuse it
 
     def _conclude(self, issued: _Issued) -> None:
-        """Once the group's sampled blocks are copied and staged, compare them with the host
-        copies, re-copy mismatches once, then report what holds (with the group's completion
-        event, which may still be pending: the rest of a large group copies meanwhile)."""
+        """Once the group's copies are done, compare its sampled blocks with their GPU sources
+        on the GPU, re-copy mismatches once, then report what holds."""
         refused: set[int] = set()
-        if issued.error is not None:  # never reported: these copies are refused
-            # A staging copy queued before the failure may still be writing into the rows.
-            store_stream = self._store_copier.stream if self._store_copier else None
-            with contextlib.suppress(Exception):  # the group's own error is the one raised
-                if store_stream is not None:
-                    store_stream.synchronize()
-            self._staging_ring.give_back()
-            if issued.staged:
-                self._free_staged.append(issued.staged)
-            self._refuse_all(issued.copies, "verification_error")
-            raise issued.error
         if issued.rows:
             self.verify_stats["checks"] += 1
             try:
-                self._wait_for(issued.staged)
                 rows = issued.rows
-                bad = self._differing(issued.start, [row.dst for row in rows])
+                bad = self._differing(rows, after=issued.done.cuda_event)
                 self._guard.counters.add("verified", len(rows))
                 if bad:
                     refused = self._recopy(issued, [rows[i] for i in bad])
             except Exception:  # never report what could not be verified
                 self._refuse_all(issued.copies, "verification_error")
                 raise
-            finally:
-                self._staging_ring.give_back()
-                self._free_staged.append(issued.staged)
         for position, copy in enumerate(issued.copies):
             if refused and position in refused:
                 self._refuse(copy.request, "verification_mismatch")
             else:
                 copy.events_list.append((copy.request.event_idx, issued.done))
+
+    def _differing(self, rows: list[_RowOf], after: int) -> list[int]:
+        """Positions i whose host block `rows[i].dst` differs from GPU block `rows[i].src` in
+        any tensor, compared on the verification stream once event `after` has completed (0:
+        at once, the host having synchronized with the copies)."""
+        calls, comparer = self._event_calls, self._comparer
+        assert calls is not None and comparer is not None
+        stream = self._compare_stream.cuda_stream
+        if after:
+            driver.check(calls.wait(stream, after), "cuStreamWaitEvent (verification's compare)")
+        comparer.enqueue(stream, *plan_pairs(
+            self._gpu_layout.base_addresses, self._host_bases, self._gpu_layout.block_bytes,
+            [row.src for row in rows], [row.dst for row in rows]))
+        driver.check(calls.record(self._compared, stream),
+                     "cuEventRecord (verification's compare event)")
+        self._wait_for(self._compared)
+        return sorted({pair % len(rows) for pair in comparer.differing()})
 
     def _wait_for(self, event: int) -> None:
         """Sleep until `event` has completed, asking the driver between short sleeps.
@@ -806,17 +756,11 @@ class OrderedCopyBackend:
         while code == driver.NOT_READY:
             time.sleep(_POLL_S)
             code = calls.query(event)
-        driver.check(code, "cuEventQuery (verification's staged event)")
-
-    def _differing(self, start: int, dst: list[int]) -> list[int]:
-        """Positions whose staged row (from `start`) differs from host block `dst[i]`."""
-        return staged_rows_differing(
-            self._staging_ring.address(start), self._row_bytes, self._offsets,
-            self._cpu_layout.base_addresses, self._cpu_layout.block_bytes, dst)
+        driver.check(code, "cuEventQuery (verification's compare event)")
 
     def _recopy(self, issued: _Issued, bad: list[_RowOf]) -> set[int]:
-        """Re-copy differing blocks behind a device synchronize and compare again (staged into
-        the group's own rows, still held); the positions of copies whose blocks still differ."""
+        """Re-copy differing blocks behind a device synchronize and compare them again; the
+        positions of copies whose blocks still differ."""
         self._guard.counters.add("mismatches", len(bad))
         bad_src, bad_dst = [row.src for row in bad], [row.dst for row in bad]
         logger.warning(
@@ -828,11 +772,10 @@ class OrderedCopyBackend:
         torch.cuda.synchronize(self._device)
         copier = self._store_copier
         assert copier is not None
-        self._issue_copy(copier, bad_src, bad_dst,
-                         self._staging_descriptors(bad_src, issued.start))
+        self._issue_copy(copier, bad_src, bad_dst)
         copier.stream.synchronize()
         self._guard.counters.add("recopied", len(bad))
-        return {bad[i].position for i in self._differing(issued.start, bad_dst)}
+        return {bad[i].position for i in self._differing(bad, after=0)}
 
     # Shared by both threads.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any
 
 import torch
 
@@ -101,37 +101,24 @@ class CopyPlan:
         )
 
 
-# Descriptors made elsewhere (dsts, srcs, sizes) that `BatchCopier.copy` adds to its call.
-Descriptors: TypeAlias = "tuple[array[int], array[int], array[int]]"
-
-
-def join_descriptors(plans: Sequence[CopyPlan], also: Descriptors | None = None) -> Descriptors:
-    """The plans' descriptors one after the other, then `also`'s: one driver call's arrays."""
+def join_descriptors(plans: Sequence[CopyPlan]) -> tuple[array[int], array[int], array[int]]:
+    """The plans' descriptors (dsts, srcs, sizes) one after the other: one driver call's arrays."""
     dsts, srcs, sizes = array("q"), array("q"), array("q")
     for plan in plans:
         dsts += plan.dst_addresses
         srcs += plan.src_addresses
         sizes += plan.sizes
-    if also is not None:
-        dsts += also[0]
-        srcs += also[1]
-        sizes += also[2]
     return dsts, srcs, sizes
 
 
-def name_descriptor(
-    failed: int | None, plans: Sequence[CopyPlan], layout: CacheLayout, added: int,
-    added_named: str,
-) -> str:
-    """Which copy descriptor `failed` of a call made from `plans` then `added` more is."""
+def name_descriptor(failed: int | None, plans: Sequence[CopyPlan], layout: CacheLayout) -> str:
+    """Which copy descriptor `failed` of a call made from `plans` is."""
     offset = 0
     for plan in plans:
         if failed is not None and offset <= failed < offset + plan.count:
             return plan.describe(failed - offset, layout, offset)
         offset += plan.count
-    if failed is not None and offset <= failed < offset + added:
-        return f"{added_named} {failed - offset}"
-    return f"the driver did not name one of the {offset + added} descriptors"
+    return f"the driver did not name one of the {offset} descriptors"
 
 
 def _check_blocks(role: str, blocks: Sequence[int], layout: CacheLayout) -> None:
@@ -312,34 +299,21 @@ class BatchCopier:
         bad block lists); `copy_planned` issues them."""
         return plan_block_copies(self.src_layout, self.dst_layout, src_blocks, dst_blocks)
 
-    def copy(
-        self, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-        also: Descriptors | None = None, also_named: str = "added copy",
-    ) -> None:
-        """Enqueue the copies on the stream; raise BatchCopyError naming the failing copy.
+    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
+        """Enqueue the copies on the stream; raise BatchCopyError naming the failing copy."""
+        self.copy_planned([self.plan(src_blocks, dst_blocks)])
 
-        `also`: more descriptors, from the same source memory in the same source order, put in
-        the same driver call after the blocks' (a call costs host time of its own); one that
-        fails is named `also_named` and its index among them.
-        """
-        self.copy_planned([self.plan(src_blocks, dst_blocks)], also, also_named)
-
-    def copy_planned(
-        self, plans: Sequence[CopyPlan], also: Descriptors | None = None,
-        also_named: str = "added copy",
-    ) -> None:
+    def copy_planned(self, plans: Sequence[CopyPlan]) -> None:
         """`copy` for blocks planned already (by `plan`, possibly on another thread): every
-        plan's descriptors, then `also`'s, in one driver call."""
-        if len(plans) == 1 and also is None:
+        plan's descriptors in one driver call."""
+        if len(plans) == 1:
             dsts, srcs, sizes = plans[0].pointers()
             count = plans[0].count
         else:
-            joined = join_descriptors(plans, also)  # held until the driver has read it
+            joined = join_descriptors(plans)  # held until the driver has read it
             dsts, srcs, sizes = (column.buffer_info()[0] for column in joined)
             count = len(joined[2])
         code, failed = self._entry(dsts, srcs, sizes, count, self._attributes, self._stream_handle)
         if code != 0:
             name, detail = result_name(code)
-            added = 0 if also is None else len(also[2])
-            where = name_descriptor(failed, plans, self.src_layout, added, also_named)
-            raise BatchCopyError(code, name, detail, where)
+            raise BatchCopyError(code, name, detail, name_descriptor(failed, plans, self.src_layout))

@@ -248,3 +248,84 @@ def resolve_event_calls() -> EventCalls:
         )
         _event_calls.append(calls)
         return calls
+
+
+# cuModuleLoadData JIT-compiles PTX (milliseconds, once): it releases the GIL. A launch returns
+# within microseconds and keeps it, as the event calls do.
+_MODULE_LOAD = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p)
+_MODULE_FUNCTION = ctypes.PYFUNCTYPE(
+    ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p, ctypes.c_char_p)
+_MODULE_UNLOAD = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+_LAUNCH = ctypes.PYFUNCTYPE(
+    ctypes.c_int, ctypes.c_void_p,
+    ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,  # grid x, y, z
+    ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,  # block x, y, z
+    ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,  # shared bytes, stream, params, extra
+)
+
+
+@dataclass(frozen=True)
+class KernelCalls:
+    """The driver's module and launch calls on raw handles, each returning its CUresult as an int.
+
+    `load(image)` is cuModuleLoadData and returns (CUresult, module); `function(module, name)`
+    cuModuleGetFunction, (CUresult, function); `launch(function, grid_x, grid_y, block_x,
+    stream, params)` cuLaunchKernel with `params` the address of the kernel's argument pointers;
+    `unload(module)` cuModuleUnload.
+    """
+
+    load: Callable[[bytes], tuple[int, int]]
+    function: Callable[[int, bytes], tuple[int, int]]
+    launch: Callable[[int, int, int, int, int, int], int]
+    unload: Callable[[int], int]
+
+
+_kernel_calls: list[KernelCalls] = []
+
+
+def resolve_kernel_calls() -> KernelCalls:
+    """Resolve the module and launch calls once per process; CudaDriverError where one is missing."""
+    with _resolve_lock:
+        if _kernel_calls:
+            return _kernel_calls[0]
+        init_driver()
+        addresses = {}
+        for symbol in ("cuModuleLoadData", "cuModuleGetFunction", "cuModuleUnload", "cuLaunchKernel"):
+            address = _proc_address(BatchMemcpyAbi.CUDA_12_8, symbol.encode())
+            if not address:
+                raise CudaDriverError(f"cuGetProcAddress({symbol})", 500, "CUDA_ERROR_NOT_FOUND",
+                                      f"the driver has no {symbol}")
+            addresses[symbol] = address
+        load_fn = _MODULE_LOAD(addresses["cuModuleLoadData"])
+        function_fn = _MODULE_FUNCTION(addresses["cuModuleGetFunction"])
+        launch_fn = _LAUNCH(addresses["cuLaunchKernel"])
+
+        def load(image: bytes) -> tuple[int, int]:
+            module = ctypes.c_void_p()
+            code = load_fn(ctypes.byref(module), image)
+            return int(code), int(module.value or 0)
+
+        def function(module: int, name: bytes) -> tuple[int, int]:
+            handle = ctypes.c_void_p()
+            code = function_fn(ctypes.byref(handle), module, name)
+            return int(code), int(handle.value or 0)
+
+        def launch(function: int, grid_x: int, grid_y: int, block_x: int, stream: int,
+                   params: int) -> int:
+            return int(launch_fn(function, grid_x, grid_y, 1, block_x, 1, 1, 0, stream, params, None))
+
+        calls = KernelCalls(load, function, launch, _MODULE_UNLOAD(addresses["cuModuleUnload"]))
+        _kernel_calls.append(calls)
+        return calls
+
+
+def device_address(host_address: int) -> int:
+    """The address a kernel reads pinned host memory at `host_address` through
+    (cuPointerGetAttribute, DEVICE_POINTER): the same address under unified addressing.
+    CudaDriverError when the memory is not pinned and mapped."""
+    pointer = _call(
+        "cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_DEVICE_POINTER)",
+        cuda_driver.cuPointerGetAttribute,
+        cuda_driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER, host_address,
+    )
+    return int(pointer)

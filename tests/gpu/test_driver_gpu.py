@@ -21,7 +21,8 @@ from kvguard.runtime import (
     plan_block_copies,
     resolve_batch_memcpy,
 )
-from kvguard.runtime.driver import CUmemcpyAttributes, resolve_event_calls
+from kvguard.runtime.compare import PairComparer
+from kvguard.runtime.driver import CUmemcpyAttributes, resolve_event_calls, resolve_kernel_calls
 
 
 @pytest.mark.parametrize("abi", list(BatchMemcpyAbi))
@@ -127,26 +128,42 @@ def test_driver_event_record_is_stream_ordered_like_pytorchs(proof_results: dict
     assert code == 0 and pending and event.query()
 
 
-def test_added_descriptors_go_in_the_same_call_and_are_named_when_they_fail(
+def compared(comparer: PairComparer, pairs: list[tuple[torch.Tensor, torch.Tensor]]) -> list[int]:
+    """The differing pairs (GPU tensor, pinned host tensor of the same size), compared on a
+    stream of their own."""
+    stream = low_priority_stream()
+    comparer.enqueue(stream.cuda_stream, array("q", [g.data_ptr() for g, _ in pairs]),
+                     array("q", [h.data_ptr() for _, h in pairs]),
+                     array("q", [g.numel() * g.element_size() for g, _ in pairs]))
+    stream.synchronize()
+    return comparer.differing()
+
+
+def test_the_compare_kernel_finds_every_changed_byte_and_nothing_else(
     proof_results: dict[str, Any],
 ) -> None:
-    """Verification puts its staging copies in the store's own driver call: they land with the
-    blocks, and a failing one is named as an added copy, not as a block."""
-    gpu, cpu = make_caches(8, 8)
-    for tensor in gpu.values():
-        tensor.copy_(torch.arange(tensor.numel(), device="cuda").view_as(tensor))
-    stream = low_priority_stream()
-    copier = BatchCopier(gpu, cpu, stream)
-    staging = torch.zeros(4096, dtype=torch.uint8).pin_memory()
-    block_bytes = gpu["k"][0].numel() * 4
-    added = (array("q", [staging.data_ptr()]), array("q", [gpu["v"][5].data_ptr()]),
-             array("q", [block_bytes]))
-    copier.copy([1, 2], [3, 4], added, "staging copy")
-    stream.synchronize()
-    assert torch.equal(cpu["k"][[3, 4]], gpu["k"][[1, 2]].cpu())
-    assert torch.equal(staging.view(torch.int32), gpu["v"][5].cpu())
-    null_source = (added[0], array("q", [0]), added[2])
-    with pytest.raises(BatchCopyError) as caught:
-        copier.copy([1, 2], [3, 4], null_source, "staging copy")
-    proof_results["added_copy_error"] = str(caught.value)
-    assert "staging copy 0" in str(caught.value) or "did not name" in str(caught.value)
+    """Blocks of 64 KiB, 1,000 bytes (no 16-byte alignment) and 3 MiB (192 chunks a pair):
+    equal pairs pass, a flipped first or last byte is found; bits are compared, so a NaN
+    equals itself and -0.0 differs from 0.0. More pairs than one launch's grid holds are
+    compared in several launches."""
+    comparer = PairComparer(resolve_kernel_calls(), pinned=True)
+    found = {}
+    for size in (65536, 1000, 3 << 20):
+        gpu = torch.randint(0, 256, (8, size), dtype=torch.uint8, device="cuda")
+        host = gpu.cpu().pin_memory()
+        assert compared(comparer, list(zip(gpu, host, strict=True))) == []
+        host[3, size - 1] ^= 1
+        host[6, 0] ^= 0x80
+        found[size] = compared(comparer, list(zip(gpu, host, strict=True)))
+        assert found[size] == [3, 6]
+    keys = torch.tensor([float("nan"), 0.0, 1.0, 2.0], device="cuda")
+    same_bits, negative_zero = keys.cpu().pin_memory(), keys.cpu().pin_memory()
+    negative_zero[1] = -0.0
+    assert compared(comparer, [(keys, same_bits), (keys, negative_zero)]) == [1]
+    many = torch.arange(70_000 * 4, dtype=torch.int32, device="cuda").view(70_000, 4)
+    host = many.cpu().pin_memory()
+    host[69_999, 3] = -1
+    assert compared(comparer, list(zip(many, host, strict=True))) == [69_999]
+    comparer.close()
+    proof_results["compare_kernel"] = {"found": {str(k): v for k, v in found.items()},
+                                       "pairs_in_several_launches": 70_000}

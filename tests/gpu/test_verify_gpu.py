@@ -9,7 +9,7 @@ import torch
 from gpu_helpers import host_holds, low_priority_stream, make_caches, write_blocks
 
 from kvguard.runtime import BatchCopier, GuardPolicy, OrderedCopyBackend
-from kvguard.runtime.batch_copy import CopyPlan, Descriptors
+from kvguard.runtime.batch_copy import CopyPlan
 
 STORES = 20
 SAMPLED_STORES = 2000
@@ -30,9 +30,9 @@ class CorruptingBackend(OrderedCopyBackend):
 
     def _issue_copy(
         self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-        staging: Descriptors | None = None, plans: list[CopyPlan] | None = None,
+        plans: list[CopyPlan] | None = None,
     ) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
+        super()._issue_copy(copier, src_blocks, dst_blocks, plans)
         if not copier.is_store:
             return
         for target in dst_blocks:

@@ -156,7 +156,6 @@ class SimCopier:
         self.source_order = order
         self.stream = stream
         self.calls: list[tuple[list[int], list[int]]] = []
-        self.added: list[list[tuple[int, int, int]]] = []  # each call's added descriptors
         self.fail_calls: set[int] = set()  # calls (from 0) that copy nothing and raise
         self.planned_on: list[str] = []  # the thread of each plan() call
         self.planned_calls = 0  # calls made from plans (copy_planned)
@@ -180,27 +179,62 @@ class SimCopier:
                 raise IndexError("block out of range")
         return SimPlan(src, dst)
 
-    def copy_planned(self, plans: Sequence[SimPlan], also: Any = None,
-                     also_named: str = "added copy") -> None:
+    def copy_planned(self, plans: Sequence[SimPlan]) -> None:
         self.planned_calls += 1
-        self.copy([b for p in plans for b in p.src], [b for p in plans for b in p.dst],
-                  also, also_named)
+        self.copy([b for p in plans for b in p.src], [b for p in plans for b in p.dst])
 
-    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-             also: Any = None, also_named: str = "added copy") -> None:
+    def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
         src, dst = self._checked(src_blocks, dst_blocks)
-        added = [] if also is None else list(zip(*also, strict=True))
-        if len(self.calls) in self.fail_calls:
-            self.calls.append((src, dst))
-            self.added.append([])
-            where = f"{also_named} 0" if added else "descriptor 0"
-            raise BatchCopyError(1, "CUDA_ERROR_INVALID_VALUE", "simulated failure", where)
         self.calls.append((src, dst))
-        self.added.append(added)
+        if len(self.calls) - 1 in self.fail_calls:
+            raise BatchCopyError(1, "CUDA_ERROR_INVALID_VALUE", "simulated failure", "descriptor 0")
         for name, tensor in self.src.items():
             self.dst[name][dst] = tensor[src]
-        for dst_address, src_address, size in added:  # (dst, src, size), as the driver reads them
-            ctypes.memmove(dst_address, src_address, size)
+
+
+# memcmp through ctypes, as the compare kernel compares: byte for byte.
+_memcmp = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)(
+    ("memcmp", ctypes.CDLL(None)))
+
+
+class SimKernelCalls:
+    """The driver's module and launch calls, for kvguard's compare kernel only: a launch
+    compares its pairs at once on the CPU (the arrays and flags it is given are CPU memory
+    here). Launches are logged as (stream, pairs); a name in `fail` fails that call."""
+
+    def __init__(self) -> None:
+        self.launches: list[tuple[int, int]] = []
+        self.unloaded = 0
+        self.fail: set[str] = set()
+        self.corrupt_pairs: set[int] = set()  # pair indices reported as differing regardless
+
+    def as_driver(self) -> driver.KernelCalls:
+        return driver.KernelCalls(self.load, self.function, self.launch, self.unload)
+
+    def load(self, image: bytes) -> tuple[int, int]:
+        assert b".entry kvguard_compare_pairs" in image
+        return (1 if "load" in self.fail else 0), next(_handles)
+
+    def function(self, module: int, name: bytes) -> tuple[int, int]:
+        return 0, next(_handles)
+
+    def launch(self, function: int, grid_x: int, grid_y: int, block_x: int, stream: int,
+               params: int) -> int:
+        if "launch" in self.fail:
+            return 1
+        src, dst, size, flags = (ctypes.c_uint64.from_address(
+            ctypes.c_void_p.from_address(params + 8 * i).value or 0).value for i in range(4))
+        for pair in range(grid_y):
+            a, b, n = (ctypes.c_int64.from_address(base + 8 * pair).value
+                       for base in (src, dst, size))
+            if _memcmp(a, b, n) or pair in self.corrupt_pairs:
+                ctypes.c_int32.from_address(flags + 4 * pair).value = 1
+        self.launches.append((stream, grid_y))
+        return 0
+
+    def unload(self, module: int) -> int:
+        self.unloaded += 1
+        return 0
 
 
 def install(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
@@ -217,8 +251,19 @@ def install(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     monkeypatch.setattr(backend_module, "BatchCopier", SimCopier)
     event_calls = SimEventCalls()
     monkeypatch.setattr(driver, "resolve_event_calls", event_calls.as_driver)
+    kernel_calls = SimKernelCalls()
+    monkeypatch.setattr(driver, "resolve_kernel_calls", kernel_calls.as_driver)
+    monkeypatch.setattr(driver, "device_address", lambda address: address)  # one address space
+    SIM.kernel = kernel_calls
     TORCH_WAITS.clear()
     return event_calls
+
+
+class _Installed:
+    kernel: SimKernelCalls
+
+
+SIM = _Installed()  # the stand-ins `install` set up last
 
 
 def make_caches(

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import torch
 from runtime_sim import (
+    SIM,
     TORCH_WAITS,
     SimEvent,
     SimEventCalls,
@@ -29,6 +30,7 @@ from kvguard.runtime import (
     OrderedCopyBackend,
 )
 from kvguard.runtime import backend as backend_module
+from kvguard.runtime import compare as compare_module
 from kvguard.runtime.backend import _Copy
 from kvguard.runtime.guard import CopyRequest
 from kvguard.runtime.order import SourceOrder
@@ -362,8 +364,8 @@ class Corrupting(OrderedCopyBackend):
         self.corrupted: set[int] = set()
 
     def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    staging: Any = None, plans: Any = None) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
+                    plans: Any = None) -> None:
+        super()._issue_copy(copier, src_blocks, dst_blocks, plans)
         if not copier.is_store:
             return
         for target in dst_blocks:
@@ -405,11 +407,13 @@ def test_verification_refuses_a_block_that_stays_corrupt() -> None:
     assert result["refused"] == result["mismatches"] == 20
 
 
-def test_verification_stages_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 3)  # 80 sampled blocks: 27 chunks
+def test_a_check_beyond_one_launchs_grid_compares_in_several(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compare_module, "_MAX_PAIRS_PER_LAUNCH", 3)
     result = run_verified(Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0))
     assert result["mismatches"] == result["recopied"] == 20 and result["good"]
     assert result["reported"] == list(range(20))
+    assert max(pairs for _, pairs in SIM.kernel.launches) == 3
 
 
 def test_sampled_verification_keeps_reports_in_order() -> None:
@@ -420,17 +424,13 @@ def test_sampled_verification_keeps_reports_in_order() -> None:
     assert 60 <= result["verified"] <= 180 and result["mismatches"] == 0  # 120 expected
 
 
-class FailingCheck(OrderedCopyBackend):
-    def _staging_descriptors(self, src: list[int], start: int) -> Any:
-        raise RuntimeError("staging failed")
-
-
 def test_a_verification_that_fails_is_never_reported_as_good() -> None:
-    backend = FailingCheck(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
+    SIM.kernel.fail.add("launch")
     events = launch_all(backend, [2])
-    with pytest.raises(RuntimeError, match="staging failed"):
+    with pytest.raises(CudaDriverError, match="cuLaunchKernel"):
         backend.drain()
     refused = backend.refused_copies()
     backend.shutdown()
@@ -438,26 +438,24 @@ def test_a_verification_that_fails_is_never_reported_as_good() -> None:
     assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
 
 
-def test_verification_rows_are_copied_by_the_driver_in_stream_order() -> None:
+def test_verification_compares_behind_the_stores_completion_and_adds_nothing_to_its_call(
+        sim: SimEventCalls) -> None:
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
     events = launch_all(backend, [3])
     backend.drain()
+    compare_stream = backend._compare_stream.cuda_stream
     backend.shutdown()
     assert [idx for idx, _ in events] == [0]
     copier = backend._store_copier
     assert copier.source_order == SourceOrder.STREAM  # type: ignore[union-attr]
-    # The store's own driver call carries the GPU sources of all three blocks too.
-    assert copier.calls == [([0, 1, 2], [0, 1, 2])]  # type: ignore[union-attr]
-    row_bytes = backend._row_bytes
-    assert row_bytes == 64  # two tensors of 8 int32 per block
-    base = backend._staging_ring.address(0)
-    assert copier.added == [[(base + r * row_bytes + off, t.data_ptr() + b * 32, 32)  # type: ignore[union-attr]
-                             for t, off in ((gpu["k"], 0), (gpu["v"], 32))
-                             for r, b in enumerate([0, 1, 2])]]
-    assert len(copier.calls) == len(copier.added) == 1  # type: ignore[union-attr]  # no other call
-    assert backend.counters["verified"] == 3
+    assert copier.calls == [([0, 1, 2], [0, 1, 2])]  # type: ignore[union-attr]  # the store alone
+    assert SIM.kernel.launches == [(compare_stream, 6)]  # 3 blocks x 2 tensors
+    waits = [call for call in sim.calls if call[0] == "wait" and call[1] == compare_stream]
+    assert waits == [("wait", compare_stream, events[0][1].cuda_event)]
+    assert backend.counters["verified"] == 3 and backend.counters["mismatches"] == 0
+    assert SIM.kernel.unloaded == 1
 
 
 class TorchWaitOnCopyThread(OrderedCopyBackend):
@@ -651,9 +649,9 @@ class GatedVerified(GatedBackend):
             time.sleep(0.005)
         self.verify_gate.set()
 
-    def _staging_descriptors(self, src: list[int], start: int) -> Any:
-        self.checks.append(list(src))
-        return super()._staging_descriptors(src, start)
+    def _differing(self, rows: Any, after: int) -> list[int]:
+        self.checks.append([row.src for row in rows])
+        return super()._differing(rows, after)
 
 
 def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, Any]:
@@ -677,41 +675,35 @@ def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, An
             "groups": backend.groups, "checks": backend.checks, "stats": backend.verify_stats}
 
 
-def test_each_sampled_group_is_staged_right_after_its_copy(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Six groups of four blocks: one staging call each, in order. With three rows a group
-    needs more than the ring holds: it waits for every row to come back and grows it."""
-    for rows, grown in ((5, 5), (3, 4)):
-        monkeypatch.setattr(backend_module, "_STAGING_ROWS", rows)
-        backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
-        backend.max_group = 2
-        result = run_gated_verified(backend, [2] * 12)
-        assert result["reported"] == list(range(12)) and result["good"]
-        assert result["checks"] == [list(range(4 * g, 4 * g + 4)) for g in range(6)]
-        assert result["counters"]["verified"] == 24 and result["counters"]["mismatches"] == 0
-        assert result["stats"]["checks"] == 6
-        assert backend._staging_ring.rows == grown
+def test_each_sampled_group_is_checked_once_in_order() -> None:
+    """Six groups of four blocks: one check each, in request order."""
+    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.max_group = 2
+    result = run_gated_verified(backend, [2] * 12)
+    assert result["reported"] == list(range(12)) and result["good"]
+    assert result["checks"] == [list(range(4 * g, 4 * g + 4)) for g in range(6)]
+    assert result["counters"]["verified"] == 24 and result["counters"]["mismatches"] == 0
+    assert result["stats"]["checks"] == 6
 
 
 class CorruptingGated(GatedVerified):
     """Corrupts the host copy of block 9 once, right after its store's copy."""
 
     def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    staging: Any = None, plans: Any = None) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
+                    plans: Any = None) -> None:
+        super()._issue_copy(copier, src_blocks, dst_blocks, plans)
         if copier.is_store and 9 in dst_blocks and not getattr(self, "done_once", False):
             self.done_once = True
             for tensor in self._cpu_caches.values():
                 tensor[9] = -7
 
 
-def test_a_mismatch_recopies_and_restages_only_its_block() -> None:
+def test_a_mismatch_recopies_and_rechecks_only_its_block() -> None:
     backend = CorruptingGated(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
     result = run_gated_verified(backend, [2] * 12)
-    assert result["checks"][-1] == [9]  # the re-check after the re-copy
-    assert len(result["checks"]) == 7  # six groups, then block 9 again
+    groups = [list(range(4 * g, 4 * g + 4)) for g in range(6)]
+    assert result["checks"] == [*groups[:3], [9], *groups[3:]]  # block 9 again, after its re-copy
     assert result["reported"] == list(range(12)) and result["good"]
     assert result["counters"]["mismatches"] == result["counters"]["recopied"] == 1
     assert result["refused"] == []
@@ -720,10 +712,9 @@ def test_a_mismatch_recopies_and_restages_only_its_block() -> None:
 def test_a_block_that_stays_corrupt_refuses_only_its_store_and_keeps_order() -> None:
     class Always(CorruptingGated):
         def _issue_copy(self, copier: Any, src_blocks: Sequence[int],
-                        dst_blocks: Sequence[int], staging: Any = None,
-                        plans: Any = None) -> None:
+                        dst_blocks: Sequence[int], plans: Any = None) -> None:
             self.done_once = False
-            super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
+            super()._issue_copy(copier, src_blocks, dst_blocks, plans)
 
     backend = Always(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
@@ -733,7 +724,7 @@ def test_a_block_that_stays_corrupt_refuses_only_its_store_and_keeps_order() -> 
     assert result["counters"]["refused"] == 1
 
 
-def test_a_failed_read_back_refuses_the_groups_of_its_check_only() -> None:
+def test_a_sampled_group_whose_copy_fails_is_refused_and_the_rest_checked_in_order() -> None:
     backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
     gpu, cpu = make_caches(24, 24)
@@ -741,33 +732,29 @@ def test_a_failed_read_back_refuses_the_groups_of_its_check_only() -> None:
     backend._store_copier.fail_calls = {0}  # type: ignore[union-attr]  # the first group's call
     events = launch_all(backend, [2] * 12)
     backend.open_gates()
-    with pytest.raises(Exception, match="verification staging"):
+    with pytest.raises(BatchCopyError, match="simulated failure"):
         backend.drain()
-    while True:  # one error per refused group
-        try:
-            backend.drain()
-            break
-        except Exception:
-            continue
+    backend.drain()
     refused = backend.refused_copies()
+    counters = backend.counters
     backend.shutdown()
-    refused_events = sorted(r.event_idx for r in refused)
-    assert {r.reason for r in refused} == {"verification_error"}
-    reported = [idx for idx, _ in events]
-    assert sorted(reported + refused_events) == list(range(12))
-    assert reported == sorted(reported) and 0 in refused_events
-    assert all(i > max(refused_events) for i in reported) or not reported
+    assert [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error"), (1, "copy_error")]
+    assert [idx for idx, _ in events] == list(range(2, 12))
+    assert backend.checks == [list(range(4 * g, 4 * g + 4)) for g in range(1, 6)]
+    assert counters["verified"] == 20 and counters["mismatches"] == 0
+    assert holds(gpu, cpu, range(4, 24), range(4, 24))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_verification_under_concurrent_hand_offs_keeps_order_and_recopies(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No gates: the copy thread hands groups over while checks are made, split by a small
-    row limit; every corrupt sampled block is re-copied, reports stay in order."""
+    """No gates: the copy thread hands groups over while checks are made, each compared in
+    launches of at most five pairs; every corrupt sampled block is re-copied, reports stay in
+    order."""
     import random
 
-    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 3)
+    monkeypatch.setattr(compare_module, "_MAX_PAIRS_PER_LAUNCH", 5)
     rng = random.Random(seed)
     sizes = [rng.randint(1, 9) for _ in range(150)]
     backend = Corrupting(GuardPolicy.RAISE, verify_fraction=0.3, verify_seed=seed)
@@ -838,7 +825,7 @@ def _wait_until(predicate: Any, timeout: float = 5.0) -> bool:
 class VerifyGated(OrderedCopyBackend):
     """The verify thread starts only when `verify_gate` opens; the copy thread runs freely."""
 
-    verify_cluster_bytes = 1  # blocks sampled one by one: these tests are about staging
+    verify_cluster_bytes = 1  # blocks sampled one by one: these tests are about checks
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -849,13 +836,9 @@ class VerifyGated(OrderedCopyBackend):
         super()._verify_loop()
 
 
-def test_a_failed_staging_keeps_the_ring_in_order(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A group whose staging fails still holds its rows until the verify thread, in order,
-    refuses it and gives them back: the next group never stages into rows an earlier group
-    has not been compared from yet. (Found in review.)"""
-    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 4)
+def test_a_failed_store_call_among_waiting_checks_refuses_only_its_group() -> None:
+    """Group 1's call fails while group 0 waits for its check: group 1 is refused at once, and
+    groups 0 and 2 are checked and reported in request order."""
     gpu, cpu = make_caches(6, 6)
     backend = VerifyGated(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 1
@@ -866,18 +849,18 @@ def test_a_failed_staging_keeps_the_ring_in_order(
         for idx in range(3):
             blocks = [2 * idx, 2 * idx + 1]
             backend.launch_copy(blocks, blocks, True, idx, events)
-    # group 0 and group 2 handed to the (still gated) verify thread; group 1 failed
     assert _wait_until(lambda: backend._handed_off == 2)
-    held = list(backend._staging_ring._held)
+    assert events == []  # nothing is reported before its check
     backend.verify_gate.set()
-    with pytest.raises(Exception, match="verification staging"):
+    with pytest.raises(BatchCopyError, match="simulated failure"):
         backend.drain()
     backend.drain()
+    refused = backend.refused_copies()
     counters = backend.counters
     backend.shutdown()
-    # group 0 holds rows 0-1 until verified; group 2 must get rows 2-3, not group 0's
-    assert held == [(0, 2), (2, 2)], f"group 0's rows were given back and re-taken: {held}"
-    assert counters["mismatches"] == 0, "nothing was corrupt, yet a mismatch was seen"
+    assert [idx for idx, _ in events] == [0, 2]
+    assert [(r.event_idx, r.reason) for r in refused] == [(1, "copy_error")]
+    assert counters["verified"] == 4 and counters["mismatches"] == 0
 
 
 class FailingFirstRecord(SimEvent):
@@ -890,13 +873,9 @@ class FailingFirstRecord(SimEvent):
         super().record(stream)
 
 
-def test_an_error_after_rows_are_taken_returns_them_and_drain_raises(
+def test_a_sampled_group_whose_completion_record_fails_is_refused_and_the_next_checked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Rows are taken before the completion event is recorded; should the record fail, the
-    group still goes to the verify thread, which refuses it and gives its rows back, so the
-    next sampled store finds room and drain() does not hang. (Found in review.)"""
-    monkeypatch.setattr(backend_module, "_STAGING_ROWS", 2)
     monkeypatch.setattr(torch.cuda, "Event", FailingFirstRecord, raising=False)
     FailingFirstRecord.failed = False
     gpu, cpu = make_caches(8, 8)
@@ -909,24 +888,13 @@ def test_an_error_after_rows_are_taken_returns_them_and_drain_raises(
         with pytest.raises(RuntimeError, match="simulated"):
             backend.drain()
         backend.launch_copy([2, 3], [2, 3], True, 1, events)
-    outcome: list[BaseException | None] = []
-
-    def drain() -> None:
-        try:
-            backend.drain()
-            outcome.append(None)
-        except BaseException as exc:  # the outcome is asserted below
-            outcome.append(exc)
-
-    waiter = threading.Thread(target=drain, daemon=True)
-    waiter.start()
-    waiter.join(3.0)
-    hung = waiter.is_alive()
-    if hung:  # unblock the copy thread so the test process can shut the backend down
-        backend._staging_ring.give_back()
-        waiter.join(3.0)
+    backend.drain()
+    refused = backend.refused_copies()
+    counters = backend.counters
     backend.shutdown()
-    assert not hung, "drain() hung: the failed group's staging rows were never given back"
+    assert [idx for idx, _ in events] == [1]
+    assert [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
+    assert counters["verified"] == 2
 
 
 def test_a_group_waits_on_the_latest_recorded_event_of_a_shared_stream(sim: SimEventCalls) -> None:
@@ -1014,72 +982,24 @@ def test_launch_copy_racing_shutdown_raises_and_leaks_no_event(
     assert raised and created <= destroyed
 
 
-class TracedVerified(OrderedCopyBackend):
-    """Logs the copy thread's copies, stagings and staged-event records, in the order made."""
-
-    verify_cluster_bytes = 1  # blocks sampled one by one: these tests are about staging
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.trace: list[tuple[Any, ...]] = []
-
-    def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    staging: Any = None, plans: Any = None) -> None:
-        staged = [] if staging is None else list(staging[1])
-        self.trace.append(("copy", list(src_blocks), staged))
-        super()._issue_copy(copier, src_blocks, dst_blocks, staging, plans)
-
-    def _record_staged(self, stream: Any) -> int:
-        event = super()._record_staged(stream)
-        self.trace.append(("staged", event))
-        return event
-
-
-def run_traced(sim: SimEventCalls, split_from: int, monkeypatch: pytest.MonkeyPatch
-               ) -> tuple[TracedVerified, list[int]]:
-    """One store of 40 blocks, 20% sampled; returns the backend and the sampled source
-    addresses' blocks (tensor k's, read from the staging descriptors)."""
-    monkeypatch.setattr(backend_module, "_SPLIT_FROM", split_from)
-    backend = TracedVerified(GuardPolicy.RAISE, verify_fraction=0.2, verify_seed=5)
-    gpu, cpu = make_caches(64, 64)
+def test_a_lone_sampled_request_splits_like_any_other_and_is_checked_once() -> None:
+    """Verification adds nothing to the stores' calls, so a sampled request to an idle stream
+    goes in the same two calls as an unsampled one; its check follows the second."""
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
+    backend.first_group_bytes = 16 * 64  # 16 blocks of two 32-byte tensors
+    gpu, cpu = make_caches(40, 40)
     start(backend, gpu, cpu)
     events = launch_all(backend, [40])
     backend.drain()
-    assert [idx for idx, _ in events] == [0] and holds(gpu, cpu, range(40), range(40))
-    base, block = gpu["k"].data_ptr(), gpu["k"].stride(0) * 4
-    staged_blocks = [(address - base) // block for entry in backend.trace if entry[0] == "copy"
-                     for address in entry[2] if base <= address < base + 64 * block]
-    return backend, staged_blocks
+    calls = backend._store_copier.calls  # type: ignore[union-attr]
+    backend.shutdown()
+    assert calls == [(list(range(16)), list(range(16))), (list(range(16, 40)), list(range(16, 40)))]
+    assert [idx for idx, _ in events] == [0] and backend.counters["verified"] == 40
+    assert [pairs for _, pairs in SIM.kernel.launches] == [80]
 
 
-def test_a_large_sampled_group_copies_and_stages_its_samples_first(
-    sim: SimEventCalls, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The verify thread can compare a large group's samples while the rest of it is still
-    copying: sampled copies with their staging in one call, the staged event, then the rest."""
-    backend, staged_blocks = run_traced(sim, 0, monkeypatch)
-    (_, sampled, _), (_, staged_event), (_, rest, none) = backend.trace
-    assert [entry[0] for entry in backend.trace] == ["copy", "staged", "copy"]
-    assert staged_blocks == sampled and 0 < len(sampled) < 40 and none == []
-    assert sorted(sampled + rest) == list(range(40)) and rest == sorted(rest)
-    assert ("query", staged_event) in sim.calls  # the verify thread waited for that event
-    assert backend.counters["verified"] == len(sampled)
-
-
-def test_a_small_sampled_group_stages_in_its_one_driver_call(
-    sim: SimEventCalls, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Below _SPLIT_FROM bytes a group makes one call, its staging descriptors after its own:
-    a call of their own would cost host time that small blocks cannot spare."""
-    backend, staged_blocks = run_traced(sim, 1 << 40, monkeypatch)
-    (_, copied, _), (_, staged_event) = backend.trace
-    assert [entry[0] for entry in backend.trace] == ["copy", "staged"]
-    assert copied == list(range(40)) and 0 < len(staged_blocks) < 40
-    assert ("query", staged_event) in sim.calls
-    assert backend.counters["verified"] == len(staged_blocks)
-
-
-def test_staged_events_are_reused_and_destroyed_at_shutdown(sim: SimEventCalls) -> None:
+def test_the_compare_event_is_made_once_reused_and_destroyed_at_shutdown(
+        sim: SimEventCalls) -> None:
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
@@ -1087,15 +1007,15 @@ def test_staged_events_are_reused_and_destroyed_at_shutdown(sim: SimEventCalls) 
         launch_all(backend, [2])
         backend.drain()
     created = [call[1] for call in sim.calls if call[0] == "create"]
-    created = [event for event in created if ("query", event) in sim.calls]  # staged ones
+    created = [event for event in created if ("query", event) in sim.calls]  # the compare's
     synchronized = [call[1] for call in sim.calls if call[0] == "query" and call[1] in created]
     backend.shutdown()
     destroyed = {call[1] for call in sim.calls if call[0] == "destroy"}
     assert len(created) == 1 and synchronized == created * 20
-    assert set(created) <= destroyed
+    assert set(created) <= destroyed and SIM.kernel.unloaded == 1
 
 
-def test_a_failed_wait_on_the_staged_event_refuses_its_group(sim: SimEventCalls) -> None:
+def test_a_failed_wait_on_the_compare_event_refuses_its_group(sim: SimEventCalls) -> None:
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
@@ -1105,19 +1025,19 @@ def test_a_failed_wait_on_the_staged_event_refuses_its_group(sim: SimEventCalls)
         backend.drain()
     refused = backend.refused_copies()
     sim.fail.clear()
-    launch_all(backend, [2], events=events)  # the ring and the staged event came back
+    launch_all(backend, [2], events=events)  # the next check works
     backend.drain()
     backend.shutdown()
     assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
-    assert [idx for idx, _ in events] == [0]
+    assert [idx for idx, _ in events] == [0]  # the second store, numbered from 0 again
 
 
-def test_the_verify_thread_sleeps_between_asks_until_the_samples_are_in(
+def test_the_verify_thread_sleeps_between_asks_until_the_compare_is_done(
     sim: SimEventCalls, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sleeps: list[float] = []
     monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
-    sim.not_ready = 3  # the staged event completes at the fourth ask
+    sim.not_ready = 3  # the compare event completes at the fourth ask
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
@@ -1148,33 +1068,6 @@ def test_the_group_cap_reads_its_own_directions_stream(monkeypatch: pytest.Monke
     assert [idx for idx, _ in events] == list(range(40))
 
 
-def test_a_failed_group_waits_for_its_staging_before_giving_rows_back(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A large group's sampled copies and staging are queued before the rest; should the rest
-    fail, the rows are given back only after the store stream has drained. (Found in review.)"""
-    monkeypatch.setattr(backend_module, "_SPLIT_FROM", 0)
-    order: list[str] = []
-    backend = VerifyGated(GuardPolicy.RAISE, verify_fraction=0.2, verify_seed=5)
-    gpu, cpu = make_caches(64, 64)
-    start(backend, gpu, cpu)
-    store = backend._store_copier
-    assert store is not None
-    store.fail_calls = {1}  # type: ignore[attr-defined]  # the rest of the group
-    monkeypatch.setattr(store.stream, "synchronize", lambda: order.append("synchronize"))
-    ring = backend._staging_ring
-    give_back = ring.give_back
-    monkeypatch.setattr(ring, "give_back", lambda: (order.append("give_back"), give_back()))
-    launch_all(backend, [40])
-    backend.verify_gate.set()
-    with pytest.raises(Exception, match="simulated failure"):
-        backend.drain()
-    refused = backend.refused_copies()
-    backend.shutdown()
-    assert order == ["synchronize", "give_back"]
-    assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
-
-
 def test_small_blocks_are_verified_in_clusters_of_about_verify_cluster_bytes() -> None:
     """Each check costs host time of its own: with blocks much smaller than the cluster, a
     sampled store is checked whole, and about `fraction` of stores are checked."""
@@ -1193,20 +1086,21 @@ def test_small_blocks_are_verified_in_clusters_of_about_verify_cluster_bytes() -
 
 
 def test_a_group_that_fails_before_its_copy_is_issued_is_refused() -> None:
-    """Should taking staging rows fail (say, pinned memory runs out as the ring grows), the
-    group was never copied: its copies are refused, the error is raised, and the backend goes
-    on with the next group. (The barrier and the driver call had this already.)"""
+    """Should sampling fail, the group was never copied: its copies are refused, the error is
+    raised, and the backend goes on with the next group. (The barrier and the driver call had
+    this already.)"""
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
-    ring = backend._staging_ring
-    take = ring.take
+    sampler = backend._sampler
+    assert sampler is not None
+    sample = sampler.sample
 
-    def failing_take(rows: int) -> int:
-        ring.take = take  # type: ignore[method-assign]  # only the first group fails
-        raise MemoryError("simulated: no pinned memory for staging rows")
+    def failing_sample(blocks: int, cluster: int = 1) -> list[int]:
+        sampler.sample = sample  # type: ignore[method-assign]  # only the first group fails
+        raise MemoryError("simulated: sampling failed")
 
-    ring.take = failing_take  # type: ignore[method-assign]
+    sampler.sample = failing_sample  # type: ignore[method-assign]
     first = launch_all(backend, [2])
     with pytest.raises(MemoryError, match="simulated"):
         backend.drain()
@@ -1276,9 +1170,10 @@ class GatedCorrupting(GatedBackend, Corrupting):
     """Corrupting, with the copy thread held until the gate opens (a burst piles up)."""
 
 
-def test_a_verified_burst_planned_early_stages_in_the_joined_call_and_recopies() -> None:
+def test_a_verified_burst_planned_early_is_checked_after_its_joined_call_and_recopied() -> None:
     """A burst planned by launch_copy, with every block sampled: the group's one driver call
-    carries the joined plans and the staging; corrupt blocks are re-copied before the report."""
+    carries the joined plans, one check follows it, and corrupt blocks are re-copied and
+    checked again before the report."""
     backend = GatedCorrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
     gpu, cpu = make_caches(128, 128)
     start(backend, gpu, cpu)
@@ -1290,7 +1185,7 @@ def test_a_verified_burst_planned_early_stages_in_the_joined_call_and_recopies()
     backend.shutdown()
     assert copier.planned_on == ["MainThread"] * 3 + ["kvguard-copy"]  # type: ignore[union-attr]
     assert copier.planned_calls == 1  # type: ignore[union-attr]
-    assert len(copier.added[0]) == 128 * 2  # type: ignore[union-attr]  # staging, both tensors
+    assert [pairs for _, pairs in SIM.kernel.launches] == [128 * 2, 32 * 2]  # check, re-check
     assert [idx for idx, _ in events] == [0, 1, 2, 3] and refused == []
     assert counters["verified"] == 128 and counters["mismatches"] == counters["recopied"] == 32
     assert holds(gpu, cpu, range(128), range(128))

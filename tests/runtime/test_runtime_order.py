@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from array import array
-
 import pytest
 import torch
 from hypothesis import given
@@ -154,20 +152,18 @@ def test_joined_plans_make_one_calls_descriptors_and_each_failure_is_named() -> 
     src, dst = layout(1 << 40, (64, 64), 16), layout(1 << 44, (64, 64), 16)
     first = plan_block_copies(src, dst, [3, 4], [0, 1])  # one run: 2 descriptors
     second = plan_block_copies(src, dst, [9, 12], [5, 7])  # two runs: 4 descriptors
-    added = (array("q", [1]), array("q", [2]), array("q", [64]))
-    dsts, srcs, sizes = join_descriptors([first, second], added)
-    assert dsts == first.dst_addresses + second.dst_addresses + added[0]
-    assert srcs == first.src_addresses + second.src_addresses + added[1]
-    assert sizes == first.sizes + second.sizes + added[2]
-    assert len(sizes) == 7
+    dsts, srcs, sizes = join_descriptors([first, second])
+    assert dsts == first.dst_addresses + second.dst_addresses
+    assert srcs == first.src_addresses + second.src_addresses
+    assert sizes == first.sizes + second.sizes
+    assert len(sizes) == 6
 
     def name(failed: int | None) -> str:
-        return name_descriptor(failed, [first, second], src, 1, "staging copy")
+        return name_descriptor(failed, [first, second], src)
 
     assert name(1).startswith("descriptor 1: tensor 'layer1', source blocks 3..4")
     assert name(5).startswith("descriptor 5: tensor 'layer1', source blocks 12..12")
-    assert name(6) == "staging copy 0"
-    assert name(None) == name(7) == "the driver did not name one of the 7 descriptors"
+    assert name(None) == name(6) == "the driver did not name one of the 6 descriptors"
 
 
 @given(
@@ -175,27 +171,22 @@ def test_joined_plans_make_one_calls_descriptors_and_each_failure_is_named() -> 
         st.lists(st.tuples(st.integers(0, 63), st.integers(0, 31)), min_size=1, max_size=12),
         min_size=1, max_size=5,
     ),
-    added=st.integers(0, 3),
 )
 def test_every_descriptor_of_a_joined_call_is_named_from_its_own_plan(
-    requests: list[list[tuple[int, int]]], added: int
+    requests: list[list[tuple[int, int]]],
 ) -> None:
     src, dst = layout(1 << 40, (64, 128), 64), layout(1 << 44, (64, 128), 32)
     plans = [plan_block_copies(src, dst, [p[0] for p in pairs], [p[1] for p in pairs])
              for pairs in requests]
-    also = (array("q", range(added)), array("q", range(added)), array("q", [64] * added))
-    dsts, srcs, sizes = join_descriptors(plans, also)
+    dsts, srcs, sizes = join_descriptors(plans)
     offset = 0
     for plan in plans:
         end = offset + plan.count
         assert dsts[offset:end] == plan.dst_addresses and srcs[offset:end] == plan.src_addresses
         assert sizes[offset:end] == plan.sizes
         for index in range(plan.count):
-            named = name_descriptor(offset + index, plans, src, added, "staging copy")
+            named = name_descriptor(offset + index, plans, src)
             assert named == plan.describe(index, src, offset)
             assert named.startswith(f"descriptor {offset + index}: ")
         offset = end
-    for index in range(added):
-        assert name_descriptor(offset + index, plans, src, added, "staging copy") == (
-            f"staging copy {index}")
-    assert len(sizes) == offset + added
+    assert len(sizes) == offset

@@ -1,20 +1,24 @@
-"""Sampling and comparison for verification, and the backend's CPU-side error paths."""
+"""Sampling, the compare's pairs and its host side, and the backend's CPU-side error paths.
+The compare kernel itself runs in tests/gpu; here SimKernelCalls compares the pairs a launch is
+given on the CPU, byte for byte as the kernel does."""
 
 from __future__ import annotations
 
-import ctypes
-import threading
+from array import array
 from types import SimpleNamespace
 
 import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
+from runtime_sim import SimKernelCalls, SimStream, install, make_caches
 
-from kvguard.runtime import BlockSampler, CudaDriverError, OrderedCopyBackend
+from kvguard.runtime import BlockSampler, CudaDriverError, GuardPolicy, OrderedCopyBackend
+from kvguard.runtime import compare as compare_module
 from kvguard.runtime import driver as runtime_driver
-from kvguard.runtime.backend import _rows_of, _without
-from kvguard.runtime.verify import StagingRing, plan_rows, row_offsets, staged_rows_differing
+from kvguard.runtime.backend import _rows_of
+from kvguard.runtime.compare import PairComparer
+from kvguard.runtime.verify import plan_pairs
 
 
 @pytest.mark.parametrize("fraction", [0.0, -0.1, 1.5])
@@ -72,23 +76,17 @@ def test_same_seed_gives_same_samples() -> None:
     assert [first.sample(50) for _ in range(20)] == [second.sample(50) for _ in range(20)]
 
 
-def stage(sources: list[torch.Tensor], blocks: list[int]) -> tuple[torch.Tensor, list[int], int]:
-    """Fill staging rows as the driver would from plan_rows' descriptors (by address)."""
-    block_bytes = [t.stride(0) * t.element_size() for t in sources]
-    offsets, row_bytes = row_offsets(block_bytes)
-    rows = torch.zeros((max(1, len(blocks)), row_bytes), dtype=torch.uint8)
-    dsts, srcs, sizes = plan_rows([t.data_ptr() for t in sources], block_bytes, offsets, blocks,
-                                  rows.data_ptr(), row_bytes)
-    for dst, src, size in zip(dsts, srcs, sizes, strict=True):
-        ctypes.memmove(dst, src, size)
-    return rows, offsets, row_bytes
+def test_pairs_are_tensor_major_with_each_sides_own_addresses() -> None:
+    srcs, dsts, sizes = plan_pairs([1000, 5000], [90_000, 70_000], [16, 48], [3, 0], [1, 2])
+    assert list(srcs) == [1000 + 3 * 16, 1000, 5000 + 3 * 48, 5000]
+    assert list(dsts) == [90_000 + 16, 90_000 + 2 * 16, 70_000 + 48, 70_000 + 2 * 48]
+    assert list(sizes) == [16, 16, 48, 48]
 
 
-def differing(rows: torch.Tensor, offsets: list[int], row_bytes: int,
-              hosts: list[torch.Tensor], blocks: list[int]) -> list[int]:
-    return staged_rows_differing(rows.data_ptr(), row_bytes, offsets,
-                                 [t.data_ptr() for t in hosts],
-                                 [t.stride(0) * t.element_size() for t in hosts], blocks)
+def comparer(monkeypatch: pytest.MonkeyPatch, capacity: int = 1024) -> tuple[PairComparer, SimKernelCalls]:
+    monkeypatch.setattr(runtime_driver, "device_address", lambda address: address)
+    calls = SimKernelCalls()
+    return PairComparer(calls.as_driver(), pinned=False, capacity=capacity), calls
 
 
 @given(
@@ -96,30 +94,68 @@ def differing(rows: torch.Tensor, offsets: list[int], row_bytes: int,
     widths=st.lists(st.integers(1, 9), min_size=1, max_size=3),
     corrupt=st.sets(st.tuples(st.integers(0, 2), st.integers(0, 11), st.integers(0, 8))),
     dtype=st.sampled_from([torch.int32, torch.float16, torch.uint8]),
+    per_launch=st.integers(1, 40),
 )
-def test_staged_rows_differ_exactly_where_a_host_block_was_changed(
+def test_compared_pairs_differ_exactly_where_a_host_block_was_changed(
     blocks: list[int], widths: list[int], corrupt: set[tuple[int, int, int]], dtype: torch.dtype,
+    per_launch: int,
 ) -> None:
-    sources = [torch.arange(12 * w).reshape(12, w).to(dtype) for w in widths]
-    hosts = [t.clone() for t in sources]
-    changed = set()
-    for tensor, block, col in corrupt:
-        if tensor < len(hosts) and col < widths[tensor]:
-            hosts[tensor][block, col] += 1
-            changed.add(block)
-    rows, offsets, row_bytes = stage(sources, blocks)
-    assert row_bytes % 8 == 0
-    expected = [i for i, block in enumerate(blocks) if block in changed]
-    assert differing(rows, offsets, row_bytes, hosts, blocks) == expected
+    """The pairs `plan_pairs` makes, compared in launches of at most `per_launch` pairs into
+    arrays that start small and grow, flag exactly the changed blocks (as the backend maps
+    pair p to sample p % samples)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(compare_module, "_MAX_PAIRS_PER_LAUNCH", per_launch)
+        check, calls = comparer(monkeypatch, capacity=2)
+        sources = [torch.arange(12 * w).reshape(12, w).to(dtype) for w in widths]
+        hosts = [t.clone() for t in sources]
+        check.enqueue(0, *plan_pairs([t.data_ptr() for t in sources], [t.data_ptr() for t in hosts],
+                                     [t.stride(0) * t.element_size() for t in sources], blocks, blocks))
+        assert check.differing() == []
+        changed = set()
+        for tensor, block, col in corrupt:
+            if tensor < len(hosts) and col < widths[tensor]:
+                hosts[tensor][block, col] += 1
+                changed.add(block)
+        check.enqueue(0, *plan_pairs([t.data_ptr() for t in sources], [t.data_ptr() for t in hosts],
+                                     [t.stride(0) * t.element_size() for t in sources], blocks, blocks))
+        flagged = sorted({pair % len(blocks) for pair in check.differing()})
+        assert flagged == [i for i, block in enumerate(blocks) if block in changed]
+        pairs = len(blocks) * len(widths)
+        assert sum(count for _, count in calls.launches) == 2 * pairs
+        assert max(count for _, count in calls.launches) <= per_launch
 
 
-def test_staged_rows_compare_bits_not_values() -> None:
-    keys = torch.tensor([[float("nan"), 0.0], [1.0, 2.0]])
-    rows, offsets, row_bytes = stage([keys], [0, 1])
-    assert differing(rows, offsets, row_bytes, [keys.clone()], [0, 1]) == []  # NaN equals its bits
-    negative_zero = keys.clone()
-    negative_zero[0, 1] = -0.0
-    assert differing(rows, offsets, row_bytes, [negative_zero], [0, 1]) == [0]
+def test_a_comparer_unloads_its_module_and_names_a_failed_launch(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    check, calls = comparer(monkeypatch)
+    calls.fail.add("launch")
+    one = array("q", [0])
+    with pytest.raises(CudaDriverError, match="cuLaunchKernel"):
+        check.enqueue(0, one, one, array("q", [8]))
+    check.close()
+    assert calls.unloaded == 1
+
+
+def test_the_shipped_ptx_is_compare_cu_compiled() -> None:
+    """compare.ptx is what `python3 -m kvguard.runtime.compare` makes from compare.cu (NVRTC
+    12.8 from the test extra's nvidia-cuda-nvrtc-cu12 wheel): edit the source, rebuild."""
+    assert compare_module.compile_ptx() == compare_module.PTX.read_bytes()
+
+
+def test_verification_refuses_host_caches_the_gpu_cannot_address(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    install(monkeypatch)
+
+    def unmapped(address: int) -> int:
+        raise CudaDriverError("cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_DEVICE_POINTER)", 1,
+                              "CUDA_ERROR_INVALID_VALUE", "invalid argument")
+
+    monkeypatch.setattr(runtime_driver, "device_address", unmapped)
+    gpu, cpu = make_caches(4, 4)
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.5)
+    with pytest.raises(ValueError, match="cpu_caches must be pinned memory the GPU can address"):
+        backend.init(gpu, cpu, torch.device("cuda"), SimStream(), SimStream())  # type: ignore[arg-type]
+    assert backend._threads == []
 
 
 def test_backend_needs_init_before_launch() -> None:
@@ -152,53 +188,12 @@ def test_old_driver_is_refused_with_the_version_it_has(monkeypatch: pytest.Monke
         runtime_driver.resolve_batch_memcpy()
 
 
-@given(st.lists(st.one_of(st.integers(1, 9), st.none()), max_size=60))
-def test_staging_ring_never_hands_out_held_rows(steps: list[int | None]) -> None:
-    """Takes (a row count) and give-backs (None) in FIFO order, single-threaded: a take that
-    would wait is skipped unless the ring is empty (then it grows)."""
-    ring = StagingRing(7, 8, pinned=False)
-    held: list[tuple[int, int]] = []
-    for step in steps:
-        if step is None:
-            if held:
-                ring.give_back()
-                held.pop(0)
-            continue
-        if ring._free_start(step) is None and not (step > ring.rows and not held):
-            continue  # would block: the consumer must give rows back first
-        start = ring.take(step)
-        assert start >= 0 and start + step <= ring.rows
-        assert all(start + step <= first or first + count <= start for first, count in held)
-        held.append((start, step))
-        assert ring.address(start) == ring.address(0) + start * 8
-
-
-def test_staging_ring_take_waits_for_the_consumer_and_grows_when_empty() -> None:
-    ring = StagingRing(4, 8, pinned=False)
-    ring.take(3)
-    taken: list[int] = []
-    producer = threading.Thread(target=lambda: taken.append(ring.take(2)))
-    producer.start()
-    producer.join(0.2)
-    assert producer.is_alive() and taken == []  # one row free, two wanted: it waits
-    ring.give_back()
-    producer.join(5)
-    assert taken == [0]
-    grower = threading.Thread(target=lambda: taken.append(ring.take(6)))
-    grower.start()
-    grower.join(0.2)
-    assert grower.is_alive()  # larger than the ring: waits until every row is back
-    ring.give_back()
-    grower.join(5)
-    assert taken == [0, 0] and ring.rows == 6
-
-
 @given(st.lists(st.integers(1, 12), min_size=1, max_size=6), st.data())
-def test_a_groups_sampled_blocks_and_the_rest_split_it_exactly(
+def test_a_groups_sampled_blocks_are_named_with_their_own_request(
     sizes: list[int], data: st.DataObject
 ) -> None:
-    """The copy thread copies a group's sampled blocks first and the rest after: together they
-    are every block once, the rest in order, each sample named with its own request."""
+    """Each sampled block of a group keeps its source and destination and the position of the
+    request it came from (which a mismatch refuses)."""
     requests = [(tuple(range(100 * p, 100 * p + n)), tuple(range(-100 * p - n, -100 * p)))
                 for p, n in enumerate(sizes)]
     ok = [SimpleNamespace(request=SimpleNamespace(src_blocks=s, dst_blocks=d))
@@ -209,6 +204,3 @@ def test_a_groups_sampled_blocks_and_the_rest_split_it_exactly(
     rows = _rows_of(ok, src, dst, picked)  # type: ignore[arg-type]
     assert [(r.src, r.dst) for r in rows] == [(src[i], dst[i]) for i in picked]
     assert all(r.src in requests[r.position][0] for r in rows)
-    rest = _without(src, picked)
-    assert rest == [b for i, b in enumerate(src) if i not in set(picked)]
-    assert _without(tuple(dst), picked) == [b for i, b in enumerate(dst) if i not in set(picked)]
