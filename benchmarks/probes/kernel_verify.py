@@ -5,10 +5,10 @@ memory. No staging copy, no extra device-to-host bytes, nothing added to the sto
 Self-test first (equal, one corrupt byte, unaligned sizes), then paired windows: ordered,
 verified (committed staging), kernel.
 
-kernel/compare.ptx is kernel/compare.cu compiled by NVRTC 12.8 (the nvidia-cuda-nvrtc-cu12
-12.8.93 wheel) for compute_80: `python3 benchmarks/probes/kernel/build_ptx.py` with that
-wheel's lib folder on LD_LIBRARY_PATH. Ran against commit 2ea32b7 (the runtime of 4f6572e);
-output in benchmarks/results/probes-h200/kernel_verify.txt.
+The kernel is kvguard/runtime/compare.cu as a338672 ships it (compare.ptx, built by `python3
+-m kvguard.runtime.compare`). The probe ran against commit 2ea32b7 (the runtime of 4f6572e),
+with the same PTX from a scratch folder: to rerun it there, check out a338672's
+kvguard/runtime/compare.ptx as well. Output in benchmarks/results/probes-h200/kernel_verify.txt.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from paired_rows import DEVICE, Pinned, compare, medians
 from kvguard.runtime import GuardPolicy, OrderedCopyBackend, driver
 from kvguard.runtime import backend as bm
 
-PTX = (Path(__file__).resolve().parent / "kernel" / "compare.ptx").read_bytes() + b"\0"
+PTX = (Path(__file__).resolve().parents[2] / "kvguard" / "runtime" / "compare.ptx").read_bytes() + b"\0"
 CHUNK = 16384
 MAX_PAIRS = 65535
 

@@ -212,6 +212,19 @@ def _bind_stream_context(stream: int) -> int:
     return int(code)
 
 
+def _entry_points(*symbols: str) -> dict[str, int]:
+    """cuInit, then each symbol's address (CUDA 12.8 ABI); CudaDriverError for a missing one."""
+    init_driver()
+    addresses = {}
+    for symbol in symbols:
+        address = _proc_address(BatchMemcpyAbi.CUDA_12_8, symbol.encode())
+        if not address:
+            raise CudaDriverError(f"cuGetProcAddress({symbol})", 500, "CUDA_ERROR_NOT_FOUND",
+                                  f"the driver has no {symbol}")
+        addresses[symbol] = address
+    return addresses
+
+
 _event_calls: list[EventCalls] = []
 
 
@@ -220,15 +233,8 @@ def resolve_event_calls() -> EventCalls:
     with _resolve_lock:
         if _event_calls:
             return _event_calls[0]
-        init_driver()
-        addresses = {}
-        for symbol in ("cuEventCreate", "cuEventRecord", "cuStreamWaitEvent", "cuEventDestroy",
-                       "cuEventQuery"):
-            address = _proc_address(BatchMemcpyAbi.CUDA_12_8, symbol.encode())
-            if not address:
-                raise CudaDriverError(f"cuGetProcAddress({symbol})", 500, "CUDA_ERROR_NOT_FOUND",
-                                      f"the driver has no {symbol}")
-            addresses[symbol] = address
+        addresses = _entry_points("cuEventCreate", "cuEventRecord", "cuStreamWaitEvent",
+                                  "cuEventDestroy", "cuEventQuery")
         create_fn = _CREATE(addresses["cuEventCreate"])
         record_fn = _RECORD(addresses["cuEventRecord"])
         wait_fn = _WAIT(addresses["cuStreamWaitEvent"])
@@ -288,14 +294,8 @@ def resolve_kernel_calls() -> KernelCalls:
     with _resolve_lock:
         if _kernel_calls:
             return _kernel_calls[0]
-        init_driver()
-        addresses = {}
-        for symbol in ("cuModuleLoadData", "cuModuleGetFunction", "cuModuleUnload", "cuLaunchKernel"):
-            address = _proc_address(BatchMemcpyAbi.CUDA_12_8, symbol.encode())
-            if not address:
-                raise CudaDriverError(f"cuGetProcAddress({symbol})", 500, "CUDA_ERROR_NOT_FOUND",
-                                      f"the driver has no {symbol}")
-            addresses[symbol] = address
+        addresses = _entry_points("cuModuleLoadData", "cuModuleGetFunction", "cuModuleUnload",
+                                  "cuLaunchKernel")
         load_fn = _MODULE_LOAD(addresses["cuModuleLoadData"])
         function_fn = _MODULE_FUNCTION(addresses["cuModuleGetFunction"])
         launch_fn = _LAUNCH(addresses["cuLaunchKernel"])
