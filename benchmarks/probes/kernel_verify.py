@@ -5,10 +5,11 @@ memory. No staging copy, no extra device-to-host bytes, nothing added to the sto
 Self-test first (equal, one corrupt byte, unaligned sizes), then paired windows: ordered,
 verified (committed staging), kernel.
 
-The kernel is kvguard/runtime/compare.cu as a338672 ships it (compare.ptx, built by `python3
--m kvguard.runtime.compare`). The probe ran against commit 2ea32b7 (the runtime of 4f6572e),
-with the same PTX from a scratch folder: to rerun it there, check out a338672's
-kvguard/runtime/compare.ptx as well. Output in benchmarks/results/probes-h200/kernel_verify.txt.
+The kernel is kvguard/runtime/compare.cu as the package ships it (compare.ptx). The probe ran
+against commit 2ea32b7 (the runtime of 4f6572e) with the PTX a338672 shipped, built for
+compute_80 (the package's targets compute_50 since; the instructions are the same), from a
+scratch folder: to rerun it there, check out a338672's kvguard/runtime/compare.ptx as well.
+Output in benchmarks/results/probes-h200/kernel_verify.txt.
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ class _Copy(NamedTuple):
     plan: CopyPlan | None  # descriptors made on the requesting thread, or None (made later)
 
 
-class _RowOf(NamedTuple):
+class _Sample(NamedTuple):
     """One sampled block: the position of its copy in the group, its source and destination."""
 
     position: int
@@ -91,7 +91,7 @@ class _Issued(NamedTuple):
 
     copies: list[_Copy]
     done: Any  # torch.cuda.Event
-    rows: list[_RowOf]
+    samples: list[_Sample]
 
 
 @dataclass(frozen=True)
@@ -102,14 +102,14 @@ class _Drain:
 _new_tuple = tuple.__new__  # a named tuple's __new__ without its Python frame
 
 
-def _rows_of(
+def _samples_of(
     ok: list[_Copy], src_blocks: Sequence[int], dst_blocks: Sequence[int], picked: list[int]
-) -> list[_RowOf]:
+) -> list[_Sample]:
     """The sampled blocks (indices `picked` of the group's blocks) with their copy's position."""
     if len(ok) == 1:
-        return [_new_tuple(_RowOf, (0, src_blocks[i], dst_blocks[i])) for i in picked]
+        return [_new_tuple(_Sample, (0, src_blocks[i], dst_blocks[i])) for i in picked]
     ends = list(itertools.accumulate(len(copy.request.src_blocks) for copy in ok))
-    return [_new_tuple(_RowOf, (bisect.bisect_right(ends, i), src_blocks[i], dst_blocks[i]))
+    return [_new_tuple(_Sample, (bisect.bisect_right(ends, i), src_blocks[i], dst_blocks[i]))
             for i in picked]
 
 
@@ -230,7 +230,7 @@ class OrderedCopyBackend:
         self._raw_record: Any = None  # cuEventRecord on raw handles, for completion events
         self._event_calls: driver.EventCalls | None = None
         self._comparer: PairComparer | None = None
-        self._compared = 0  # raw event recorded behind each check's compare, made at init
+        self._compared = 0  # raw event behind each check's compare, made by the verify thread
         self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._newest_group_blocks = {True: 0, False: 0}  # per direction (is_store)
@@ -470,7 +470,7 @@ class OrderedCopyBackend:
             sampler = self._sampler
             picked = (sampler.sample(len(src_blocks), self._verify_cluster)
                       if sampler and copier.is_store else [])
-            rows = _rows_of(ok, src_blocks, dst_blocks, picked) if picked else []
+            samples = _samples_of(ok, src_blocks, dst_blocks, picked) if picked else []
         except Exception:  # nothing was issued: refused (the error is raised too)
             self._refuse_all(ok, "copy_error")
             raise
@@ -482,8 +482,8 @@ class OrderedCopyBackend:
             self._refuse_all(ok, "copy_error")
             raise
         self._newest_group_blocks[is_store] = len(src_blocks)
-        if rows:  # verified, then reported, by the verify thread
-            self._hand_off(_Issued(ok, done, rows))
+        if samples:  # verified, then reported, by the verify thread
+            self._hand_off(_Issued(ok, done, samples))
         else:
             self._report_or_hand_off(ok, done)
 
@@ -652,20 +652,24 @@ class OrderedCopyBackend:
 
     def _verify_thread(self) -> None:
         try:
-            torch.cuda.set_device(self._device)
             self._start_comparing()
-        except Exception as exc:
+        except Exception as exc:  # raised to the caller; every sampled group is refused
             self._fail(exc)
-            raise
+            logger.error("kvguard: verification could not start (%s); sampled stores will be "
+                         "refused", exc)
         try:
             self._verify_loop()
         finally:
             self._stop_comparing()
 
     def _start_comparing(self) -> None:
-        """The compare kernel and its event, made in the device's context, this thread's."""
+        """The compare kernel and its event, made in the device's context, made current on
+        this thread first (a thread new to CUDA may have none)."""
+        torch.cuda.set_device(self._device)
         calls = self._event_calls
         assert calls is not None
+        driver.check(calls.bind(self._compare_stream.cuda_stream),
+                     "cuCtxSetCurrent (the verify thread's context)")
         code, self._compared = calls.create()
         driver.check(code, "cuEventCreate (verification's compare event)")
         self._comparer = PairComparer(driver.resolve_kernel_calls(),
@@ -707,16 +711,20 @@ class OrderedCopyBackend:
 
     def _conclude(self, issued: _Issued) -> None:
         """Once the group's copies are done, compare its sampled blocks with their GPU sources
-        on the GPU, re-copy mismatches once, then report what holds."""
+        on the GPU, re-copy mismatches once, then report what holds. Without a compare kernel
+        (it failed to start) a sampled group is refused, never reported unverified."""
         refused: set[int] = set()
-        if issued.rows:
+        if issued.samples:
+            if self._comparer is None:
+                self._refuse_all(issued.copies, "verification_error")
+                return
             self.verify_stats["checks"] += 1
             try:
-                rows = issued.rows
-                bad = self._differing(rows, after=issued.done.cuda_event)
-                self._guard.counters.add("verified", len(rows))
+                samples = issued.samples
+                bad = self._differing(samples, after=issued.done.cuda_event)
+                self._guard.counters.add("verified", len(samples))
                 if bad:
-                    refused = self._recopy(issued, [rows[i] for i in bad])
+                    refused = self._recopy(issued, [samples[i] for i in bad])
             except Exception:  # never report what could not be verified
                 self._refuse_all(issued.copies, "verification_error")
                 raise
@@ -726,22 +734,28 @@ class OrderedCopyBackend:
             else:
                 copy.events_list.append((copy.request.event_idx, issued.done))
 
-    def _differing(self, rows: list[_RowOf], after: int) -> list[int]:
-        """Positions i whose host block `rows[i].dst` differs from GPU block `rows[i].src` in
-        any tensor, compared on the verification stream once event `after` has completed (0:
-        at once, the host having synchronized with the copies)."""
+    def _differing(self, samples: list[_Sample], after: int) -> list[int]:
+        """Positions i whose host block `samples[i].dst` differs from GPU block
+        `samples[i].src` in any tensor, compared on the verification stream once event `after`
+        has completed (0: at once, the host having synchronized with the copies)."""
         calls, comparer = self._event_calls, self._comparer
         assert calls is not None and comparer is not None
         stream = self._compare_stream.cuda_stream
         if after:
             driver.check(calls.wait(stream, after), "cuStreamWaitEvent (verification's compare)")
-        comparer.enqueue(stream, *plan_pairs(
-            self._gpu_layout.base_addresses, self._host_bases, self._gpu_layout.block_bytes,
-            [row.src for row in rows], [row.dst for row in rows]))
-        driver.check(calls.record(self._compared, stream),
-                     "cuEventRecord (verification's compare event)")
-        self._wait_for(self._compared)
-        return sorted({pair % len(rows) for pair in comparer.differing()})
+        try:
+            comparer.enqueue(stream, *plan_pairs(
+                self._gpu_layout.base_addresses, self._host_bases, self._gpu_layout.block_bytes,
+                [sample.src for sample in samples], [sample.dst for sample in samples]))
+            driver.check(calls.record(self._compared, stream),
+                         "cuEventRecord (verification's compare event)")
+            self._wait_for(self._compared)
+        except Exception:
+            # A launch may be queued: the next check reuses the arrays it reads, so let it end.
+            with contextlib.suppress(Exception):  # the call's own error is the one raised
+                self._compare_stream.synchronize()
+            raise
+        return sorted({pair % len(samples) for pair in comparer.differing()})
 
     def _wait_for(self, event: int) -> None:
         """Sleep until `event` has completed, asking the driver between short sleeps.
@@ -758,11 +772,11 @@ class OrderedCopyBackend:
             code = calls.query(event)
         driver.check(code, "cuEventQuery (verification's compare event)")
 
-    def _recopy(self, issued: _Issued, bad: list[_RowOf]) -> set[int]:
+    def _recopy(self, issued: _Issued, bad: list[_Sample]) -> set[int]:
         """Re-copy differing blocks behind a device synchronize and compare them again; the
         positions of copies whose blocks still differ."""
         self._guard.counters.add("mismatches", len(bad))
-        bad_src, bad_dst = [row.src for row in bad], [row.dst for row in bad]
+        bad_src, bad_dst = [sample.src for sample in bad], [sample.dst for sample in bad]
         logger.warning(
             "kvguard: %s: %d verified blocks differ from their GPU source (source blocks %s); "
             "re-copying them behind a device synchronize",

@@ -3,7 +3,7 @@
 // copied to compare them). Grid: x = 16 KiB chunk of a pair, y = pair; 256 threads a block.
 // differs[pair] is set to 1 when any byte of the pair differs (the host zeroes it before the
 // launch); a pair that matches is not written. Compiled to compare.ptx by
-// `python3 -m kvguard.runtime.compare` (NVRTC 12.8, compute_80), which tests check is current.
+// `python3 -m kvguard.runtime.build_compare` (NVRTC 12.8, compute_50); a test checks it is current.
 #define CHUNK 16384ULL
 
 extern "C" __global__ void kvguard_compare_pairs(

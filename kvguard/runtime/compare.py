@@ -5,8 +5,9 @@ Nothing is copied to compare: the host copies are read over the bus in the host-
 direction, which stores leave idle, so a check adds no bytes and no descriptors to the stores'
 own device-to-host calls (benchmarks/results/probes-h200/kernel_verify.txt).
 
-`python3 -m kvguard.runtime.compare` rebuilds compare.ptx from compare.cu with NVRTC 12.8
-(`pip install nvidia-cuda-nvrtc-cu12==12.8.93`); a test checks the shipped PTX is current.
+`python3 -m kvguard.runtime.build_compare` rebuilds compare.ptx from compare.cu with NVRTC 12.8
+(`pip install nvidia-cuda-nvrtc-cu12==12.8.93`); a test checks the shipped PTX is current. The
+PTX targets compute_50, so the driver's JIT compiles it for any GPU the batch copies run on.
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ from kvguard.runtime import driver
 SOURCE = Path(__file__).with_name("compare.cu")
 PTX = Path(__file__).with_name("compare.ptx")
 KERNEL = b"kvguard_compare_pairs"
-CHUNK_BYTES = 16384  # compare.cu's CHUNK: bytes of a pair each thread block compares
+CHUNK_BYTES = 16384  # compare.cu's CHUNK (a test checks): bytes of a pair a thread block compares
 _THREADS = 256
 _MAX_PAIRS_PER_LAUNCH = 65535  # the grid's y dimension
-_NVRTC_OPTIONS = (b"--gpu-architecture=compute_80", b"-default-device", b"--std=c++17")
+_NVRTC_OPTIONS = (b"--gpu-architecture=compute_50", b"-default-device", b"--std=c++17")
 
 
 class PairComparer:
@@ -42,12 +43,16 @@ class PairComparer:
         self._pinned = pinned
         code, self._module = calls.load(PTX.read_bytes())
         driver.check(code, "cuModuleLoadData (kvguard's compare kernel)")
-        code, self._function = calls.function(self._module, KERNEL)
-        driver.check(code, "cuModuleGetFunction (kvguard's compare kernel)")
-        self._arguments = [ctypes.c_uint64() for _ in range(4)]
-        self._parameters = (ctypes.c_void_p * 4)(*[ctypes.addressof(a) for a in self._arguments])
-        self._pairs = 0
-        self._allocate(max(1, capacity))
+        try:
+            code, self._function = calls.function(self._module, KERNEL)
+            driver.check(code, "cuModuleGetFunction (kvguard's compare kernel)")
+            self._arguments = [ctypes.c_uint64() for _ in range(4)]
+            self._parameters = (ctypes.c_void_p * 4)(*[ctypes.addressof(a) for a in self._arguments])
+            self._pairs = 0
+            self._allocate(max(1, capacity))
+        except Exception:
+            calls.unload(self._module)  # the error above is the one raised
+            raise
 
     def enqueue(self, stream: int, src: array[int], dst: array[int], sizes: array[int]) -> None:
         """On `stream`: compare `sizes[i]` bytes at `src[i]` with those at `dst[i]`, each i."""
@@ -88,7 +93,7 @@ class PairComparer:
 
 def compile_ptx() -> bytes:
     """compare.cu compiled by NVRTC (libnvrtc.so.12 from the nvidia-cuda-nvrtc-cu12 wheel, or
-    on the library path) for compute_80; the driver JIT-compiles it for the GPU it loads on."""
+    on the library path) for compute_50; the driver JIT-compiles it for the GPU it loads on."""
     nvrtc = ctypes.CDLL(_nvrtc_library())
     program = ctypes.c_void_p()
     if nvrtc.nvrtcCreateProgram(ctypes.byref(program), SOURCE.read_bytes(), b"compare.cu",
@@ -120,7 +125,3 @@ def _nvrtc_library() -> str:
                 return str(library)
     return "libnvrtc.so.12"
 
-
-if __name__ == "__main__":
-    PTX.write_bytes(compile_ptx())
-    print(f"wrote {PTX}")

@@ -1,5 +1,6 @@
 """OrderedCopyBackend's threads on CPU stand-ins for CUDA (runtime_sim): group cap, completion
-event reuse, guard integration, verification by read-back and FIFO reports."""
+event reuse, guard integration, verification (its compare on a stand-in for the kernel launch)
+and FIFO reports."""
 
 from __future__ import annotations
 
@@ -634,9 +635,9 @@ class GatedVerified(GatedBackend):
         super()._verify_loop()
 
     def open_gates(self) -> None:
-        """Let the copy thread issue everything queued (or stop, waiting for staging rows),
-        then let the verify thread take it all at once (every group is handed over: all are
-        sampled). The copy thread is taken to be done once it makes no progress for 100 ms."""
+        """Let the copy thread issue everything queued, then let the verify thread take it
+        all at once (every group is handed over: all are sampled). The copy thread is taken to
+        be done once it makes no progress for 100 ms."""
         self.gate.set()
         deadline = time.monotonic() + 5
         last, stable_since = (-1, -1), time.monotonic()
@@ -649,9 +650,9 @@ class GatedVerified(GatedBackend):
             time.sleep(0.005)
         self.verify_gate.set()
 
-    def _differing(self, rows: Any, after: int) -> list[int]:
-        self.checks.append([row.src for row in rows])
-        return super()._differing(rows, after)
+    def _differing(self, samples: Any, after: int) -> list[int]:
+        self.checks.append([sample.src for sample in samples])
+        return super()._differing(samples, after)
 
 
 def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, Any]:
@@ -1008,14 +1009,14 @@ def test_the_compare_event_is_made_once_reused_and_destroyed_at_shutdown(
         backend.drain()
     created = [call[1] for call in sim.calls if call[0] == "create"]
     created = [event for event in created if ("query", event) in sim.calls]  # the compare's
-    synchronized = [call[1] for call in sim.calls if call[0] == "query" and call[1] in created]
+    asked = [call[1] for call in sim.calls if call[0] == "query" and call[1] in created]
     backend.shutdown()
     destroyed = {call[1] for call in sim.calls if call[0] == "destroy"}
-    assert len(created) == 1 and synchronized == created * 20
+    assert len(created) == 1 and asked == created * 20
     assert set(created) <= destroyed and SIM.kernel.unloaded == 1
 
 
-def test_a_failed_wait_on_the_compare_event_refuses_its_group(sim: SimEventCalls) -> None:
+def test_a_failed_poll_of_the_compare_event_refuses_its_group(sim: SimEventCalls) -> None:
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
@@ -1030,6 +1031,35 @@ def test_a_failed_wait_on_the_compare_event_refuses_its_group(sim: SimEventCalls
     backend.shutdown()
     assert [(r.event_idx, r.reason) for r in refused] == [(0, "verification_error")]
     assert [idx for idx, _ in events] == [0]  # the second store, numbered from 0 again
+
+
+@pytest.mark.parametrize("failing", ["load", "bind"])
+def test_a_verify_thread_that_cannot_start_refuses_sampled_groups_and_reports_the_rest(
+    failing: str, sim: SimEventCalls,
+) -> None:
+    """Should the compare kernel fail to load (or the verify thread get no context), the error
+    is raised to the caller and every sampled group is refused, never reported unverified;
+    unsampled groups and loads are still reported, and drain() and shutdown() end."""
+    (SIM.kernel.fail if failing == "load" else sim.fail).add(failing)
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.5, verify_seed=2)
+    backend.max_group = 1
+    gpu, cpu = make_caches(40, 40)
+    start(backend, gpu, cpu)
+    with pytest.raises(CudaDriverError, match=r"cuModuleLoadData|cuCtxSetCurrent"):
+        backend.drain()
+    stores = launch_all(backend, [2] * 20)
+    backend.drain()
+    loads: list[tuple[int, Any]] = []
+    with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
+        backend.launch_copy([0, 1], [0, 1], False, 0, loads)
+    backend.drain()
+    refused = backend.refused_copies()
+    backend.shutdown()
+    reported = [idx for idx, _ in stores]
+    assert refused and {r.reason for r in refused} == {"verification_error"}
+    assert sorted(reported + [r.event_idx for r in refused]) == list(range(20))
+    assert reported == sorted(reported) and [idx for idx, _ in loads] == [0]
+    assert backend.counters["verified"] == 0
 
 
 def test_the_verify_thread_sleeps_between_asks_until_the_compare_is_done(

@@ -4,6 +4,7 @@ given on the CPU, byte for byte as the kernel does."""
 
 from __future__ import annotations
 
+import re
 from array import array
 from types import SimpleNamespace
 
@@ -16,7 +17,7 @@ from runtime_sim import SimKernelCalls, SimStream, install, make_caches
 from kvguard.runtime import BlockSampler, CudaDriverError, GuardPolicy, OrderedCopyBackend
 from kvguard.runtime import compare as compare_module
 from kvguard.runtime import driver as runtime_driver
-from kvguard.runtime.backend import _rows_of
+from kvguard.runtime.backend import _samples_of
 from kvguard.runtime.compare import PairComparer
 from kvguard.runtime.verify import plan_pairs
 
@@ -136,8 +137,14 @@ def test_a_comparer_unloads_its_module_and_names_a_failed_launch(
     assert calls.unloaded == 1
 
 
+def test_the_kernels_chunk_is_the_one_the_launch_sizes_its_grid_by() -> None:
+    """A smaller CHUNK in compare.cu than CHUNK_BYTES would leave part of each block unread."""
+    defined = re.search(r"#define CHUNK (\d+)ULL", compare_module.SOURCE.read_text())
+    assert defined is not None and int(defined.group(1)) == compare_module.CHUNK_BYTES
+
+
 def test_the_shipped_ptx_is_compare_cu_compiled() -> None:
-    """compare.ptx is what `python3 -m kvguard.runtime.compare` makes from compare.cu (NVRTC
+    """compare.ptx is what `python3 -m kvguard.runtime.build_compare` makes from compare.cu (NVRTC
     12.8 from the test extra's nvidia-cuda-nvrtc-cu12 wheel): edit the source, rebuild."""
     assert compare_module.compile_ptx() == compare_module.PTX.read_bytes()
 
@@ -201,6 +208,6 @@ def test_a_groups_sampled_blocks_are_named_with_their_own_request(
     src = [b for s, _ in requests for b in s]
     dst = [b for _, d in requests for b in d]
     picked = sorted(data.draw(st.sets(st.integers(0, len(src) - 1))))
-    rows = _rows_of(ok, src, dst, picked)  # type: ignore[arg-type]
-    assert [(r.src, r.dst) for r in rows] == [(src[i], dst[i]) for i in picked]
-    assert all(r.src in requests[r.position][0] for r in rows)
+    samples = _samples_of(ok, src, dst, picked)  # type: ignore[arg-type]
+    assert [(r.src, r.dst) for r in samples] == [(src[i], dst[i]) for i in picked]
+    assert all(r.src in requests[r.position][0] for r in samples)
