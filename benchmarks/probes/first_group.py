@@ -7,9 +7,7 @@ Ran against commit 4f6572e; output in benchmarks/results/probes-h200/first_group
 
 from __future__ import annotations
 
-import time
-
-from paired_rows import Pinned, compare, medians
+from paired_rows import sweep
 
 from kvguard.runtime import GuardPolicy, OrderedCopyBackend
 
@@ -28,13 +26,7 @@ def make(name: str) -> OrderedCopyBackend:
 
 
 def main() -> None:
-    began = time.time()
-    pinned = Pinned()
-    for block, batch in ROWS:
-        row = compare(pinned, block, batch, NAMES, make, repeats=10)
-        print(f"{block >> 10}K x {batch}: {medians(row.ratios)}", flush=True)
-        row.shutdown()
-    print(f"total {time.time() - began:.0f} s", flush=True)
+    sweep(ROWS, NAMES, make, repeats=10)
 
 
 if __name__ == "__main__":

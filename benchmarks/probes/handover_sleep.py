@@ -11,7 +11,7 @@ import statistics
 import time
 from typing import Any
 
-from paired_rows import Pinned, compare, medians
+from paired_rows import sweep
 
 from kvguard.runtime import GuardPolicy, OrderedCopyBackend
 from kvguard.runtime import backend as bm
@@ -37,7 +37,6 @@ def make(name: str) -> OrderedCopyBackend:
 
 
 def main() -> None:
-    began = time.time()
     for name, seconds in SLEEPS.items():
         lasted = []
         for _ in range(200):
@@ -47,12 +46,7 @@ def main() -> None:
         lasted.sort()
         print(f"{name}: time.sleep({seconds:g}) lasts p10/p50/p90 "
               f"{lasted[20]:.0f}/{statistics.median(lasted):.0f}/{lasted[180]:.0f} us")
-    pinned = Pinned()
-    for block, batch in ROWS:
-        row = compare(pinned, block, batch, NAMES, make, repeats=12)
-        print(f"{block >> 10}K x {batch}: {medians(row.ratios)}", flush=True)
-        row.shutdown()
-    print(f"total {time.time() - began:.0f} s", flush=True)
+    sweep(ROWS, NAMES, make, repeats=12)
 
 
 if __name__ == "__main__":

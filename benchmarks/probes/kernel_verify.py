@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import torch
 from cuda.bindings import driver as cu
-from paired_rows import DEVICE, Pinned, compare, medians
+from paired_rows import DEVICE, sweep, verify_figures
 
 from kvguard.runtime import GuardPolicy, OrderedCopyBackend, driver
 from kvguard.runtime import backend as bm
@@ -174,19 +174,9 @@ def make(name: str) -> OrderedCopyBackend:
 
 
 def main() -> None:
-    began = time.time()
     self_test()
-    pinned = Pinned()
-    for block, batch in ROWS:
-        row = compare(pinned, block, batch, NAMES, make, repeats=10)
-        stats = ", ".join(
-            f"{n} {row.backends[n].verify_stats['checks']}/{row.backends[n].counters['verified']}"
-            f"/{row.backends[n].verify_stats['cpu_s'] * 1e3:.0f}ms/mm{row.backends[n].counters['mismatches']}"
-            for n in NAMES[1:])
-        print(f"{block >> 10}K x {batch}: {medians(row.ratios)}; checks/verified/cpu/mismatches {stats}",
-              flush=True)
-        row.shutdown()
-    print(f"total {time.time() - began:.0f} s", flush=True)
+    sweep(ROWS, NAMES, make, repeats=10, note=lambda row: verify_figures(
+        row, NAMES[1:], "checks/verified/cpu/mismatches"))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,3 +131,26 @@ def medians(ratios: dict[str, list[float]], range_digits: int = 3) -> str:
     return ", ".join(f"{name} {statistics.median(r):.3f} "
                      f"[{min(r):.{range_digits}f}-{max(r):.{range_digits}f}]"
                      for name, r in ratios.items())
+
+
+def verify_figures(row: Row, names: Sequence[str], label: str = "checks/verified/cpu",
+                   mismatches: bool = True) -> str:
+    """'; LABEL name checks/verified/CPU ms[/mm mismatches], ...' of verified variants."""
+    return f"; {label} " + ", ".join(
+        f"{n} {row.backends[n].verify_stats['checks']}/{row.backends[n].counters['verified']}"
+        f"/{row.backends[n].verify_stats['cpu_s'] * 1e3:.0f}ms"
+        + (f"/mm{row.backends[n].counters['mismatches']}" if mismatches else "")
+        for n in names)
+
+
+def sweep(rows: Sequence[tuple[int, int]], names: Sequence[str], make: Callable[[str], Any],
+          repeats: int, note: Callable[[Row], str] = lambda row: "") -> None:
+    """Each row's variants in paired windows on the sweep's pinned CPUs: one line a row,
+    '16K x 1024: medians' and `note(row)`, then the total seconds."""
+    began = time.time()
+    pinned = Pinned()
+    for block, batch in rows:
+        row = compare(pinned, block, batch, names, make, repeats)
+        print(f"{block >> 10}K x {batch}: {medians(row.ratios)}{note(row)}", flush=True)
+        row.shutdown()
+    print(f"total {time.time() - began:.0f} s", flush=True)

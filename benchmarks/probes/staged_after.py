@@ -11,12 +11,11 @@ Ran against commit 4f6572e; output in benchmarks/results/probes-h200/staged_afte
 from __future__ import annotations
 
 import ctypes
-import time
 from typing import Any
 
 import numpy as np
 import torch
-from paired_rows import Pinned, compare, medians
+from paired_rows import sweep, verify_figures
 
 from kvguard.runtime import GuardPolicy, OrderedCopyBackend, driver
 from kvguard.runtime import backend as bm
@@ -148,19 +147,7 @@ def make(name: str) -> OrderedCopyBackend:
 
 
 def main() -> None:
-    began = time.time()
-    pinned = Pinned()
-    for block, batch in ROWS:
-        row = compare(pinned, block, batch, NAMES, make, repeats=10)
-        stats = ", ".join(
-            f"{n} {row.backends[n].verify_stats['checks']}/{row.backends[n].counters['verified']}"
-            f"/{row.backends[n].verify_stats['cpu_s'] * 1e3:.0f}ms"
-            f"/mm{row.backends[n].counters['mismatches']}"
-            for n in NAMES[1:])
-        print(f"{block >> 10}K x {batch}: {medians(row.ratios)}; checks/verified/cpu {stats}",
-              flush=True)
-        row.shutdown()
-    print(f"total {time.time() - began:.0f} s", flush=True)
+    sweep(ROWS, NAMES, make, repeats=10, note=lambda row: verify_figures(row, NAMES[1:]))
 
 
 if __name__ == "__main__":
