@@ -96,6 +96,8 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
         f"| 5 verify, 1% sampled | verified {get('verify_sampled_1pct', 'verified')} of "
         f"{get('verify_sampled_1pct', 'blocks')}, mismatches "
         f"{get('verify_sampled_1pct', 'mismatches')} |",
+        f"| 5 compare kernel, two changed pairs of 8 | found {get('compare_kernel', 'found')}, "
+        f"pairs in several launches {get('compare_kernel', 'pairs_in_several_launches')} |",
     ]
     if rows:
         big = [r for r in rows if r["block_bytes"] * r["batch_blocks"] >= 16 << 20]
