@@ -13,7 +13,6 @@ PTX targets compute_50, so the driver's JIT compiles it for any GPU the batch co
 from __future__ import annotations
 
 import ctypes
-import importlib.util
 from array import array
 from pathlib import Path
 
@@ -27,7 +26,6 @@ KERNEL = b"kvguard_compare_pairs"
 CHUNK_BYTES = 16384  # compare.cu's CHUNK (a test checks): bytes of a pair a thread block compares
 _THREADS = 256
 _MAX_PAIRS_PER_LAUNCH = 65535  # the grid's y dimension
-_NVRTC_OPTIONS = (b"--gpu-architecture=compute_50", b"-default-device", b"--std=c++17")
 
 
 class PairComparer:
@@ -89,39 +87,4 @@ class PairComparer:
         self._device_bases = [driver.device_address(t.data_ptr())
                               for t in (*self._columns, self._flags)]
         self._capacity = capacity
-
-
-def compile_ptx() -> bytes:
-    """compare.cu compiled by NVRTC (libnvrtc.so.12 from the nvidia-cuda-nvrtc-cu12 wheel, or
-    on the library path) for compute_50; the driver JIT-compiles it for the GPU it loads on."""
-    nvrtc = ctypes.CDLL(_nvrtc_library())
-    program = ctypes.c_void_p()
-    if nvrtc.nvrtcCreateProgram(ctypes.byref(program), SOURCE.read_bytes(), b"compare.cu",
-                                0, None, None):
-        raise RuntimeError("nvrtcCreateProgram failed")
-    try:
-        options = (ctypes.c_char_p * len(_NVRTC_OPTIONS))(*_NVRTC_OPTIONS)
-        compiled = nvrtc.nvrtcCompileProgram(program, len(_NVRTC_OPTIONS), options)
-        size = ctypes.c_size_t()
-        if compiled:
-            nvrtc.nvrtcGetProgramLogSize(program, ctypes.byref(size))
-            log = ctypes.create_string_buffer(size.value)
-            nvrtc.nvrtcGetProgramLog(program, log)
-            raise RuntimeError(f"compare.cu does not compile:\n{log.value.decode()}")
-        nvrtc.nvrtcGetPTXSize(program, ctypes.byref(size))
-        ptx = ctypes.create_string_buffer(size.value)
-        nvrtc.nvrtcGetPTX(program, ptx)
-        return ptx.value
-    finally:
-        nvrtc.nvrtcDestroyProgram(ctypes.byref(program))
-
-
-def _nvrtc_library() -> str:
-    spec = importlib.util.find_spec("nvidia.cuda_nvrtc")
-    if spec is not None and spec.submodule_search_locations:
-        for folder in spec.submodule_search_locations:
-            library = Path(folder) / "lib" / "libnvrtc.so.12"
-            if library.exists():
-                return str(library)
-    return "libnvrtc.so.12"
 

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from runtime_sim import SimKernelCalls, SimStream, install, make_caches
 
-from kvguard.runtime import BlockSampler, CudaDriverError, GuardPolicy, OrderedCopyBackend
+from kvguard.runtime import BlockSampler, CudaDriverError, GuardPolicy, OrderedCopyBackend, build_compare
 from kvguard.runtime import compare as compare_module
 from kvguard.runtime import driver as runtime_driver
 from kvguard.runtime.backend import _samples_of
@@ -146,7 +146,7 @@ def test_the_kernels_chunk_is_the_one_the_launch_sizes_its_grid_by() -> None:
 def test_the_shipped_ptx_is_compare_cu_compiled() -> None:
     """compare.ptx is what `python3 -m kvguard.runtime.build_compare` makes from compare.cu (NVRTC
     12.8 from the test extra's nvidia-cuda-nvrtc-cu12 wheel): edit the source, rebuild."""
-    assert compare_module.compile_ptx() == compare_module.PTX.read_bytes()
+    assert build_compare.compile_ptx() == compare_module.PTX.read_bytes()
 
 
 def test_verification_refuses_host_caches_the_gpu_cannot_address(
