@@ -193,6 +193,10 @@ class OrderedCopyBackend:
     # in which the GPU copies about 5 MiB, so a smaller backlog waits for more requests.
     handover_backlog = 16
     handover_bytes = 4 << 20
+    # ... or once two or more wait holding this many (about 1.2 ms of copying): otherwise a
+    # burst of a few large stores starts copying only when its launches end
+    # (probes-h200/slow_mode.txt, handover_burst.txt).
+    handover_burst_bytes = 64 << 20
     # Blocks (per tensor) below this size are copied at the pace the driver takes descriptors
     # (0.4 to 0.8 µs of host time each, probes-h200/host_vs_gpu.txt; the copy engine moves
     # 32 KiB in about 0.6 µs), so launch_copy plans a burst's requests for the copy thread.
@@ -327,8 +331,10 @@ class OrderedCopyBackend:
                 compute_stream, is_store, event_idx, src_blocks, dst_blocks)
             requests.put(_new_tuple(_Copy, (request, wait_event, events_list, plan)))
             self._bytes_launched += len(src_blocks) * self._bytes_per_block
-        if (requests.qsize() >= self.handover_backlog
-                and self._bytes_launched - self._bytes_taken >= self.handover_bytes):
+        waiting = self._bytes_launched - self._bytes_taken
+        backlog = requests.qsize()
+        if ((waiting >= self.handover_bytes and backlog >= self.handover_backlog)
+                or (waiting >= self.handover_burst_bytes and backlog >= 2)):
             # A burst: this thread holds the GIL through launch_copy (the guard's driver calls
             # keep it), so the copy thread could start only when Python's switch interval
             # (5 ms) forces a hand-over. A short sleep gives it the GIL now. (Waiting instead
