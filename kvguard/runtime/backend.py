@@ -158,15 +158,16 @@ class OrderedCopyBackend:
     from a pool too, reused once nothing but the pool references them (the caller dropped
     them), and re-recorded with one driver call. The requesting thread keeps the GIL through
     `launch_copy`, so requests launched back to back pile up into large groups; once
-    `handover_backlog` of them, holding `handover_bytes` or more, wait, `launch_copy` sleeps
-    briefly so that the copy thread can start. Where copies are bound by host time (blocks of
-    less than `plan_early_below` bytes: the driver takes each descriptor on the calling thread
-    in about the time the copy engine takes to copy it), the copy thread is what limits a
-    burst, so a request launched while others still wait in the queue is planned (its
-    descriptors made) by `launch_copy` on the requesting thread, whose Python runs while the
-    copy thread is in the driver; the copy thread then only joins the plans. A request
-    launched to an empty queue (one per engine step, as vLLM makes them) is planned on the
-    copy thread, and the engine's thread pays nothing for it.
+    `handover_backlog` of them, holding `handover_bytes` or more, wait (or two or more holding
+    `handover_burst_bytes`), `launch_copy` sleeps briefly so that the copy thread can start.
+    Where copies are bound by host time (blocks of less than `plan_early_below` bytes: the
+    driver takes each descriptor on the calling thread in about the time the copy engine takes
+    to copy it), the copy thread is what limits a burst, so a request launched while others
+    still wait in the queue is planned (its descriptors made) by `launch_copy` on the
+    requesting thread, whose Python runs while the copy thread is in the driver; the copy
+    thread then only joins the plans. A request launched to an empty queue (one per engine
+    step, as vLLM makes them) is planned on the copy thread, and the engine's thread pays
+    nothing for it.
 
     Verification (opt-in, sampled). Each block is sampled with probability `verify_fraction`,
     in clusters of about `verify_cluster_bytes` (BlockSampler): a check costs the copy thread
@@ -190,9 +191,11 @@ class OrderedCopyBackend:
     first_group_bytes = 16 << 20
     # Requests queued and not yet taken at which launch_copy lets the copy thread run (below),
     # once they hold this many bytes too: a hand-over costs the requesting thread about 100 µs,
-    # in which the GPU copies about 5 MiB, so a smaller backlog waits for more requests.
+    # in which the GPU copies about 5 MiB, so a smaller backlog waits for more requests. At
+    # 4 MiB, bursts of single 256 KiB stores were held near 18 GB/s by the hand-overs
+    # themselves (probes-h200/handover_bytes.txt).
     handover_backlog = 16
-    handover_bytes = 4 << 20
+    handover_bytes = 8 << 20
     # ... or once two or more wait holding this many (about 1.2 ms of copying): otherwise a
     # burst of a few large stores starts copying only when its launches end
     # (probes-h200/slow_mode.txt, handover_burst.txt).

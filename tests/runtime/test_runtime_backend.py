@@ -798,13 +798,13 @@ def test_a_backlog_of_queued_requests_hands_the_copy_thread_the_gil(
 def test_a_backlog_hands_over_only_once_it_holds_handover_bytes(
     block_bytes: int, handovers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Small requests pile up without a hand-over until they hold `handover_bytes` (4 MiB):
+    """Small requests pile up without a hand-over until they hold `handover_bytes` (8 MiB):
     below it, the GPU would idle less than a hand-over costs the requesting thread."""
     sleeps: list[float] = []
     monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
     gpu, cpu = make_caches(100, 100, width=block_bytes // 8)  # two int32 tensors a block
     backend = GatedBackend(GuardPolicy.RAISE)
-    assert backend.handover_bytes == 4 << 20
+    assert backend.handover_bytes == 8 << 20
     start(backend, gpu, cpu)
     events = launch_all(backend, [1] * 100)
     backend.gate.set()
@@ -812,6 +812,26 @@ def test_a_backlog_hands_over_only_once_it_holds_handover_bytes(
     backend.shutdown()
     assert len(sleeps) == handovers and len(events) == 100
     assert backend._bytes_launched == backend._bytes_taken == 100 * block_bytes
+
+
+@pytest.mark.parametrize(("sizes", "handovers"), [([90], 0), ([40, 40], 1), ([20] * 3, 0),
+                                                 ([20] * 4, 1), ([16] * 6, 3)])
+def test_a_burst_of_large_requests_hands_over_from_the_second(
+    sizes: list[int], handovers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once two or more requests wait holding `handover_burst_bytes` (64 MiB), launch_copy
+    hands over at each launch, well before 16 wait; a lone request, however large, never."""
+    sleeps: list[float] = []
+    monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
+    gpu, cpu = make_caches(100, 100, width=(1 << 20) // 8)  # 1 MiB blocks (two tensors)
+    backend = GatedBackend(GuardPolicy.RAISE)
+    assert backend.handover_burst_bytes == 64 << 20
+    start(backend, gpu, cpu)
+    events = launch_all(backend, sizes)
+    backend.gate.set()
+    backend.drain()
+    backend.shutdown()
+    assert len(sleeps) == handovers and len(events) == len(sizes)
 
 
 def _wait_until(predicate: Any, timeout: float = 5.0) -> bool:
