@@ -192,7 +192,7 @@ class OrderedCopyBackend:
     # Requests queued and not yet taken at which launch_copy lets the copy thread run (below),
     # once they hold this many bytes too: a hand-over costs the requesting thread about 100 µs,
     # in which the GPU copies about 5 MiB, so a smaller backlog waits for more requests. At
-    # 4 MiB, bursts of single 256 KiB stores were held near 18 GB/s by the hand-overs
+    # 4 MiB, bursts of single 256 KiB stores were held near 20 GB/s by the hand-overs
     # themselves (probes-h200/handover_bytes.txt).
     handover_backlog = 16
     handover_bytes = 8 << 20
