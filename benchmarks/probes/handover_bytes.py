@@ -1,6 +1,6 @@
 """Single-block stores in a burst: the hand-over's 100 µs sleep at 16 queued requests holding
 4 MiB held 256 KiB x 1 near 4 MiB per (16 launches + a sleep), about 20 GB/s, under a raw loop
-that reached 25 to 28 GB/s on a fast CPU. Variants: `handover_bytes` 4 (as committed), 8 and
+that reached 25 to 28 GB/s on a fast CPU. Variants: `handover_bytes` 4 (committed when it ran), 8 and
 16 MiB. Pinned as the sweep, paired with raw windows. Output in
 benchmarks/results/probes-h200/handover_bytes.txt.
 """
