@@ -158,8 +158,9 @@ class OrderedCopyBackend:
     from a pool too, reused once nothing but the pool references them (the caller dropped
     them), and re-recorded with one driver call. The requesting thread keeps the GIL through
     `launch_copy`, so requests launched back to back pile up into large groups; once
-    `handover_backlog` of them, holding `handover_bytes` or more, wait (or two or more holding
+    `handover_backlog` of them, holding `handover_bytes` or more, wait (or three or more holding
     `handover_burst_bytes`), `launch_copy` sleeps briefly so that the copy thread can start.
+    vLLM's worker launches at most a load and a store per step, so its thread never sleeps.
     Where copies are bound by host time (blocks of less than `plan_early_below` bytes: the
     driver takes each descriptor on the calling thread in about the time the copy engine takes
     to copy it), the copy thread is what limits a burst, so a request launched while others
@@ -196,9 +197,10 @@ class OrderedCopyBackend:
     # themselves (probes-h200/handover_bytes.txt).
     handover_backlog = 16
     handover_bytes = 8 << 20
-    # ... or once two or more wait holding this many (about 1.2 ms of copying): otherwise a
+    # ... or once three or more wait holding this many (about 1.2 ms of copying): otherwise a
     # burst of a few large stores starts copying only when its launches end
-    # (probes-h200/slow_mode.txt, handover_burst.txt).
+    # (probes-h200/slow_mode.txt, handover_burst.txt). Three, not two: vLLM's worker launches
+    # a load and a store back to back each step, and its thread should not sleep for them.
     handover_burst_bytes = 64 << 20
     # Blocks (per tensor) below this size are copied at the pace the driver takes descriptors
     # (0.4 to 0.8 µs of host time each, probes-h200/host_vs_gpu.txt; the copy engine moves
@@ -337,12 +339,12 @@ class OrderedCopyBackend:
         waiting = self._bytes_launched - self._bytes_taken
         backlog = requests.qsize()
         if ((waiting >= self.handover_bytes and backlog >= self.handover_backlog)
-                or (waiting >= self.handover_burst_bytes and backlog >= 2)):
+                or (waiting >= self.handover_burst_bytes and backlog >= 3)):
             # A burst: this thread holds the GIL through launch_copy (the guard's driver calls
             # keep it), so the copy thread could start only when Python's switch interval
             # (5 ms) forces a hand-over. A short sleep gives it the GIL now. (Waiting instead
             # for the copy thread to take a group was no better: probes-h200/handover.txt.)
-            # One request per step, as vLLM makes them, never gets here.
+            # A load and a store per step, as vLLM makes them, never get here.
             time.sleep(_HANDOVER_SLEEP_S)
 
     def _plan_early(self, is_store: bool, src: Sequence[int], dst: Sequence[int]
