@@ -344,7 +344,6 @@ class OrderedCopyBackend:
             # keep it), so the copy thread could start only when Python's switch interval
             # (5 ms) forces a hand-over. A short sleep gives it the GIL now. (Waiting instead
             # for the copy thread to take a group was no better: probes-h200/handover.txt.)
-            # A load and a store per step, as vLLM makes them, never get here.
             time.sleep(_HANDOVER_SLEEP_S)
 
     def _plan_early(self, is_store: bool, src: Sequence[int], dst: Sequence[int]
