@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 import torch
 
 from kvguard.runtime import driver
-from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, CopyPlan
+from kvguard.runtime.batch_copy import BatchCopier, CopyPlan
 from kvguard.runtime.compare import PairComparer
 from kvguard.runtime.errors import CudaDriverError, GuardViolation
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
@@ -271,7 +271,7 @@ class OrderedCopyBackend:
         if self._threads:
             raise RuntimeError("init() was already called on this backend")
         self._store_copier = BatchCopier(gpu_caches, cpu_caches, store_stream)
-        self._gpu_layout = CacheLayout.of(gpu_caches)
+        self._gpu_layout = self._store_copier.src_layout
         self._bytes_per_block = max(1, sum(self._gpu_layout.block_bytes))  # every tensor's block
         self._tensors = len(self._gpu_layout.names)
         self._host_bound = min(self._gpu_layout.block_bytes) < self.plan_early_below
@@ -648,10 +648,10 @@ class OrderedCopyBackend:
     # The verification thread (only with verify_fraction > 0): reports stay in request order.
 
     def _init_verification(self) -> None:
-        cpu_layout = CacheLayout.of(self._cpu_caches)
+        assert self._store_copier is not None
         try:  # the kernel reads the host copies where they are
             self._host_bases = tuple(driver.device_address(base)
-                                     for base in cpu_layout.base_addresses)
+                                     for base in self._store_copier.dst_layout.base_addresses)
         except CudaDriverError as exc:
             raise ValueError(
                 "verification compares the stored host blocks in place on the GPU, so cpu_caches "

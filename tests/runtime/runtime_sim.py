@@ -21,6 +21,7 @@ import torch
 
 from kvguard.runtime import backend as backend_module
 from kvguard.runtime import driver
+from kvguard.runtime.batch_copy import CacheLayout
 from kvguard.runtime.errors import BatchCopyError
 from kvguard.runtime.order import MemoryKind, SourceOrder, check_source_order, default_source_order
 
@@ -149,6 +150,8 @@ class SimCopier:
     ) -> None:
         self.src = dict(src_caches)
         self.dst = dict(dst_caches)
+        self.src_layout = CacheLayout.of(self.src)
+        self.dst_layout = CacheLayout.of(self.dst)
         host = any(getattr(t, "sim_pinned_host", False) for t in self.src.values())
         self.source_kind = MemoryKind.PINNED_HOST if host else MemoryKind.DEVICE
         order = default_source_order(self.source_kind) if source_order is None else source_order
