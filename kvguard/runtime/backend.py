@@ -619,13 +619,15 @@ class OrderedCopyBackend:
         if not split_at:
             self._issue_copy(copier, src_blocks, dst_blocks, plans)
             return
+        head_src, head_dst = src_blocks[:split_at], dst_blocks[:split_at]
+        tail_src, tail_dst = src_blocks[split_at:], dst_blocks[split_at:]
         # Both parts planned before either is issued: a bad block id refuses the group with
         # nothing copied, as with one call.
-        head = copier.plan(src_blocks[:split_at], dst_blocks[:split_at])
-        tail = copier.plan(src_blocks[split_at:], dst_blocks[split_at:])
-        self._issue_copy(copier, src_blocks[:split_at], dst_blocks[:split_at], [head])
+        head = copier.plan(head_src, head_dst)
+        tail = copier.plan(tail_src, tail_dst)
+        self._issue_copy(copier, head_src, head_dst, [head])
         try:
-            self._issue_copy(copier, src_blocks[split_at:], dst_blocks[split_at:], [tail])
+            self._issue_copy(copier, tail_src, tail_dst, [tail])
         except Exception:
             # The group is refused but its head is in flight: it lands before the refusal is
             # seen, so the refused blocks are not written once their owner may reuse them.
