@@ -29,8 +29,17 @@ def environment() -> dict[str, Any]:
         ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
         capture_output=True, text=True, check=False,
     ).stdout.strip()
+    def git(*args: str) -> str:
+        result = subprocess.run(["git", *args], capture_output=True, text=True, check=False)
+        return result.stdout.strip() if result.returncode == 0 else "unknown"
+
+    commit = git("rev-parse", "HEAD")
     return {
         "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        # The code measured: HEAD, and whether kvguard/ or benchmarks/ differed from it.
+        "commit": commit,
+        "changed_from_commit": (None if commit == "unknown" else
+                                git("status", "--porcelain", "--", "kvguard", "benchmarks") != ""),
         "nvidia_smi": smi, "torch": torch.__version__, "torch_cuda": torch.version.cuda,
         "cuda_bindings": importlib.metadata.version("cuda-bindings"),
         "python": sys.version.split()[0],

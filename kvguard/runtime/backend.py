@@ -20,7 +20,8 @@ fix) gets no completion event and is listed by `refused_copies()`. vLLM's stock 
 the newest completed event as covering all earlier ones, so an adapter must drop refused event
 indices itself. Errors on the copy thread (a GuardViolation under policy `raise`, a driver
 error) are raised on the caller's next `launch_copy()` or `drain()`; a copy that an error kept
-from being made is also listed by `refused_copies()` (reason `copy_error`).
+from being made is also listed by `refused_copies()` (reason `copy_error`, or the violation's
+kind under `raise`).
 """
 
 from __future__ import annotations
@@ -126,19 +127,6 @@ def _new_event() -> Any:
     return torch.cuda.Event()  # type: ignore[no-untyped-call]
 
 
-def _current_stream_reader(device_index: int) -> Any:
-    """A function returning the calling thread's current stream on the device, as a raw handle.
-
-    PyTorch's private `_cuda_getCurrentRawStream` reads it in one call; `current_stream()`
-    builds a Stream object per call, so it is only the fallback.
-    """
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is not None:
-        return lambda: raw(device_index)
-    device = torch.device("cuda", device_index)
-    return lambda: torch.cuda.current_stream(device).cuda_stream
-
-
 class OrderedCopyBackend:
     """Copies KV blocks on a background thread, each ordered behind its requester's compute.
 
@@ -240,7 +228,6 @@ class OrderedCopyBackend:
         self._event_calls: driver.EventCalls | None = None
         self._comparer: PairComparer | None = None
         self._compared = 0  # raw event behind each check's compare, made by the verify thread
-        self._current_stream: Any = None  # the calling thread's current stream, as a handle
         self._handed_off = 0  # reports given to the verify thread (written by the copy thread)
         self._newest_group_blocks = {True: 0, False: 0}  # per direction (is_store)
         self._reported = 0  # of those, reported or refused (written by the verify thread)
@@ -285,7 +272,7 @@ class OrderedCopyBackend:
         # Threads need an explicit index: "cuda" alone means the current device of each thread.
         index = torch.cuda.current_device() if device.index is None else device.index
         self._device = torch.device("cuda", index)
-        self._current_stream = _current_stream_reader(index)
+        self._guard.attach(index)
         self._event_calls = driver.resolve_event_calls()
         self._raw_record = self._event_calls.record
         threads = [threading.Thread(target=self._copy_thread, name="kvguard-copy", daemon=True)]
@@ -321,7 +308,6 @@ class OrderedCopyBackend:
             src_blocks = list(src_blocks)
         if not isinstance(dst_blocks, (list, tuple, range)):
             dst_blocks = list(dst_blocks)
-        compute_stream = self._current_stream()
         requests = self._queue
         plan = None
         if (self._host_bound and len(src_blocks) * self._tensors >= _PLAN_EARLY_FROM
@@ -332,8 +318,7 @@ class OrderedCopyBackend:
         with self._launch_lock:
             if self._closed:
                 raise RuntimeError("launch_copy() cannot follow shutdown()")
-            request = self._guard.open_request(
-                compute_stream, is_store, event_idx, src_blocks, dst_blocks)
+            request = self._guard.open_request(is_store, event_idx, src_blocks, dst_blocks)
             requests.put(_new_tuple(_Copy, (request, wait_event, events_list, plan)))
             self._bytes_launched += len(src_blocks) * self._bytes_per_block
         waiting = self._bytes_launched - self._bytes_taken
@@ -556,6 +541,7 @@ class OrderedCopyBackend:
             try:
                 verdict = guard.apply_policy(copy.request, transfer, kind)
             except GuardViolation as exc:  # policy raise: this copy never reaches the driver
+                self._refuse(copy.request, kind.value)
                 self._fail(exc)
                 continue
             if verdict.copy:

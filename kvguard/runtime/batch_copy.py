@@ -112,13 +112,21 @@ def join_descriptors(plans: Sequence[CopyPlan]) -> tuple[array[int], array[int],
 
 
 def name_descriptor(failed: int | None, plans: Sequence[CopyPlan], layout: CacheLayout) -> str:
-    """Which copy descriptor `failed` of a call made from `plans` is."""
+    """Which copy descriptor `failed` of a call made from `plans` is; when the driver named
+    none (the CUDA 13 entry point reports no index), what the whole call copied."""
     offset = 0
     for plan in plans:
         if failed is not None and offset <= failed < offset + plan.count:
             return plan.describe(failed - offset, layout, offset)
         offset += plan.count
-    return f"the driver did not name one of the {offset} descriptors"
+    blocks = [int(block) for plan in plans for block in plan.src_blocks]
+    more = f" and {len(blocks) - 8} more" if len(blocks) > 8 else ""
+    last = plans[-1]
+    ends = plans[0].describe(0, layout)
+    if offset > 1:
+        ends += f"; ...; {last.describe(last.count - 1, layout, offset - last.count)}"
+    return (f"the driver did not say which of the call's {offset} descriptors failed; the call "
+            f"copied source blocks {blocks[:8]}{more} ({ends})")
 
 
 def _check_blocks(role: str, blocks: Sequence[int], layout: CacheLayout) -> None:

@@ -1,13 +1,14 @@
 """The guard: before a copy reaches the driver, prove it is ordered behind the compute stream.
 
 The guard owns the barrier's handshake. A request is opened on the thread that asks for the
-copy: the guard notes that thread's compute stream and the time, and records an event of its
-own on that stream (cuEventRecord). The transfer stream's wait on it is made by the guard too
-(`wait`, cuStreamWaitEvent), when the backend asks. Before the copy is issued, the guard looks
-in its log of those calls for a wait on the transfer stream, made by itself, on an event it
-recorded on the request's compute stream at or after the request. A backend that skips the
-guard's wait, or orders the transfer stream some other way, has no such evidence and is caught.
-The guard also checks that the source access order the driver will be given fits the source.
+copy: the guard reads that thread's current stream itself (the compute stream; no caller names
+it), notes it and the time, and records an event of its own on that stream (cuEventRecord).
+The transfer stream's wait on it is made by the guard too (`wait`, cuStreamWaitEvent), when
+the backend asks. Before the copy is issued, the guard looks in its log of those calls for a
+wait on the transfer stream, made by itself, on an event it recorded on the request's compute
+stream at or after the request. A backend that skips the guard's wait, or orders the transfer
+stream some other way, has no such evidence and is caught. The guard also checks that the
+source access order the driver will be given fits the source.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import enum
 import logging
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -25,6 +26,7 @@ from kvguard.runtime.counters import RuntimeCounters
 from kvguard.runtime.errors import GuardViolation
 from kvguard.runtime.evidence import StreamEventLog, StreamWait
 from kvguard.runtime.order import MemoryKind, SourceOrder
+from kvguard.runtime.streams import current_stream_reader
 
 logger = logging.getLogger("kvguard.runtime")
 
@@ -116,13 +118,17 @@ class CopyGuard:
         counters: RuntimeCounters | None = None,
         event_calls: driver.EventCalls | None = None,
         event_log: StreamEventLog | None = None,
+        current_stream: Callable[[], int] | None = None,
     ) -> None:
         """`event_calls`: the driver's (resolved at the first request when not given).
-        `event_log`: where the handshake's calls are logged (a fresh log when not given)."""
+        `event_log`: where the handshake's calls are logged (a fresh log when not given).
+        `current_stream`: reads the calling thread's current stream (PyTorch's, for the device
+        given to `attach`, when not given; the CPU tests give a stand-in)."""
         self.policy = GuardPolicy(policy)
         self.event_log = StreamEventLog() if event_log is None else event_log
         self.counters = RuntimeCounters(counter_names()) if counters is None else counters
         self._calls = event_calls
+        self._current_stream = current_stream
         self._free_events: deque[int] = deque()
         self._events: list[int] = []  # every event made, destroyed by close()
         self._lock = threading.Lock()
@@ -139,15 +145,25 @@ class CopyGuard:
         """Compute-done events made so far (each goes back to a pool once waited on)."""
         return len(self._events)
 
-    def open_request(
-        self, compute_stream: int, is_store: bool, event_idx: int,
-        src_blocks: Sequence[int], dst_blocks: Sequence[int],
-    ) -> CopyRequest:
-        """Call on the requesting thread: note it and record the guard's event on its stream.
+    def attach(self, device_index: int) -> None:
+        """Read requesting threads' current streams on this device (unless a reader was given)."""
+        if self._current_stream is None:
+            self._current_stream = current_stream_reader(device_index)
 
-        `compute_stream` is the raw handle of that thread's current stream. The event comes
-        from a pool and goes back with `release` once the transfer stream has waited on it.
+    def open_request(
+        self, is_store: bool, event_idx: int, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+    ) -> CopyRequest:
+        """Call on the requesting thread: note it, read its current stream (the compute
+        stream) and record the guard's event on that stream.
+
+        The guard reads the stream itself, so a backend cannot point the barrier at a stream of
+        its choosing. The event comes from a pool and goes back with `release` once the
+        transfer stream has waited on it.
         """
+        read_stream = self._current_stream
+        if read_stream is None:
+            raise RuntimeError("CopyGuard.attach(device_index) must come before open_request()")
+        compute_stream = read_stream()
         calls = self._calls
         if calls is None:
             calls = self._calls = driver.resolve_event_calls()

@@ -85,10 +85,11 @@ def test_the_guards_handshake_holds_the_transfer_stream_from_another_thread(
     thread, on PyTorch's raw stream handles, hold the transfer stream behind the compute
     stream's work; the guard's log, fed by those two calls alone, proves the request ordered."""
     guard = CopyGuard()
+    guard.attach(torch.cuda.current_device())
     compute, transfer = low_priority_stream(), low_priority_stream()
     with torch.cuda.stream(compute):
         torch.cuda._sleep(SLEEP_CYCLES)
-    request = guard.open_request(compute.cuda_stream, True, 0, (0,), (0,))
+        request = guard.open_request(True, 0, (0,), (0,))
     after_wait = torch.cuda.Event()
     device = torch.cuda.current_device()
 

@@ -27,7 +27,7 @@ class GuardWaitOnCopyThreadStreamBackend(OrderedCopyBackend):
     """The same wrong fix made through the guard: an event of the copy thread's own stream."""
 
     def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, request: CopyRequest) -> None:
-        own = self._guard.open_request(torch.cuda.current_stream().cuda_stream, True, -1, (), ())
+        own = self._guard.open_request(True, -1, (), ())  # on the copy thread: its stream
         self._guard.wait(transfer_stream.cuda_stream, own)
 
 
@@ -72,8 +72,8 @@ def test_raise_fires_before_the_copy_every_time(
     backend = start(variant(GuardPolicy.RAISE), gpu, cpu)
     events: list[tuple[int, Any]] = []
     if isinstance(backend, StaleEventBackend):
-        backend.stale_request = backend._guard.open_request(
-            compute_stream.cuda_stream, True, -1, (), ())
+        with torch.cuda.stream(compute_stream):
+            backend.stale_request = backend._guard.open_request(True, -1, (), ())
     raised = untouched = 0
     for trial in range(TRIALS):
         slots = racing_store(backend, gpu, compute_stream, trial, events)

@@ -343,6 +343,8 @@ def test_missing_barrier_is_raised_or_refused_per_request() -> None:
     backend.drain()
     assert events == [] and backend.counters["violations_no_wait"] == 2
     assert torch.equal(cpu["k"], torch.full_like(cpu["k"], -1))  # nothing was copied
+    assert [(r.event_idx, r.reason) for r in backend.refused_copies()] == [(0, "no_wait"),
+                                                                           (1, "no_wait")]
     backend.shutdown()
 
     backend = start(Unordered(GuardPolicy.REFUSE), gpu, cpu)
@@ -470,7 +472,7 @@ class GuardWaitOnCopyThreadStream(OrderedCopyBackend):
     """The same wrong fix through the guard: it waits on an event of the copy thread's stream."""
 
     def _wait_for_compute(self, transfer_stream: Any, request: CopyRequest) -> None:
-        own = self._guard.open_request(torch.cuda.current_stream().cuda_stream, True, -1, (), ())
+        own = self._guard.open_request(True, -1, (), ())  # on the copy thread: its stream
         self._guard.wait(transfer_stream.cuda_stream, own)
 
 
@@ -496,7 +498,7 @@ def test_wrong_barriers_are_named_from_the_guards_evidence(
     compute = SimStream()
     if isinstance(backend, StaleEvent):
         with torch.cuda.stream(compute):  # type: ignore[arg-type]
-            backend.stale = backend._guard.open_request(compute.cuda_stream, True, -1, (), ())
+            backend.stale = backend._guard.open_request(True, -1, (), ())
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(compute):  # type: ignore[arg-type]
         for idx in range(3):
@@ -937,7 +939,8 @@ def test_a_group_waits_on_the_latest_recorded_event_of_a_shared_stream(sim: SimE
     compute = SimStream()
     events: list[tuple[int, Any]] = []
     # Thread A: launch_copy, split at its pre-emption point (after open_request, before put).
-    request_a = backend._guard.open_request(compute.cuda_stream, True, 0, (0,), (0,))
+    with torch.cuda.stream(compute):  # type: ignore[arg-type]
+        request_a = backend._guard.open_request(True, 0, (0,), (0,))
 
     def thread_b() -> None:
         with torch.cuda.stream(compute):  # type: ignore[arg-type]
@@ -977,31 +980,36 @@ def test_a_failed_barrier_wait_returns_the_groups_guard_events(sim: SimEventCall
     assert free == created, f"{created - free} guard event(s) never returned to the pool"
 
 
-def test_launch_copy_racing_shutdown_raises_and_leaks_no_event(
-    sim: SimEventCalls,
-) -> None:
-    """shutdown() landing inside launch_copy (here: during the current-stream read) makes
-    launch_copy raise; no event is made after the guard closed. (Found in review.)"""
+def test_shutdown_during_a_launch_waits_for_it_and_leaks_no_event(sim: SimEventCalls) -> None:
+    """shutdown() from another thread while launch_copy reads the compute stream (the guard
+    reads it under the launch lock) waits until the request is queued: the copy thread issues
+    it before it stops, and every event made is destroyed. (Before the guard read the stream
+    itself, the read came before the lock and a shutdown could land in between; found in
+    review.)"""
     gpu, cpu = make_caches(4, 4)
     backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
     compute = SimStream()
-    read = backend._current_stream
+    guard = backend._guard
+    read = guard._current_stream
+    stopper = threading.Thread(target=backend.shutdown)
+    blocked: list[bool] = []
 
     def racing_read() -> int:
-        backend.shutdown()  # another thread's shutdown lands in the window
+        stopper.start()
+        stopper.join(timeout=0.2)
+        blocked.append(stopper.is_alive())  # shutdown waits on the lock this launch holds
         return compute.cuda_stream
 
-    backend._current_stream = racing_read
+    guard._current_stream = racing_read
     events: list[tuple[int, Any]] = []
-    raised = False
-    try:
-        backend.launch_copy([0], [0], True, 0, events)
-    except RuntimeError:
-        raised = True
-    backend._current_stream = read
+    backend.launch_copy([0], [0], True, 0, events)
+    stopper.join()
+    guard._current_stream = read
     created = {call[1] for call in sim.calls if call[0] == "create"}
     destroyed = {call[1] for call in sim.calls if call[0] == "destroy"}
-    assert raised and created <= destroyed
+    assert blocked == [True] and [idx for idx, _ in events] == [0]
+    assert created and created <= destroyed
+    assert holds(gpu, cpu, [0], [0])
 
 
 def test_a_lone_sampled_request_splits_like_any_other_and_is_checked_once() -> None:

@@ -27,9 +27,23 @@ from kvguard.runtime.counters import RuntimeCounters
 COMPUTE, OTHER, TRANSFER = 0x1000, 0x2000, 0x3000
 
 
+class CurrentStream:
+    """Stands in for PyTorch's current stream of the requesting thread."""
+
+    def __init__(self) -> None:
+        self.handle = COMPUTE
+
+    def __call__(self) -> int:
+        return self.handle
+
+
+CURRENT = CurrentStream()
+
+
 def guard(policy: GuardPolicy = GuardPolicy.RAISE) -> tuple[CopyGuard, SimEventCalls]:
     calls = SimEventCalls()
-    return CopyGuard(policy, event_calls=calls.as_driver()), calls
+    CURRENT.handle = COMPUTE
+    return CopyGuard(policy, event_calls=calls.as_driver(), current_stream=CURRENT), calls
 
 
 def check(
@@ -40,7 +54,8 @@ def check(
 
 
 def open_store(g: CopyGuard, event_idx: int = 0, stream: int = COMPUTE) -> CopyRequest:
-    return g.open_request(stream, True, event_idx, (1, 2), (3, 4))
+    CURRENT.handle = stream
+    return g.open_request(True, event_idx, (1, 2), (3, 4))
 
 
 def test_the_guards_own_record_and_wait_pass() -> None:
@@ -126,7 +141,7 @@ def test_gpu_source_read_with_any_is_a_violation_even_when_ordered() -> None:
 
 def test_pinned_host_source_may_use_any() -> None:
     g, _ = guard()
-    request = g.open_request(COMPUTE, False, 0, (1,), (2,))
+    request = g.open_request(False, 0, (1,), (2,))
     g.wait(TRANSFER, request)
     assert g.check(request, TRANSFER, MemoryKind.PINNED_HOST, SourceOrder.ANY).copy
     assert g.counters.as_dict()["loads_checked"] == 1
