@@ -195,6 +195,33 @@ def test_old_driver_is_refused_with_the_version_it_has(monkeypatch: pytest.Monke
         runtime_driver.resolve_batch_memcpy()
 
 
+@pytest.mark.parametrize(
+    ("version", "exported", "chosen"),
+    [(12080, {12080}, 12080), (13000, {12080, 13000}, 12080), (13000, {13000}, 13000),
+     (13020, {13000}, 13000)],
+)
+def test_the_12_8_entry_point_is_preferred_and_13_0_is_the_fallback(
+    monkeypatch: pytest.MonkeyPatch, version: int, exported: set[int], chosen: int
+) -> None:
+    """12.8's signature returns failIdx, so it is taken wherever the driver still exports it;
+    a driver that dropped it is driven through 13.0's."""
+    monkeypatch.setattr(runtime_driver, "init_driver", lambda: version)
+    monkeypatch.setattr(runtime_driver, "_resolved", {})
+    monkeypatch.setattr(runtime_driver, "_proc_address",
+                        lambda abi: 0x1000 if int(abi) in exported else 0)
+    entry = runtime_driver.resolve_batch_memcpy()
+    assert int(entry.abi) == chosen and entry.driver_version == version
+
+
+def test_a_driver_exporting_neither_entry_point_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runtime_driver, "init_driver", lambda: 13000)
+    monkeypatch.setattr(runtime_driver, "_resolved", {})
+    monkeypatch.setattr(runtime_driver, "_proc_address", lambda abi: 0)
+    with pytest.raises(CudaDriverError, match=r"CUDA 13\.0\) has no cuMemcpyBatchAsync for "
+                                              r"cudaVersion 12080, 13000"):
+        runtime_driver.resolve_batch_memcpy()
+
+
 @given(st.lists(st.integers(1, 12), min_size=1, max_size=6), st.data())
 def test_a_groups_sampled_blocks_are_named_with_their_own_request(
     sizes: list[int], data: st.DataObject
