@@ -162,6 +162,16 @@ def test_events_are_pooled_once_released_and_destroyed_by_close() -> None:
         [first.event, second.event])
 
 
+def test_a_failed_event_destroy_at_close_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    g, calls = guard()
+    g.release(open_store(g))
+    calls.fail = {"destroy"}
+    with caplog.at_level(logging.WARNING, logger="kvguard.runtime"):
+        g.close()
+    assert "cuEventDestroy failed for 1 of the guard's 1 events" in caplog.text
+    assert g.events_created == 0
+
+
 def test_driver_errors_in_the_handshake_raise_and_log_nothing() -> None:
     g, calls = guard()
     calls.fail = {"record"}
