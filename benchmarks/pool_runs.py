@@ -18,6 +18,9 @@ TARGETS = {"ordered": 0.98, "verified": 0.97}
 
 
 def pooled_rows(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if len({len(run["bandwidth"]) for run in runs}) != 1 or not runs[0]["bandwidth"]:
+        raise SystemExit("the runs have different numbers of bandwidth rows (or none): "
+                         "not the same sweep")
     rows = []
     for index, first in enumerate(runs[0]["bandwidth"]):
         same = [run["bandwidth"][index] for run in runs]
@@ -70,7 +73,11 @@ def main() -> None:
             runs.append(json.loads((folder / "bench.json").read_text()))
         except (OSError, json.JSONDecodeError) as exc:
             raise SystemExit(f"{folder / 'bench.json'}: {exc}") from None
-    print(table(pooled_rows(runs), [folder.name or "top" for folder in folders]))
+    try:
+        rows = pooled_rows(runs)
+    except KeyError as exc:
+        raise SystemExit(f"a bench.json lacks {exc}: not written by runtime_bench.py") from None
+    print(table(rows, [folder.name or "top" for folder in folders]))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import os
 import subprocess
@@ -18,6 +19,34 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+def git_head() -> str:
+    """The checkout's HEAD, or "unknown" (no git, or not a work tree). A copy of the tree can
+    carry an older .git than its files: `code_digest` names the code itself."""
+    try:
+        result = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                                check=False, cwd=REPOSITORY)
+    except OSError:
+        return "unknown"
+    return result.stdout.strip() if result.returncode == 0 else "unknown"
+
+
+def code_digest(root: Path) -> str:
+    """sha256 over the code a run measures: every file of kvguard/ (the compare kernel's PTX
+    too), tests/gpu/ and the two benchmark scripts, path then content, in path order.
+    Recompute it on a checkout to see whether that checkout is the code measured."""
+    files = [path for path in root.glob("kvguard/**/*")
+             if path.is_file() and "__pycache__" not in path.parts]
+    files += [*root.glob("tests/gpu/*.py"), root / "benchmarks" / "runtime_bench.py",
+              root / "benchmarks" / "runtime_gpu_suite.py"]
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def environment() -> dict[str, Any]:
@@ -29,17 +58,10 @@ def environment() -> dict[str, Any]:
         ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
         capture_output=True, text=True, check=False,
     ).stdout.strip()
-    def git(*args: str) -> str:
-        result = subprocess.run(["git", *args], capture_output=True, text=True, check=False)
-        return result.stdout.strip() if result.returncode == 0 else "unknown"
-
-    commit = git("rev-parse", "HEAD")
     return {
         "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        # The code measured: HEAD, and whether kvguard/ or benchmarks/ differed from it.
-        "commit": commit,
-        "changed_from_commit": (None if commit == "unknown" else
-                                git("status", "--porcelain", "--", "kvguard", "benchmarks") != ""),
+        "commit": git_head(),
+        "code_sha256": code_digest(REPOSITORY),
         "nvidia_smi": smi, "torch": torch.__version__, "torch_cuda": torch.version.cuda,
         "cuda_bindings": importlib.metadata.version("cuda-bindings"),
         "python": sys.version.split()[0],

@@ -68,3 +68,18 @@ def test_a_missing_or_broken_bench_json_is_named(tmp_path: Path) -> None:
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and f"{broken / 'bench.json'}:" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_runs_with_different_row_counts_are_refused() -> None:
+    one = run([(65536, 128, [1.0], [1.0])])
+    two = run([(65536, 128, [1.0], [1.0]), (65536, 16, [1.0], [1.0])])
+    with pytest.raises(SystemExit, match="different numbers of bandwidth rows"):
+        pool_runs.pooled_rows([one, two])
+
+
+def test_a_bench_json_without_pairs_is_named(tmp_path: Path) -> None:
+    (tmp_path / "bench.json").write_text(json.dumps(
+        {"bandwidth": [{"block_bytes": 65536, "batch_blocks": 128}]}))
+    result = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and "lacks 'ordered_pairs'" in result.stderr

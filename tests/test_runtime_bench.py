@@ -101,3 +101,17 @@ def test_cpu_speeds_times_every_allowed_cpu_and_restores_the_affinity() -> None:
     speeds = runtime_bench.cpu_speeds(rounds=2)
     assert set(speeds) == allowed and all(len(v) == 2 and min(v) > 0 for v in speeds.values())
     assert os.sched_getaffinity(0) == allowed
+
+
+def test_the_code_digest_changes_with_the_measured_code_only(tmp_path: Path) -> None:
+    for name in ("kvguard/runtime/backend.py", "kvguard/runtime/compare.ptx", "tests/gpu/test_a.py",
+                 "benchmarks/runtime_bench.py", "benchmarks/runtime_gpu_suite.py",
+                 "benchmarks/probes/probe.py", "README.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(name)
+    first = runtime_gpu_suite.code_digest(tmp_path)
+    (tmp_path / "benchmarks/probes/probe.py").write_text("changed")  # not measured by the suite
+    (tmp_path / "README.md").write_text("changed")
+    assert runtime_gpu_suite.code_digest(tmp_path) == first
+    (tmp_path / "kvguard/runtime/compare.ptx").write_text("changed")
+    assert runtime_gpu_suite.code_digest(tmp_path) != first

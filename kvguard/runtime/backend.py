@@ -352,6 +352,12 @@ class OrderedCopyBackend:
                     raise RuntimeError("a kvguard copy thread has stopped; see the log")
         self._raise_pending()
 
+    def raise_errors(self) -> None:
+        """Raise the oldest copy-thread error not raised yet, if there is one (`launch_copy` and
+        `drain` raise them too); a caller that polls for completions calls this to stop at once."""
+        if self._errors:
+            self._raise_pending()
+
     def refused_copies(self) -> list[RefusedCopy]:
         """Copies refused since the last call (each is returned once)."""
         with self._lock:
@@ -541,6 +547,7 @@ class OrderedCopyBackend:
             try:
                 verdict = guard.apply_policy(copy.request, transfer, kind)
             except GuardViolation as exc:  # policy raise: this copy never reaches the driver
+                self._guard.counters.add("refused")
                 self._refuse(copy.request, kind.value)
                 self._fail(exc)
                 continue

@@ -119,6 +119,11 @@ def name_descriptor(failed: int | None, plans: Sequence[CopyPlan], layout: Cache
         if failed is not None and offset <= failed < offset + plan.count:
             return plan.describe(failed - offset, layout, offset)
         offset += plan.count
+    if failed is not None:
+        return f"the driver named descriptor {failed}, but the call had {offset}"
+    if not offset:
+        return "the call had no descriptors"
+    plans = [plan for plan in plans if plan.count]
     blocks = [int(block) for plan in plans for block in plan.src_blocks]
     more = f" and {len(blocks) - 8} more" if len(blocks) > 8 else ""
     last = plans[-1]

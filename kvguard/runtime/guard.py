@@ -129,6 +129,7 @@ class CopyGuard:
         self.counters = RuntimeCounters(counter_names()) if counters is None else counters
         self._calls = event_calls
         self._current_stream = current_stream
+        self._device_index: int | None = None
         self._free_events: deque[int] = deque()
         self._events: list[int] = []  # every event made, destroyed by close()
         self._lock = threading.Lock()
@@ -146,9 +147,14 @@ class CopyGuard:
         return len(self._events)
 
     def attach(self, device_index: int) -> None:
-        """Read requesting threads' current streams on this device (unless a reader was given)."""
-        if self._current_stream is None:
+        """Read requesting threads' current streams on this device (unless a reader was given
+        to the constructor). A guard serves one device."""
+        if self._device_index is not None and self._device_index != device_index:
+            raise ValueError(f"this guard is attached to cuda:{self._device_index}, not "
+                             f"cuda:{device_index}; make a guard per device")
+        if self._device_index is None and self._current_stream is None:
             self._current_stream = current_stream_reader(device_index)
+        self._device_index = device_index
 
     def open_request(
         self, is_store: bool, event_idx: int, src_blocks: Sequence[int], dst_blocks: Sequence[int],

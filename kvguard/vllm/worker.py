@@ -117,6 +117,7 @@ class GuardedBackendBridge:
         are taken before refusals: the backend settles copies in request order, so every
         refusal that precedes a taken arrival is already listed.
         """
+        self.backend.raise_errors()  # under policy raise, a stopped copy stops the engine here
         arrived = {id(d): _take(d.arrivals) for d in (self._stores, self._loads)}
         for refusal in self.backend.refused_copies():
             direction = self._stores if refusal.is_store else self._loads

@@ -331,6 +331,23 @@ class Unordered(OrderedCopyBackend):
         pass
 
 
+def test_raise_errors_raises_a_stopped_copys_violation_once_without_blocking() -> None:
+    gpu, cpu = make_caches(8, 8)
+    backend = start(Unordered(GuardPolicy.RAISE), gpu, cpu)
+    backend.raise_errors()  # nothing failed yet: returns
+    launch_all(backend, [1])
+    deadline = time.monotonic() + 5.0
+    while not backend.refused_copies() and time.monotonic() < deadline:
+        time.sleep(0.001)  # the copy thread refuses the copy, then records the error
+    with pytest.raises(GuardViolation) as caught:
+        for _ in range(1000):  # the error lands just after the refusal
+            backend.raise_errors()
+            time.sleep(0.001)
+    assert caught.value.kind == "no_wait"
+    backend.raise_errors()  # raised once
+    backend.shutdown()
+
+
 def test_missing_barrier_is_raised_or_refused_per_request() -> None:
     gpu, cpu = make_caches(8, 8)
     backend = start(Unordered(GuardPolicy.RAISE), gpu, cpu)
@@ -345,6 +362,7 @@ def test_missing_barrier_is_raised_or_refused_per_request() -> None:
     assert torch.equal(cpu["k"], torch.full_like(cpu["k"], -1))  # nothing was copied
     assert [(r.event_idx, r.reason) for r in backend.refused_copies()] == [(0, "no_wait"),
                                                                            (1, "no_wait")]
+    assert backend.counters["refused"] == 2
     backend.shutdown()
 
     backend = start(Unordered(GuardPolicy.REFUSE), gpu, cpu)
@@ -1010,6 +1028,37 @@ def test_shutdown_during_a_launch_waits_for_it_and_leaks_no_event(sim: SimEventC
     assert blocked == [True] and [idx for idx, _ in events] == [0]
     assert created and created <= destroyed
     assert holds(gpu, cpu, [0], [0])
+
+
+def test_a_launch_that_waited_for_the_lock_behind_a_shutdown_raises_and_makes_no_event(
+    sim: SimEventCalls,
+) -> None:
+    """A shutdown that takes the launch lock first (closing and queueing its end marker) makes
+    a launch waiting for that lock raise, with no guard event made and nothing queued behind
+    the marker."""
+    gpu, cpu = make_caches(4, 4)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
+    errors: list[BaseException] = []
+
+    def launch() -> None:
+        try:
+            with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
+                backend.launch_copy([0], [0], True, 0, [])
+        except RuntimeError as exc:
+            errors.append(exc)
+
+    with backend._launch_lock:  # what shutdown() does under the lock
+        launcher = threading.Thread(target=launch)
+        launcher.start()
+        launcher.join(timeout=0.2)  # past the unlocked checks, waiting for the lock
+        backend._closed = True
+        backend._queue.put(None)
+    launcher.join()
+    for thread in backend._threads:
+        thread.join(timeout=5.0)
+    assert [str(error) for error in errors] == ["launch_copy() cannot follow shutdown()"]
+    assert not any(call[0] == "create" for call in sim.calls)
+    assert backend._queue.empty()
 
 
 def test_a_lone_sampled_request_splits_like_any_other_and_is_checked_once() -> None:

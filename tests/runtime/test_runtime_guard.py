@@ -381,3 +381,17 @@ def test_a_context_that_cannot_be_bound_is_a_driver_error() -> None:
     calls.fail = {"bind"}
     with pytest.raises(CudaDriverError, match="cuEventCreate"):
         open_store(g)
+
+
+def test_a_guard_serves_one_device() -> None:
+    g = CopyGuard(event_calls=SimEventCalls().as_driver(), current_stream=CURRENT)
+    g.attach(0)
+    g.attach(0)
+    with pytest.raises(ValueError, match="attached to cuda:0, not cuda:1"):
+        g.attach(1)
+
+
+def test_open_request_before_attach_is_refused() -> None:
+    g = CopyGuard(event_calls=SimEventCalls().as_driver())
+    with pytest.raises(RuntimeError, match=r"attach\(device_index\) must come before"):
+        g.open_request(True, 0, (1,), (2,))

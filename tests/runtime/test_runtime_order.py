@@ -164,7 +164,8 @@ def test_joined_plans_make_one_calls_descriptors_and_each_failure_is_named() -> 
     assert name(1).startswith("descriptor 1: tensor 'layer1', source blocks 3..4")
     assert name(5).startswith("descriptor 5: tensor 'layer1', source blocks 12..12")
     unnamed = name(None)
-    assert unnamed == name(6)
+    assert name(6) == "the driver named descriptor 6, but the call had 6"
+    assert name_descriptor(None, [], src) == "the call had no descriptors"
     assert unnamed.startswith("the driver did not say which of the call's 6 descriptors failed; "
                               "the call copied source blocks [3, 4, 9, 12] (descriptor 0: tensor "
                               "'layer0', source blocks 3..4")
