@@ -225,6 +225,20 @@ def test_a_completion_waits_behind_an_earlier_copy_still_in_flight(
     assert completed_stores(released.worker_meta) == {0: 1, 1: 1}
 
 
+def test_a_copy_thread_error_stops_the_engine_at_the_next_get_finished(
+    worker: KVGuardCPUOffloadConnector,
+) -> None:
+    """Under policy raise a stopped copy's GuardViolation waits in the backend; the worker raises
+    it when it next collects finished copies, not only on a later copy request."""
+    backend = backend_of(worker)
+    run_step(worker, store_and_load(store_event=0))
+    backend._fail(RuntimeError("store 0 stopped by the guard"))
+    with pytest.raises(RuntimeError, match="store 0 stopped by the guard"):
+        worker.get_finished(set())
+    backend.complete(True, 0)
+    assert completed_stores(run_step(worker, SimpleCPUOffloadMetadata()).worker_meta) == {0: 1}
+
+
 def test_a_refused_store_is_never_reported_as_stored(
     worker: KVGuardCPUOffloadConnector,
 ) -> None:
