@@ -547,7 +547,6 @@ class OrderedCopyBackend:
             try:
                 verdict = guard.apply_policy(copy.request, transfer, kind)
             except GuardViolation as exc:  # policy raise: this copy never reaches the driver
-                self._guard.counters.add("refused")
                 self._refuse(copy.request, kind.value)
                 self._fail(exc)
                 continue

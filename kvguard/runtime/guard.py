@@ -328,8 +328,11 @@ class CopyGuard:
     def apply_policy(
         self, request: CopyRequest, transfer_stream: int, kind: ViolationKind
     ) -> Verdict:
-        """Count a violation, then raise (RAISE), or log once and skip (REFUSE) or copy (WARN)."""
+        """Count a violation (and, but for WARN, a refused copy: RAISE keeps it from the driver
+        too), then raise (RAISE), or log once and skip (REFUSE) or copy (WARN)."""
         self.counters.add(f"violations_{kind.value}")
+        if self.policy is not GuardPolicy.WARN:
+            self.counters.add("refused")
         message = (
             f"kvguard: {request.describe()} on transfer stream {transfer_stream:#x} is not "
             f"ordered behind compute stream {request.compute_stream:#x}: {_EXPLANATIONS[kind]}. "
@@ -337,8 +340,6 @@ class CopyGuard:
         )
         if self.policy is GuardPolicy.RAISE:
             raise GuardViolation(kind.value, message)
-        if self.policy is GuardPolicy.REFUSE:
-            self.counters.add("refused")
         self._log_once(kind, message)
         return Verdict(copy=self.policy is GuardPolicy.WARN, violation=kind)
 

@@ -108,6 +108,7 @@ def test_missing_or_misdirected_barrier_is_named(barrier: str, kind: ViolationKi
     assert caught.value.kind == kind.value
     assert "store event 0" in str(caught.value) and "Fix:" in str(caught.value)
     assert g.counters.as_dict()[f"violations_{kind.value}"] == 1
+    assert g.counters.as_dict()["refused"] == 1  # raise keeps the copy from the driver too
 
 
 def test_wait_made_before_the_request_does_not_count() -> None:
