@@ -17,17 +17,14 @@ def current_stream_reader(device_index: int) -> Callable[[], int]:
     import torch  # here, not at module level: the guard's module imports no torch of its own
 
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is not None:
-        def read() -> int:
-            return raw(device_index)  # type: ignore[no-any-return]
-    else:
+    if raw is None:
         device = torch.device("cuda", device_index)
 
-        def read() -> int:
+        def raw(_: int) -> int:
             return int(torch.cuda.current_stream(device).cuda_stream)
 
-    def read_checked() -> int:
-        handle = read()
+    def read() -> int:
+        handle: int = raw(device_index)
         if handle == 0 and torch.cuda.current_device() != device_index:
             raise RuntimeError(
                 f"kvguard copies on cuda:{device_index}, but the requesting thread's current "
@@ -38,4 +35,4 @@ def current_stream_reader(device_index: int) -> Callable[[], int]:
             )
         return handle
 
-    return read_checked
+    return read
