@@ -185,7 +185,7 @@ def check(
 
     def checked() -> CheckResult:
         try:
-            return run_check(
+            result = run_check(
                 targets,
                 settings,
                 rules,
@@ -200,6 +200,9 @@ def check(
         finally:
             if progress is not None:
                 click.echo("\r\033[K", nl=False, err=True)
+        for warning in result.warnings:
+            click.echo(f"kvguard: warning: {warning}", err=True)
+        return result
 
     result = checked()
     if show_diff or fix:
@@ -225,6 +228,8 @@ def check(
 
     @lru_cache(maxsize=256)
     def source_lines(path: str) -> list[str]:
+        if path not in result.read_paths:
+            return []
         if stdin is not None and path == stdin.display_path:
             return stdin.data.decode("utf-8", "replace").splitlines()
         try:

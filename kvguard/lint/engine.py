@@ -15,11 +15,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kvguard.lint.cache import SummaryCache
+from kvguard.lint.cache import CacheUnavailable, SummaryCache
 from kvguard.lint.config import Settings
 from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
 from kvguard.lint.files import Candidate, discover, is_excluded
 from kvguard.lint.findings import Finding
+from kvguard.lint.gitcmd import git
+from kvguard.lint.ir import ModuleCode
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Rule
 from kvguard.lint.source import GATE, summarize
@@ -49,6 +51,7 @@ def _worker_setup() -> None:
     """Parse workers collect as rarely (a forked worker inherits it; a spawned one does not)."""
     gc.set_threshold(*_GC_THRESHOLDS)
 
+
 Progress = Callable[[int, int], None]
 
 
@@ -57,6 +60,11 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     files_checked: int = 0
     suppressed: int = 0
+    # One line each, for standard error: what the run could not do (use its cache, say).
+    warnings: list[str] = field(default_factory=list)
+    # Files the run read: a report quotes source lines from these only (not from a file it
+    # refused to read, such as a link out of the project).
+    read_paths: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -106,21 +114,40 @@ def _run_check(
         # Like ruff's: in a project (configuration or git), its root; otherwise (an installed
         # package, say) the working directory, so that nothing is written into site-packages.
         cache_root = root if in_project else Path.cwd()
-    cache = SummaryCache(cache_root, settings.fingerprint()) if use_cache and stdin is None else None
+    warnings: list[str] = []
+    cache = None
+    if use_cache and stdin is None:
+        try:
+            cache = SummaryCache.open(cache_root, settings.fingerprint())
+        except CacheUnavailable as error:
+            warnings.append(str(error))
     touched: Callable[[Finding], bool] = lambda finding: True  # noqa: E731
+    sources: dict[str, Path] = {}
+    read: set[str] = set()
     if stdin is not None:
         summaries = [summarize(stdin.display_path, stdin.data)]
         checked = 1
     else:
-        targets = discover(list(paths), settings)
+        targets = discover(list(paths), settings, root)
         candidates, touched = _with_context(targets, paths, root, settings)
-        summaries = _summaries(candidates, cache, jobs or os.cpu_count() or 1, progress)
+        summaries = _summaries(candidates, cache, jobs or os.cpu_count() or 1, progress, sources, read)
         checked = len(targets)
     analysis_key = _analysis_key(summaries, settings)
     earlier = cache.analysis(analysis_key) if cache is not None else None
-    model = ProjectModel(
-        summaries, known_codes, cache.code if cache is not None else None, earlier, settings.analysis
-    )
+
+    def load_code(key: str) -> ModuleCode | None:
+        """A file's lowered code from the cache, or read again if the cache lost it."""
+        code = cache.code(key) if cache is not None else None
+        if code is None and key in sources:
+            path = sources[key]
+            with contextlib.suppress(OSError):
+                again = summarize(display_path(path), path.read_bytes())
+                code = again.code
+                if cache is not None and code is not None:
+                    cache.put(key, again)
+        return code
+
+    model = ProjectModel(summaries, known_codes, load_code, earlier, settings.analysis)
     findings = [finding for rule in rules for finding in rule.check(model)]
     if cache is not None:
         cache.save()
@@ -128,10 +155,14 @@ def _run_check(
             cache.put_analysis(analysis_key, model.analysis)
     kept, suppressed = _apply_suppressions([f for f in findings if touched(f)], summaries, settings)
     kept.sort(key=Finding.sort_key)
+    if stdin is not None:
+        read.add(stdin.display_path)
     return CheckResult(
         findings=kept,
         files_checked=checked,
         suppressed=suppressed,
+        warnings=warnings,
+        read_paths=frozenset(read),
     )
 
 
@@ -145,13 +176,7 @@ def project_root(settings: Settings, paths: Sequence[Path]) -> tuple[Path, bool]
     first = paths[0].absolute() if paths else Path.cwd()
     start = first if first.is_dir() else first.parent
     try:
-        top = subprocess.run(
-            ["git", "-C", str(start), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=30,
-        ).stdout.strip()
+        top = os.fsdecode(git(start, "rev-parse", "--show-toplevel", timeout=30).stdout).strip()
         return Path(top), True
     except (OSError, subprocess.SubprocessError):
         pass
@@ -169,7 +194,9 @@ def _with_context(
     if any(path.is_dir() for path in paths):
         return targets, lambda finding: True  # a directory is checked as a whole, on its own
     known = {c.path.absolute() for c in targets}
-    context = [c for c in discover([root], settings) if not c.problem and c.path.absolute() not in known]
+    context = [
+        c for c in discover([root], settings, root) if not c.problem and c.path.absolute() not in known
+    ]
     files = {display_path(c.path) for c in targets}
 
     def touches(finding: Finding) -> bool:
@@ -189,8 +216,16 @@ def _analysis_key(summaries: list[FileSummary], settings: Settings) -> str:
 
 
 def _summaries(
-    candidates: list[Candidate], cache: SummaryCache | None, jobs: int, progress: Progress | None
+    candidates: list[Candidate],
+    cache: SummaryCache | None,
+    jobs: int,
+    progress: Progress | None,
+    sources: dict[str, Path],
+    read: set[str],
 ) -> list[FileSummary]:
+    """Each candidate's summary, from the cache where it has one; ``sources`` gets the file
+    behind each cache key, to read again if the cache loses its code, and ``read`` the files
+    read."""
     results: list[FileSummary | None] = [None] * len(candidates)
     to_parse: list[tuple[int, str, bytes, str]] = []
     for index, candidate in enumerate(candidates):
@@ -206,7 +241,10 @@ def _summaries(
                 reason += " (a dangling symbolic link?)"
             results[index] = FileSummary(shown, diagnostics=[Diagnostic(f"cannot read the file: {reason}")])
             continue
+        read.add(shown)
         key = cache.key(shown, data) if cache is not None else ""
+        if key:
+            sources[key] = candidate.path
         cached = cache.get(key) if cache is not None else None
         if cached is not None:
             results[index] = cached

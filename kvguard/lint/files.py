@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from kvguard.lint.config import Settings
+from kvguard.lint.gitcmd import git
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -68,28 +69,9 @@ class _Excludes:
 def _git_ignored(root: Path) -> tuple[Path, set[str]] | None:
     """The git work tree containing ``root`` and its ignored paths (directories end in '/')."""
     try:
-        top = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=30,
-        ).stdout.strip()
-        listed = subprocess.run(
-            [
-                "git",
-                "-C",
-                top,
-                "ls-files",
-                "-z",
-                "--others",
-                "--ignored",
-                "--exclude-standard",
-                "--directory",
-            ],
-            capture_output=True,
-            check=True,
-            timeout=60,
+        top = os.fsdecode(git(root, "rev-parse", "--show-toplevel", timeout=30).stdout).strip()
+        listed = git(
+            top, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", timeout=60
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return None
@@ -126,10 +108,17 @@ class _GitIgnore:
         return (relative + "/" if is_dir else relative) in ignored
 
 
-def discover(paths: list[Path], settings: Settings) -> list[Candidate]:
+_ESCAPES = "is a symbolic link to outside the project: not read (check its target where it lives)"
+
+
+def discover(paths: list[Path], settings: Settings, project: Path) -> list[Candidate]:
     """Files to check, in a stable order; directories named like Python files become
-    diagnostics (their contents are still walked)."""
+    diagnostics (their contents are still walked). A file or directory in ``project`` that
+    a symbolic link takes out of it becomes a diagnostic and is not read: the checked tree
+    may come from someone else, and its links must not make kvguard read (and quote in a
+    report) files elsewhere on the machine."""
     excludes = settings.all_excludes
+    inside = _Inside(project)
     gitignore = _GitIgnore()
     seen_files: set[Path] = set()
     seen_dirs: set[tuple[int, int]] = set()
@@ -147,19 +136,43 @@ def discover(paths: list[Path], settings: Settings) -> list[Candidate]:
         if path.is_dir():
             if settings.force_exclude and is_excluded(path, settings.root, excludes):
                 continue
+            if inside.escapes(path):
+                add(Candidate(path, _ESCAPES))
+                continue
             if path.name.endswith(PYTHON_SUFFIXES):
                 add(Candidate(path, "is a directory, not a Python file (its contents are checked)"))
-            for candidate in _walk(path, settings, gitignore, seen_dirs):
+            for candidate in _walk(path, settings, gitignore, seen_dirs, inside):
                 add(candidate)
         else:
             if settings.force_exclude and is_excluded(path, settings.root, excludes):
                 continue
-            add(Candidate(path))
+            add(Candidate(path, _ESCAPES if inside.escapes(path) else ""))
     return found
 
 
+class _Inside:
+    """Whether a path under the project leads out of it through a symbolic link."""
+
+    def __init__(self, project: Path) -> None:
+        self._lexical = project.absolute()
+        self._real = project.resolve()
+
+    def escapes(self, path: Path) -> bool:
+        absolute = path.absolute()
+        if not absolute.is_relative_to(self._lexical) and not absolute.is_relative_to(self._real):
+            return False  # named outside the project: the user asked for it
+        try:
+            return not path.resolve().is_relative_to(self._real)
+        except (OSError, RuntimeError):
+            return True  # a symlink loop leads nowhere readable
+
+
 def _walk(
-    top: Path, settings: Settings, gitignore: _GitIgnore, seen_dirs: set[tuple[int, int]]
+    top: Path,
+    settings: Settings,
+    gitignore: _GitIgnore,
+    seen_dirs: set[tuple[int, int]],
+    inside: _Inside,
 ) -> Iterator[Candidate]:
     excludes = _Excludes(settings.all_excludes)
     tree = gitignore.tree_for(top)
@@ -181,6 +194,9 @@ def _walk(
                 tree, child, is_dir=True
             ):
                 continue
+            if os.path.islink(child) and inside.escapes(child):
+                yield Candidate(child, _ESCAPES)
+                continue
             kept.append(name)
             if name.endswith(PYTHON_SUFFIXES):
                 yield Candidate(child, "is a directory, not a Python file (its contents are checked)")
@@ -193,4 +209,4 @@ def _walk(
                 tree, child, is_dir=False
             ):
                 continue
-            yield Candidate(child)
+            yield Candidate(child, _ESCAPES if os.path.islink(child) and inside.escapes(child) else "")

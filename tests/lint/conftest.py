@@ -24,6 +24,14 @@ def write_tree(root: Path, files: Mapping[str, str | bytes]) -> None:
             target.write_text(content, encoding="utf-8")
 
 
+@pytest.fixture(autouse=True)
+def private_cache_key(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The cache key of each test lives in a directory of its own, not the user's."""
+    home = tmp_path_factory.mktemp("user-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    return home
+
+
 @pytest.fixture
 def lint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Lint:
     """Write files under a temporary project and check them with the real engine."""

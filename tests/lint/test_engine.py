@@ -105,16 +105,16 @@ def test_gitignore_and_excludes_are_honoured(tmp_path: Path) -> None:
     )
     _git(tmp_path, "init", "-q")
     settings_ = Settings(root=tmp_path, extend_exclude=("vendor", "docs/*.py"))
-    found = sorted(c.path.relative_to(tmp_path).as_posix() for c in discover([tmp_path], settings_))
+    found = sorted(c.path.relative_to(tmp_path).as_posix() for c in discover([tmp_path], settings_, tmp_path))
     assert found == ["src/a.py"]
 
 
 def test_explicit_paths_are_checked_unless_force_exclude(tmp_path: Path) -> None:
     write_tree(tmp_path, {"vendor/c.py": RACE})
     explicit = [tmp_path / "vendor" / "c.py"]
-    assert len(discover(explicit, Settings(root=tmp_path, extend_exclude=("vendor",)))) == 1
+    assert len(discover(explicit, Settings(root=tmp_path, extend_exclude=("vendor",)), tmp_path)) == 1
     forced = Settings(root=tmp_path, extend_exclude=("vendor",), force_exclude=True)
-    assert discover(explicit, forced) == []
+    assert discover(explicit, forced, tmp_path) == []
 
 
 def test_symlink_loops_terminate_and_files_are_checked_once(tmp_path: Path) -> None:
@@ -122,7 +122,7 @@ def test_symlink_loops_terminate_and_files_are_checked_once(tmp_path: Path) -> N
     (tmp_path / "pkg" / "loop").symlink_to(tmp_path / "pkg")
     (tmp_path / "alias").symlink_to(tmp_path / "pkg")
     (tmp_path / "pkg" / "b.py").symlink_to(tmp_path / "pkg" / "a.py")
-    found = discover([tmp_path], Settings(root=tmp_path))
+    found = discover([tmp_path], Settings(root=tmp_path), tmp_path)
     assert len(found) == 1
 
 
@@ -164,11 +164,10 @@ def test_a_package_outside_any_project_gets_its_cache_in_the_working_directory(
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
-    result = run_check([site / "pkg"], Settings(root=work), RULE_OBJECTS, KNOWN, jobs=1,
-                       use_cache=True)
+    result = run_check([site / "pkg"], Settings(root=work), RULE_OBJECTS, KNOWN, jobs=1, use_cache=True)
     assert [f.code for f in result.findings] == ["KVG001"]
     assert not list(site.rglob(CACHE_DIRECTORY))
-    assert list((work / CACHE_DIRECTORY).glob("*/summaries.pickle"))
+    assert list((work / CACHE_DIRECTORY).glob("*/summaries.json"))
 
 
 def test_cache_is_reused_and_invalidated_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -181,9 +180,9 @@ def test_cache_is_reused_and_invalidated_by_content(tmp_path: Path, monkeypatch:
         return [(f.path, f.code) for f in result.findings]
 
     assert check() == [("a.py", "KVG001")]
-    cache_files = list((tmp_path / CACHE_DIRECTORY).glob("*/summaries.pickle"))
+    cache_files = list((tmp_path / CACHE_DIRECTORY).glob("*/summaries.json"))
     assert len(cache_files) == 1
-    assert list((tmp_path / CACHE_DIRECTORY).glob("*/analysis/*.pickle"))
+    assert list((tmp_path / CACHE_DIRECTORY).glob("*/analysis/*.json"))
     assert (tmp_path / CACHE_DIRECTORY / ".gitignore").read_text().endswith("*\n")
 
     import kvguard.lint.engine as engine
@@ -203,8 +202,11 @@ def test_cache_is_reused_and_invalidated_by_content(tmp_path: Path, monkeypatch:
 def test_a_directory_named_on_the_command_line_is_checked_even_if_excluded(tmp_path: Path) -> None:
     write_tree(tmp_path, {"examples/a.py": RACE, "examples/vendor/b.py": RACE})
     settings_ = Settings(root=tmp_path, extend_exclude=("examples", "vendor"))
-    assert discover([tmp_path], settings_) == []
-    found = [c.path.relative_to(tmp_path).as_posix() for c in discover([tmp_path / "examples"], settings_)]
+    assert discover([tmp_path], settings_, tmp_path) == []
+    found = [
+        c.path.relative_to(tmp_path).as_posix()
+        for c in discover([tmp_path / "examples"], settings_, tmp_path)
+    ]
     assert found == ["examples/a.py"]
 
 
@@ -278,6 +280,5 @@ def test_a_run_collects_cycles_rarely_and_restores_the_callers_thresholds(tmp_pa
 
     write_tree(tmp_path, {"a.py": RACE})
     before = gc.get_threshold()
-    run_check([tmp_path / "a.py"], Settings(root=tmp_path), [Probe()], KNOWN, jobs=1,
-              use_cache=False)
+    run_check([tmp_path / "a.py"], Settings(root=tmp_path), [Probe()], KNOWN, jobs=1, use_cache=False)
     assert seen == [engine._GC_THRESHOLDS] and gc.get_threshold() == before
