@@ -75,11 +75,11 @@ class StdinSource:
 
 def display_path(path: Path) -> str:
     """Relative to the working directory when under it, as editors and CI annotations expect."""
-    absolute = path.absolute()
-    try:
-        return absolute.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return absolute.as_posix()
+    absolute = os.path.abspath(path)
+    here = os.path.join(os.getcwd(), "")  # with its trailing separator
+    if absolute.startswith(here):
+        return Path(absolute[len(here) :]).as_posix()
+    return Path(absolute).as_posix()
 
 
 def run_check(
@@ -188,11 +188,12 @@ def project_root(settings: Settings, paths: Sequence[Path]) -> tuple[Path, bool]
 def _with_context(
     targets: list[Candidate], paths: Sequence[Path], root: Path, settings: Settings
 ) -> tuple[list[Candidate], Callable[[Finding], bool]]:
-    """Given files (what pre-commit passes): those files plus the rest of their project, which
-    the analysis reads for context; and which findings to report: those whose copy or path
-    touches a given file."""
-    if any(path.is_dir() for path in paths):
-        return targets, lambda finding: True  # a directory is checked as a whole, on its own
+    """The given files and directories plus the rest of their project, which the analysis
+    reads for context, so that a part is analysed as it runs in the whole; and which findings
+    to report: those whose copy or path touches a given file."""
+    real_root = root.resolve()
+    if any(path.is_dir() and real_root.is_relative_to(path.resolve()) for path in paths):
+        return targets, lambda finding: True  # the whole project was given
     known = {c.path.absolute() for c in targets}
     context = [
         c for c in discover([root], settings, root) if not c.problem and c.path.absolute() not in known

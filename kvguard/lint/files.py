@@ -3,6 +3,7 @@ symlinks once."""
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import os
 import re
@@ -120,14 +121,19 @@ def discover(paths: list[Path], settings: Settings, project: Path) -> list[Candi
     excludes = settings.all_excludes
     inside = _Inside(project)
     gitignore = _GitIgnore()
-    seen_files: set[Path] = set()
+    seen_files: set[object] = set()
     seen_dirs: set[tuple[int, int]] = set()
     found: list[Candidate] = []
 
     def add(candidate: Candidate) -> None:
-        real = candidate.path.resolve() if not candidate.problem else candidate.path.absolute()
-        if real not in seen_files:
-            seen_files.add(real)
+        # One file reached twice (through a link, or named twice) is checked once.
+        identity: object = os.path.abspath(candidate.path)
+        if not candidate.problem:
+            with contextlib.suppress(OSError):
+                info = os.stat(candidate.path)
+                identity = (info.st_dev, info.st_ino)
+        if identity not in seen_files:
+            seen_files.add(identity)
             found.append(candidate)
 
     for path in paths:

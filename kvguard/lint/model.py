@@ -62,7 +62,9 @@ class ProjectModel:
         for summary in self.summaries:
             code = self._code(summary)
             if code is not None:
-                name = module_name_for(summary.path, is_package)
+                # From the file's absolute place, so that names do not depend on the working
+                # directory: ``vllm.v1.worker`` whether run from above ``vllm/`` or inside it.
+                name = module_name_for(Path(summary.path).absolute().as_posix(), is_package)
                 if name in names:
                     name = summary.path  # two files claim one module name: keep both apart
                 names.add(name)

@@ -10,7 +10,6 @@ pairs (keys need not be strings), bytes as ``{"bytes": hex}``, an enum member as
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import enum
 import json
@@ -47,34 +46,74 @@ def loads(data: bytes, expected: type[T]) -> T:
 
 
 def _encode(value: object) -> object:
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value.value if isinstance(value, enum.Enum) else value
-    if isinstance(value, bytes):
-        return {"bytes": value.hex()}
-    if isinstance(value, (tuple, list)):
-        return [_encode(item) for item in value]
-    if isinstance(value, dict):
-        return [[_encode(key), _encode(item)] for key, item in value.items()]
-    if isinstance(value, enum.Enum):
-        return _encode(value.value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [type(value).__name__, *(_encode(getattr(value, f.name)) for f in dataclasses.fields(value))]
-    raise TypeError(f"cannot encode a {type(value).__name__}")
+    kind = value.__class__
+    encoder = _ENCODERS.get(kind)
+    if encoder is None:
+        encoder = _ENCODERS[kind] = _encoder_for(kind)
+    return encoder(value)
+
+
+def _same(value: object) -> object:
+    return value
+
+
+_ENCODERS: dict[type, Callable[[object], object]] = dict.fromkeys((type(None), bool, int, float, str), _same)
+
+
+def _encoder_for(kind: type) -> Callable[[object], object]:
+    if issubclass(kind, enum.Enum):
+        return lambda value: _encode(value.value)  # type: ignore[attr-defined]
+    if kind is bytes:
+        return lambda value: {"bytes": value.hex()}  # type: ignore[attr-defined]
+    if kind in (tuple, list):
+        return lambda value: list(map(_encode, value))  # type: ignore[call-overload]
+    if kind is dict:
+        return lambda value: [[_encode(k), _encode(v)] for k, v in value.items()]  # type: ignore[attr-defined]
+    if dataclasses.is_dataclass(kind):
+        hints = typing.get_type_hints(kind, vars(sys.modules[kind.__module__]))
+        # Fields whose annotation is a JSON scalar are written as they are; a value of another
+        # type there is refused when read back, so the cache only misses.
+        parts = [
+            f"value.{f.name}" if hints[f.name] in (bool, int, str) else f"encode(value.{f.name})"
+            for f in dataclasses.fields(kind)
+        ]
+        namespace: dict[str, object] = {"encode": _encode}
+        source = f"def encode_one(value):\n    return [{kind.__name__!r}, {', '.join(parts)}]"
+        exec(compile(source, f"<encoder of {kind.__name__}>", "exec"), namespace)
+        return namespace["encode_one"]  # type: ignore[return-value]
+    raise TypeError(f"cannot encode a {kind.__name__}")
 
 
 _DECODERS: dict[object, Decoder] = {}
+# Types whose decoder is being built, and the references to them made meanwhile (container,
+# key): filled in once the decoder exists, so that a recursive type costs no forwarding call.
+_BUILDING: set[object] = set()
+_PENDING: list[tuple[dict[str, object], str, object]] = []
 
 
 def _decoder(expected: object) -> Decoder:
-    """The decoder for a type, built once; recursive types get a forwarding stub first."""
+    """The decoder for a type, built once."""
     known = _DECODERS.get(expected)
-    if known is not None:
-        return known
-    built: list[Decoder] = []
-    _DECODERS[expected] = lambda raw: built[0](raw)
-    built.append(_build(expected))
-    _DECODERS[expected] = built[0]
-    return built[0]
+    if known is None:
+        _BUILDING.add(expected)
+        try:
+            known = _DECODERS[expected] = _build(expected)
+        finally:
+            _BUILDING.discard(expected)
+        if not _BUILDING:
+            for container, key, target in _PENDING:
+                container[key] = _DECODERS[target]
+            _PENDING.clear()
+    return known
+
+
+def _refer(container: dict[str, object], key: str, expected: object) -> None:
+    """container[key] = the decoder of ``expected``, now or once it is built."""
+    if expected in _BUILDING:
+        _PENDING.append((container, key, expected))
+        container[key] = None
+    else:
+        container[key] = _decoder(expected)
 
 
 def _fail(expected: object, raw: object) -> typing.NoReturn:
@@ -82,56 +121,122 @@ def _fail(expected: object, raw: object) -> typing.NoReturn:
     raise DecodeError(f"expected {expected}, found {shown[:60]}")
 
 
+def _compiled(name: str, lines: list[str], namespace: dict[str, object]) -> Decoder:
+    """A decoder function from source written here, out of kvguard's own type annotations;
+    no decoded data ever reaches the source. Its globals are ``namespace``, where _refer
+    fills in the decoders it calls. A lookup that fails on data of the wrong shape (a name
+    that is no member of a union, an index into a number) is a DecodeError."""
+    namespace.setdefault("fail", _fail)
+    namespace["expected"] = name
+    body = [
+        "def decode(raw):",
+        "    try:",
+        *(f"        {line}" for line in lines),
+        "    except (KeyError, IndexError, TypeError, AttributeError):",
+        "        fail(expected, raw)",
+    ]
+    exec(compile("\n".join(body), f"<decoder of {name}>", "exec"), namespace)
+    decode: Decoder = namespace["decode"]  # type: ignore[assignment]
+    return decode
+
+
+_PLAIN = {type(None): "NoneType", bool: "bool", int: "int", str: "str"}
+
+
+def _is_dataclass(member: object) -> bool:
+    return isinstance(member, type) and dataclasses.is_dataclass(member)
+
+
+def _expression(expected: object, value: str, namespace: dict[str, object]) -> str:
+    """Source of an expression that decodes ``value`` (a name or a subscript, cheap to repeat)
+    as ``expected``, calling as few functions as it can: JSON scalars are checked in place,
+    and a union of dataclasses is a lookup of the encoded class name."""
+    slot = f"_{len(namespace)}"
+    if expected in _PLAIN:
+        check = _PLAIN[expected]
+        namespace[check] = expected
+        return f"({value} if {value}.__class__ is {check} else fail({check}, {value}))"
+    members = (
+        typing.get_args(expected) if typing.get_origin(expected) in (typing.Union, types.UnionType) else ()
+    )
+    classes = [m for m in members if _is_dataclass(m)]
+    rest = [m for m in members if not _is_dataclass(m)]
+    if classes and rest in ([], [type(None)]):
+        by_name: dict[str, object] = {}
+        for cls in classes:
+            _refer(by_name, cls.__name__, cls)
+        namespace[slot] = by_name
+        lookup = f"{slot}[{value}[0]]({value})"
+        return f"(None if {value} is None else {lookup})" if rest else lookup
+    _refer(namespace, slot, expected)
+    return f"{slot}({value})"
+
+
 def _build(expected: object) -> Decoder:
-    if expected is type(None) or expected is None:
-        return lambda raw: raw if raw is None else _fail(None, raw)
-    if expected is bool:
-        return lambda raw: raw if isinstance(raw, bool) else _fail(bool, raw)
-    if expected is int:
-        return lambda raw: raw if type(raw) is int else _fail(int, raw)
+    if expected is None:
+        expected = type(None)
+    name = getattr(expected, "__name__", str(expected))
+    namespace: dict[str, object] = {}
+    if expected in _PLAIN:
+        return _compiled(name, [f"return {_expression(expected, 'raw', namespace)}"], namespace)
     if expected is float:
-        return lambda raw: float(raw) if type(raw) in (int, float) else _fail(float, raw)
-    if expected is str:
-        return lambda raw: raw if type(raw) is str else _fail(str, raw)
+        return lambda raw: float(raw) if raw.__class__ in (int, float) else _fail(float, raw)
     if expected is bytes:
         return _decode_bytes
     if isinstance(expected, type) and issubclass(expected, enum.Enum):
         return _enum_decoder(expected)
-    if isinstance(expected, type) and dataclasses.is_dataclass(expected):
-        return _dataclass_decoder(expected)
+    if _is_dataclass(expected):
+        return _dataclass_decoder(expected)  # type: ignore[arg-type]
     origin = typing.get_origin(expected)
     arguments = typing.get_args(expected)
     if origin in (typing.Union, types.UnionType):
+        classes = [m for m in arguments if _is_dataclass(m)]
+        if classes and [m for m in arguments if not _is_dataclass(m)] in ([], [type(None)]):
+            return _compiled(name, [f"return {_expression(expected, 'raw', namespace)}"], namespace)
         return _union_decoder(arguments)
+    if origin in (tuple, list) and (origin is list or (len(arguments) == 2 and arguments[1] is Ellipsis)):
+        item = _expression(arguments[0], "item", namespace)
+        items = f"[{item} for item in raw]"
+        if origin is tuple:
+            items = f"tuple({items})"
+        return _compiled(
+            name, [f"return {items} if raw.__class__ is list else fail(expected, raw)"], namespace
+        )
     if origin is tuple:
-        if len(arguments) == 2 and arguments[1] is Ellipsis:
-            item = _decoder(arguments[0])
-            return lambda raw: tuple(item(x) for x in raw) if type(raw) is list else _fail(expected, raw)
-        items = [_decoder(argument) for argument in arguments]
-
-        def fixed(raw: object) -> tuple[object, ...]:
-            if type(raw) is not list or len(raw) != len(items):
-                _fail(expected, raw)
-            return tuple(decode(x) for decode, x in zip(items, raw, strict=True))
-
-        return fixed
-    if origin is list:
-        item = _decoder(arguments[0])
-        return lambda raw: [item(x) for x in raw] if type(raw) is list else _fail(expected, raw)
+        items = "".join(
+            f"{_expression(argument, f'raw[{i}]', namespace)}, " for i, argument in enumerate(arguments)
+        )
+        return _compiled(
+            name,
+            [
+                f"if raw.__class__ is not list or len(raw) != {len(arguments)}:",
+                "    fail(expected, raw)",
+                f"return ({items})",
+            ],
+            namespace,
+        )
     if origin is dict:
-        key, value = _decoder(arguments[0]), _decoder(arguments[1])
-
-        def mapping(raw: object) -> dict[object, object]:
-            if type(raw) is not list or not all(type(pair) is list and len(pair) == 2 for pair in raw):
-                _fail(expected, raw)
-            return {key(k): value(v) for k, v in raw}
-
-        return mapping
+        key = _expression(arguments[0], "pair[0]", namespace)
+        value = _expression(arguments[1], "pair[1]", namespace)
+        return _compiled(
+            name,
+            [
+                "if raw.__class__ is not list:",
+                "    fail(expected, raw)",
+                "decoded = {}",
+                "for pair in raw:",
+                "    if pair.__class__ is not list or len(pair) != 2:",
+                "        fail(expected, raw)",
+                f"    decoded[{key}] = {value}",
+                "return decoded",
+            ],
+            namespace,
+        )
     raise TypeError(f"kvguard.lint.serial cannot decode {expected!r}")
 
 
 def _decode_bytes(raw: object) -> bytes:
-    if type(raw) is dict and set(raw) == {"bytes"} and isinstance(raw["bytes"], str):
+    if raw.__class__ is dict and set(raw) == {"bytes"} and isinstance(raw["bytes"], str):
         try:
             return bytes.fromhex(raw["bytes"])
         except ValueError:
@@ -152,35 +257,46 @@ def _enum_decoder(kind: type[enum.Enum]) -> Decoder:
 
 
 def _dataclass_decoder(kind: type) -> Decoder:
+    """Stores what __init__ would store, without running it: a frozen dataclass's __init__
+    sets each field through object.__setattr__, which cost more than the rest of the
+    decoding. Only plain dataclasses (every field in __init__, no __post_init__)."""
     fields = dataclasses.fields(kind)
-    if any(not f.init for f in fields):
-        raise TypeError(f"{kind.__name__} has a field outside __init__: it cannot be decoded")
-    module = sys.modules[kind.__module__]
-    hints = typing.get_type_hints(kind, vars(module))
-    decoders = [_decoder(hints[f.name]) for f in fields]
-    name = kind.__name__
-    width = len(fields) + 1
-
-    def decode(raw: object) -> object:
-        if type(raw) is not list or len(raw) != width or raw[0] != name:
-            _fail(kind, raw)
-        return kind(*(decoder(x) for decoder, x in zip(decoders, raw[1:], strict=True)))
-
-    return decode
+    if any(not f.init for f in fields) or hasattr(kind, "__post_init__") or hasattr(kind, "__slots__"):
+        raise TypeError(f"{kind.__name__}: only plain dataclasses can be decoded")
+    hints = typing.get_type_hints(kind, vars(sys.modules[kind.__module__]))
+    namespace: dict[str, object] = {"kind": kind, "new": object.__new__}
+    values = []
+    for index, field in enumerate(fields, start=1):
+        assert field.name.isidentifier()
+        values.append(f"{field.name!r}: {_expression(hints[field.name], f'raw[{index}]', namespace)}")
+    return _compiled(
+        kind.__name__,
+        [
+            f"if raw.__class__ is not list or len(raw) != {len(fields) + 1} or raw[0] != {kind.__name__!r}:",
+            "    fail(kind, raw)",
+            "instance = new(kind)",
+            "instance.__dict__.update({" + ", ".join(values) + "})",
+            "return instance",
+        ],
+        namespace,
+    )
 
 
 def _union_decoder(members: tuple[object, ...]) -> Decoder:
-    """Dataclass members are told apart by their encoded name; the others by the JSON type
-    they decode from (bool before int, as JSON's true is not a number here)."""
-    by_name = {
-        m.__name__: _decoder(m) for m in members if isinstance(m, type) and dataclasses.is_dataclass(m)
-    }
-    plain = [_decoder(m) for m in members if not (isinstance(m, type) and dataclasses.is_dataclass(m))]
+    """A union with plain members: dataclass members are told apart by their encoded name,
+    the others by the JSON type they decode from (bool before int, as JSON's true is not a
+    number here)."""
+    by_name: dict[str, object] = {}
+    for member in members:
+        if _is_dataclass(member):
+            _refer(by_name, member.__name__, member)  # type: ignore[attr-defined]
+    plain = [_decoder(m) for m in members if not _is_dataclass(m)]  # scalars and containers
 
     def decode(raw: object) -> object:
-        if type(raw) is list and raw and type(raw[0]) is str and raw[0] in by_name:
-            with contextlib.suppress(DecodeError):
-                return by_name[raw[0]](raw)
+        if raw.__class__ is list and raw and raw[0].__class__ is str:
+            named = by_name.get(raw[0])
+            if named is not None:
+                return named(raw)  # type: ignore[operator]
         for candidate in plain:
             try:
                 return candidate(raw)
