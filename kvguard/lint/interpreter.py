@@ -59,6 +59,7 @@ MAIN_THREAD = "the requesting thread"
 _CALLS_PER_ROOT = 600
 _NEW_STREAM = "a stream created here"
 _MAX_DEPTH = 12
+_RUNS_PER_THREAD_FUNCTION = 8
 _BEFORE_PATH = -1
 
 # Raw copy entry points and how their arguments are laid out.
@@ -409,6 +410,8 @@ class _ThreadStart:
     state: _State
     flow: tuple[FlowStep, ...]
     label: str
+    # Started by a function run on its own (its callers unresolved), with unknown arguments.
+    fallback: bool = False
 
 
 def module_name_for(path: str, package_dirs: Callable[[str], bool]) -> str:
@@ -433,6 +436,15 @@ class Interpreter:
                 self._functions[(module.name, function.qualname)] = function
             for cls in module.code.classes:
                 self._classes[(module.name, cls.qualname)] = cls
+        # Which methods assign each field (module, class, field), read off their code: a field
+        # one of them assigns is unknown where that method never ran.
+        self._field_writers: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
+        for (module_name, qualname), function in self._functions.items():
+            if function.class_name and function.params:
+                holder = function.params[0].name
+                for field_name in _fields_assigned(function.body, holder):
+                    key = (module_name, function.class_name, field_name)
+                    self._field_writers.setdefault(key, set()).add((module_name, qualname))
         self._uses: dict[int, tuple[set[str], set[str]]] = {}
         # Names of functions passed as values (callbacks, executor tasks, thread targets):
         # they may run on a thread the analysis does not see.
@@ -447,6 +459,11 @@ class Interpreter:
         self._puts: dict[str, list[_Put]] = {}
         self._threads: list[_ThreadStart] = []
         self._entered: set[tuple[str, str]] = set()
+        # Events recorded anywhere (any pass, any path): waiting on one recorded nowhere is no
+        # barrier.
+        self._recorded: set[str] = set()
+        # Functions entered this pass through a resolved call, a thread start or a ``with``.
+        self._called: set[tuple[str, str]] = set()
         self._clock = 0
         self._budget = _CALLS_PER_ROOT
         self._reporting = False
@@ -461,6 +478,7 @@ class Interpreter:
         for reporting in (False, True):
             self._reporting = reporting
             self._puts, self._threads = {}, []
+            self._called = set()
             for root in roots:
                 self._run_root(root)
                 # Methods also run once per instance the project constructs, with its own fields.
@@ -473,15 +491,31 @@ class Interpreter:
                 unreached = sorted(self._relevant - self._entered)
             self._fallback = True
             for key in unreached:
-                self._run_root(key)
+                # A call resolved after all (the first pass learnt the fields it goes through)
+                # runs it with its caller's arguments: on its own it would run with none, its
+                # parameters' defaults standing for what the caller passes.
+                if key not in self._called:
+                    self._run_root(key)
             self._fallback = False
-        # Threads consume what the roots put on queues; threads may start threads.
+        # Threads consume what the roots put on queues; threads may start threads. Each thread
+        # function runs for at most a few of its starts (the first ones, in the order the roots
+        # made them), so a large project's many threads are all analysed and a thread that
+        # starts itself ends.
+        runs: dict[tuple[str, str] | None, int] = {}
         done = 0
-        while done < len(self._threads) and done < 64:
+        while done < len(self._threads):
             start = self._threads[done]
             done += 1
+            thread_function = (
+                (start.target.module, start.target.qualname) if isinstance(start.target, FuncV) else None
+            )
+            if runs.get(thread_function, 0) >= _RUNS_PER_THREAD_FUNCTION:
+                continue
+            runs[thread_function] = runs.get(thread_function, 0) + 1
+            self._fallback = start.fallback
             with contextlib.suppress(RecursionError):  # too deep to follow: left unanalysed
                 self._run_thread(start)
+            self._fallback = False
         return Analysis(self.runs, self.host_reads)
 
     def _roots(self) -> list[tuple[str, str]]:
@@ -620,6 +654,8 @@ class Interpreter:
             # It names nothing that matters, and no side stream or copy thread runs it.
             return taint([*args, *(v for _, v in kwargs)]), state
         self._entered.add(key)
+        if call is not None or caller.thread != MAIN_THREAD:
+            self._called.add(key)
         module = self._modules[func.module]
         flow = caller.flow
         if call is not None:
@@ -890,6 +926,7 @@ class Interpreter:
 
         inner.on_yield = body
         self._entered.add((func.module, func.qualname))
+        self._called.add((func.module, func.qualname))
         state = self._block(function.body, inner, state)
         return state if entered else self._with(statement, rest, frame, state)
 
@@ -1208,6 +1245,8 @@ class Interpreter:
             stored = (base.site and self._heap.get((base.module, f"{base.qualname}@{base.site}", name))) or (
                 self._heap.get((base.module, base.qualname, name))
             )
+            if stored and self._written_where_not_run(base, name):
+                stored = [*stored, Unknown(f"self.{name}")]
             return join(stored) if stored else Unknown(f"self.{name}")
         if isinstance(base, RecordV):
             found = base.get(name)
@@ -1228,6 +1267,16 @@ class Interpreter:
         if isinstance(base, Unknown) and base.spelling:
             return Unknown(f"{base.spelling}.{name}")
         return UNKNOWN
+
+    def _written_where_not_run(self, holder: ObjectV, name: str) -> bool:
+        """Whether a method of the holder's class (or a base) that never ran assigns the field."""
+        classes = [(holder.module, holder.qualname)]
+        classes += self._base_classes(classes[0])
+        return any(
+            not writers <= self._entered
+            for cls in classes
+            if (writers := self._field_writers.get((cls[0], cls[1], name))) is not None
+        )
 
     def _method(self, module: str, cls: str, name: str) -> tuple[str, str] | None:
         seen = 0
@@ -1371,6 +1420,16 @@ class Interpreter:
     ) -> tuple[Value, _State] | None:
         """Methods whose meaning does not depend on the receiver's class being in the project."""
         now = self._clock
+        if (
+            method in ("wait_stream", "wait_event")
+            and self._fallback
+            and isinstance(receiver, Unknown)
+            and args
+        ):
+            # Run without its caller, a function waits on a stream it was given: the caller may
+            # pass the very stream the copy runs on, so every stream counts as ordered.
+            state.ordered_all = now
+            return UNKNOWN, state
         if method in ("wait_stream", "wait_event", "record_event") and isinstance(receiver, Unknown):
             receiver = _opaque_stream(receiver) if receiver.spelling else receiver
         if "stream" in kwargs and method in ("record", "wait") and not args:
@@ -1400,10 +1459,13 @@ class Interpreter:
         if method == "record" and isinstance(receiver, EventV):
             stream = _opaque_stream(args[0]) if args else self._current(frame, state)
             state.records[receiver.key] = (stream, now)
+            self._recorded.add(receiver.key)
             return UNKNOWN, state
         if method == "record_event" and isinstance(receiver, StreamV):
-            event = EventV(_site(frame, call), f"{receiver.label}.record_event()")
+            event = args[0] if args and isinstance(args[0], EventV) else None
+            event = event or EventV(_site(frame, call), f"{receiver.label}.record_event()")
             state.records[event.key] = (receiver, now)
+            self._recorded.add(event.key)
             return event, state
         if method == "synchronize":
             target = receiver
@@ -1570,7 +1632,9 @@ class Interpreter:
             if target is not None:
                 step = FlowStep(frame.module.path, call.span.line, call.span.column, "starts a thread")
                 items = arguments.items if isinstance(arguments, SeqV) else ()
-                self._threads.append(_ThreadStart(target, items, state.copy(), (*frame.flow, step), dotted))
+                self._threads.append(
+                    _ThreadStart(target, items, state.copy(), (*frame.flow, step), dotted, self._fallback)
+                )
             return UNKNOWN, state
         if last in _ALLOCATORS:
             site = _buffer_site("alloc", frame, call)
@@ -1764,6 +1828,12 @@ class Interpreter:
         return True
 
     def _wait_event(self, waiter: StreamV, event: Value, state: _State) -> _State:
+        if (
+            isinstance(event, EventV)
+            and not event.key.startswith("opaque:")
+            and event.key not in self._recorded
+        ):
+            return state  # an event created here and recorded nowhere: waiting on it orders nothing
         if isinstance(event, EventV):
             recorded_on, time = state.records.get(event.key, (None, _BEFORE_PATH))
             if event.key not in state.records or (
@@ -1864,6 +1934,40 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[
 
     block(statements)
     return called, mentioned, passed
+
+
+def _fields_assigned(statements: Sequence[ir.Stmt], holder: str) -> set[str]:
+    """Names of ``holder.NAME = ...`` (or ``+=``) targets anywhere in the statements."""
+    found: set[str] = set()
+
+    def target(expr: ir.Expr) -> None:
+        if isinstance(expr, ir.Attr) and isinstance(expr.base, ir.Name) and expr.base.id == holder:
+            found.add(expr.name)
+        elif isinstance(expr, ir.Seq):
+            for item in expr.items:
+                target(item)
+
+    def block(body: Sequence[ir.Stmt]) -> None:
+        for statement in body:
+            if isinstance(statement, ir.Assign):
+                for item in statement.targets:
+                    target(item)
+            elif isinstance(statement, ir.AugAssign):
+                target(statement.target)
+            elif isinstance(statement, (ir.If, ir.Loop)):
+                block(statement.body)
+                block(statement.orelse)
+            elif isinstance(statement, ir.Try):
+                block(statement.body)
+                for handler in statement.handlers:
+                    block(handler)
+                block(statement.orelse)
+                block(statement.final)
+            elif isinstance(statement, ir.With):
+                block(statement.body)
+
+    block(statements)
+    return found
 
 
 def _opaque_call(name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:

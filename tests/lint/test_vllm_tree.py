@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.lint.vllm_edits import backport, regressions
 from tests.vllm import venvs
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -57,17 +58,75 @@ def test_findings_on_the_vllm_package_are_the_triaged_ones(release: str) -> None
     assert [f for f in findings if f["code"] == "KVG000"] == []  # every file read and parsed
     found = {(f"{f['path']}:{f['line']}", f["code"]) for f in findings}
     assert found == _triaged(release), "update docs/triage-vllm.md: the findings changed"
+    offload = {
+        (f["path"], f["code"])
+        for f in findings
+        if f["path"].startswith(("vllm/v1/simple_kv_offload/", "vllm/v1/kv_offload/"))
+    }
     if release == "0.33.0":
-        offload = [
-            f for f in findings if f["path"].startswith(("vllm/v1/simple_kv_offload/", "vllm/v1/kv_offload/"))
-        ]
-        assert offload == []
+        # The fixed store path is clean; its loads still wait for nothing (write-after-read).
+        assert offload == {("vllm/v1/simple_kv_offload/cuda_mem_ops.py", "KVG004")}
+    else:
+        # The store race, both halves; the unordered load.
+        assert offload == {
+            ("vllm/v1/simple_kv_offload/cuda_mem_ops.py", code) for code in ("KVG001", "KVG002", "KVG004")
+        }
+
+
+def _copy(release: str, destination: Path) -> Path:
+    """The release's package copied under ``destination`` (Python files only), in a git work
+    tree as a fork's checkout is."""
+    shutil.copytree(
+        _package(release),
+        destination / "vllm",
+        ignore=lambda _, names: [n for n in names if n == "__pycache__" or n.endswith((".so", ".pyc"))],
+    )
+    subprocess.run(["git", "init", "-q", str(destination)], check=True)
+    return destination
+
+
+def _found(cwd: Path, *targets: str) -> set[tuple[str, str]]:
+    result = subprocess.run(
+        [sys.executable, "-I", "-m", "kvguard", "check", "--format", "json", "--exit-zero", *targets],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert result.returncode == 0, result.stderr
+    return {(f["path"], f["code"]) for f in json.loads(result.stdout)["findings"]}
+
+
+def test_each_regression_of_the_0_33_store_fix_is_found_in_the_whole_package(tmp_path: Path) -> None:
+    """In a full copy of the package (not a subtree), each edit that brings the race back is
+    reported by a check of the package, and by a check of the edited file alone (what the
+    pre-commit hook runs for that commit), from the fork's root and from inside the package."""
+    fork = _copy("0.33.0", tmp_path)
+    clean = _found(fork, "vllm")
+    for name, (_, _, _, code) in regressions.REGRESSIONS.items():
+        file = fork / regressions.OFFLOAD / regressions.REGRESSIONS[name][0]
+        original = file.read_text()
+        edited = regressions.apply(fork, name)
+        new = _found(fork, "vllm") - clean
+        assert {found_code for _, found_code in new} == {code}, name
+        assert new <= _found(fork, edited.relative_to(fork).as_posix()), name
+        inside = {(f"vllm/{path}", found_code) for path, found_code in _found(fork / "vllm", ".")}
+        assert new <= inside, name
+        file.write_text(original)
+
+
+def test_a_backport_of_the_store_fix_to_0_23_is_clean_of_the_store_race(tmp_path: Path) -> None:
+    fork = _copy("0.23.0", tmp_path)
+    backport.apply(fork)
+    found = {(path, code) for path, code in _found(fork, "vllm") if "simple_kv_offload" in path}
+    # The loads stay unordered, as in 0.24.0: the backport fixed stores only.
+    assert found == {("vllm/v1/simple_kv_offload/cuda_mem_ops.py", "KVG004")}
 
 
 def test_fixes_apply_to_the_vllm_0_23_package(tmp_path: Path) -> None:
     """On real code: the diff holds the mechanical fixes (STREAM for the seed's ANY literal, the
     barrier before apply_grammar_bitmask's copy block), and after --fix only the findings
-    without a mechanical fix remain (the copy-thread store, the copy inside a helper)."""
+    without a mechanical fix remain (the copy-thread store and load, the copy inside a helper)."""
     shutil.copytree(_package("0.23.0"), tmp_path / "vllm", ignore=shutil.ignore_patterns("__pycache__"))
 
     def kvguard(*args: str) -> subprocess.CompletedProcess[str]:
@@ -93,6 +152,7 @@ def test_fixes_apply_to_the_vllm_0_23_package(tmp_path: Path) -> None:
     remaining = {(f["path"], f["line"], f["code"]) for f in json.loads(fixed.stdout)["findings"]}
     assert remaining == {
         ("vllm/v1/simple_kv_offload/cuda_mem_ops.py", 184, "KVG001"),
+        ("vllm/v1/simple_kv_offload/cuda_mem_ops.py", 184, "KVG004"),
         ("vllm/v1/worker/gpu/buffer_utils.py", 42, "KVG004"),
     }
     again = kvguard("--diff")
