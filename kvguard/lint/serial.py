@@ -65,7 +65,7 @@ def _encoder_for(kind: type) -> Callable[[object], object]:
         return lambda value: _encode(value.value)  # type: ignore[attr-defined]
     if kind is bytes:
         return lambda value: {"bytes": value.hex()}  # type: ignore[attr-defined]
-    if kind in (tuple, list):
+    if kind in (tuple, list) or _is_named_tuple(kind):
         return lambda value: list(map(_encode, value))  # type: ignore[call-overload]
     if kind is dict:
         return lambda value: [[_encode(k), _encode(v)] for k, v in value.items()]  # type: ignore[attr-defined]
@@ -147,6 +147,10 @@ def _is_dataclass(member: object) -> bool:
     return isinstance(member, type) and dataclasses.is_dataclass(member)
 
 
+def _is_named_tuple(member: object) -> bool:
+    return isinstance(member, type) and issubclass(member, tuple) and hasattr(member, "_fields")
+
+
 def _expression(expected: object, value: str, namespace: dict[str, object]) -> str:
     """Source of an expression that decodes ``value`` (a name or a subscript, cheap to repeat)
     as ``expected``, calling as few functions as it can: JSON scalars are checked in place,
@@ -159,6 +163,9 @@ def _expression(expected: object, value: str, namespace: dict[str, object]) -> s
     members = (
         typing.get_args(expected) if typing.get_origin(expected) in (typing.Union, types.UnionType) else ()
     )
+    if len(members) == 2 and type(None) in members:
+        (only,) = (m for m in members if m is not type(None))
+        return f"(None if {value} is None else {_expression(only, value, namespace)})"
     classes = [m for m in members if _is_dataclass(m)]
     rest = [m for m in members if not _is_dataclass(m)]
     if classes and rest in ([], [type(None)]):
@@ -187,6 +194,8 @@ def _build(expected: object) -> Decoder:
         return _enum_decoder(expected)
     if _is_dataclass(expected):
         return _dataclass_decoder(expected)  # type: ignore[arg-type]
+    if _is_named_tuple(expected):
+        return _named_tuple_decoder(expected)  # type: ignore[arg-type]
     origin = typing.get_origin(expected)
     arguments = typing.get_args(expected)
     if origin in (typing.Union, types.UnionType):
@@ -282,22 +291,63 @@ def _dataclass_decoder(kind: type) -> Decoder:
     )
 
 
+def _named_tuple_decoder(kind: type) -> Decoder:
+    hints = typing.get_type_hints(kind, vars(sys.modules[kind.__module__]))
+    fields: tuple[str, ...] = kind._fields  # type: ignore[attr-defined]
+    namespace: dict[str, object] = {"kind": kind, "new": tuple.__new__}
+    items = ", ".join(
+        _expression(hints[name], f"raw[{index}]", namespace) for index, name in enumerate(fields)
+    )
+    return _compiled(
+        kind.__name__,
+        [
+            f"if raw.__class__ is not list or len(raw) != {len(fields)}:",
+            "    fail(kind, raw)",
+            f"return new(kind, ({items},))",
+        ],
+        namespace,
+    )
+
+
+# The JSON value classes each plain type is decoded from.
+_JSON_CLASSES: dict[object, tuple[type, ...]] = {
+    type(None): (type(None),),
+    bool: (bool,),
+    int: (int,),
+    float: (float, int),
+    str: (str,),
+    bytes: (dict,),
+}
+
+
 def _union_decoder(members: tuple[object, ...]) -> Decoder:
     """A union with plain members: dataclass members are told apart by their encoded name,
-    the others by the JSON type they decode from (bool before int, as JSON's true is not a
-    number here)."""
+    the others by the JSON class of the value (JSON's true is no number here); where two
+    members take the same JSON class (two kinds of list), each is tried in turn."""
     by_name: dict[str, object] = {}
     for member in members:
         if _is_dataclass(member):
             _refer(by_name, member.__name__, member)  # type: ignore[attr-defined]
-    plain = [_decoder(m) for m in members if not _is_dataclass(m)]  # scalars and containers
+    by_class: dict[type, list[Decoder]] = {}
+    for member in members:
+        if _is_dataclass(member):
+            continue
+        if isinstance(member, type) and issubclass(member, enum.Enum):
+            classes: tuple[type, ...] = tuple({type(item.value) for item in member})
+        else:
+            classes = _JSON_CLASSES.get(member, (list,))
+        for json_class in classes:
+            by_class.setdefault(json_class, []).append(_decoder(member))
 
     def decode(raw: object) -> object:
         if raw.__class__ is list and raw and raw[0].__class__ is str:
             named = by_name.get(raw[0])
             if named is not None:
                 return named(raw)  # type: ignore[operator]
-        for candidate in plain:
+        candidates = by_class.get(raw.__class__, ())
+        if len(candidates) == 1:
+            return candidates[0](raw)
+        for candidate in candidates:
             try:
                 return candidate(raw)
             except DecodeError:
