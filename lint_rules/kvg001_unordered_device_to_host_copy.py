@@ -167,6 +167,21 @@ class UnorderedDeviceToHostCopy(Rule):
         ),
         Example(
             "import torch\n\n"
+            "class Saver:\n"
+            "    def __init__(self, n):\n"
+            "        self.kv = torch.zeros(n, device='cuda')\n"
+            "        self.host = torch.zeros(n, pin_memory=True)\n"
+            "        self.stream = torch.cuda.Stream()\n\n"
+            "    def save(self):\n"
+            "        with torch.cuda.stream(self.stream):\n"
+            "            self.host.copy_(self.kv, non_blocking=True)\n"
+            "        self.stream.wait_stream(torch.cuda.current_stream())\n",
+            expect=(Expect(11, 13),),
+            note="the barrier each call takes at its end orders nothing the compute stream writes "
+            "before the next call's store",
+        ),
+        Example(
+            "import torch\n\n"
             "def store(cpu, gpu, stream):\n"
             "    with torch.cuda.stream(stream):\n"
             "        cpu.copy_(gpu, non_blocking=True)\n"

@@ -22,6 +22,24 @@ with torch.cuda.stream(load_stream):
     gpu_blocks.copy_(pinned_blocks, non_blocking=True)
 """
 
+_CLOSING_BARRIER = """\
+import torch
+
+
+class MaskUploader:
+    def __init__(self, rows):
+        self.mask = torch.zeros(rows, 64, dtype=torch.int32, device="cuda")
+        self.copy_stream = torch.cuda.Stream()
+
+    def apply(self, logits, host_mask):
+        with torch.cuda.stream(self.copy_stream):
+            self.mask[: len(host_mask)].copy_(host_mask, non_blocking=True)
+        compute = torch.cuda.current_stream()
+        compute.wait_stream(self.copy_stream)
+        apply_mask_kernel(logits, self.mask)
+{END}
+"""
+
 
 class UnorderedLoadToDevice(Rule):
     code = "KVG004"
@@ -85,6 +103,11 @@ class UnorderedLoadToDevice(Rule):
         Example(files=shapes.FIXED_EVENT, note="loads and stores both wait on the compute event"),
         Example(files=shapes.FIXED_CALLER, note="the worker orders both streams before the hand-off"),
         Example(files=shapes.sibling(), note="sibling handler: wait_stream before either direction"),
+        Example(
+            _CLOSING_BARRIER.replace("{END}", "        self.copy_stream.wait_stream(compute)"),
+            note="each call ends by ordering the copy stream behind the kernel that reads the buffer, "
+            "so the next call's load finds it ordered",
+        ),
     )
     INVALID = (
         Example(
@@ -116,6 +139,15 @@ class UnorderedLoadToDevice(Rule):
             note="a stream waiting on itself orders nothing",
         ),
         Example(
+            _CLOSING_BARRIER.replace("{END}", "").replace(
+                "        compute = torch.cuda.current_stream()\n",
+                "        compute = torch.cuda.current_stream()\n        self.copy_stream.wait_stream(compute)\n",
+            ),
+            expect=(Expect(11, 13),),
+            note="the copy stream is ordered after this call's load, not after the kernel that reads "
+            "the buffer: the next call's load may overwrite it while that kernel runs",
+        ),
+        Example(
             files=shapes.BUGGY,
             expect=(Expect(*shapes.COPY_AT[1:], shapes.COPY_AT[0]),),
             note="loads out of the pinned caches on the copy thread: no barrier anywhere",
@@ -137,7 +169,9 @@ class UnorderedLoadToDevice(Rule):
         # A later write of a host source does not matter to a load: any barrier orders it.
         for runs in unordered_by_site(
             model.copy_runs,
-            lambda run: _is_load(run.source_memory, run.destination_memory) and run.stale_write_line is None,
+            lambda run: _is_load(run.source_memory, run.destination_memory)
+            and run.stale_write_line is None
+            and not run.ordered_by_earlier_call,
         ):
             run = runs[0]
             stream = run.stream

@@ -237,6 +237,10 @@ class CopyRun:
     # copy's own function on the requesting thread (path, with statement, stream spelling,
     # the module's name for torch or "" if it has none).
     barrier_site: tuple[str, Span, str, str] | None = None
+    # The object's earlier calls left its stream ordered behind the producer after their last
+    # copy on it: that orders this copy after the producer's work up to then (what a load
+    # overwriting a buffer those calls' kernels read needs), not after what came since.
+    ordered_by_earlier_call: bool = False
 
     @property
     def on_side_stream(self) -> bool:
@@ -304,6 +308,13 @@ class _State:
     returned: bool = False  # the path has left the function
     # Asynchronous copies into host buffers not yet waited for, by buffer identity.
     pending: dict[str, PendingCopy] = field(default_factory=dict)
+    # When a copy was last issued on each stream, on this path.
+    issued: dict[str, int] = field(default_factory=dict)
+    # Streams of the current object that its earlier calls left ordered behind the producer.
+    carried: frozenset[str] = frozenset()
+    # When the requesting thread last called code outside the project (a kernel launch, say):
+    # producer work a barrier must follow to order a stream behind it.
+    launched: int = _BEFORE_PATH
 
     def ordered_since(self, stream: str) -> int | None:
         times = [t for t in (self.barriers.get(stream), self.synced, self.ordered_all) if t is not None]
@@ -320,6 +331,9 @@ class _State:
             self.streams,
             self.returned,
             dict(self.pending),
+            dict(self.issued),
+            self.carried,
+            self.launched,
         )
 
     def completed(self, stream_key: str | None, before: int | None = None) -> None:
@@ -363,6 +377,11 @@ def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State
     for state in states:
         for key, copy in state.pending.items():
             merged.pending.setdefault(key, copy)  # still running on some path: reading is unsafe
+    for state in states:
+        for key, time in state.issued.items():
+            merged.issued[key] = max(time, merged.issued.get(key, time))
+    merged.carried = frozenset.intersection(*(s.carried for s in states))
+    merged.launched = max(s.launched for s in states)
     merged.synced = _earliest([s.synced for s in states])
     merged.ordered_all = _earliest([s.ordered_all for s in states])
     return merged
@@ -459,6 +478,12 @@ class Interpreter:
         self._puts: dict[str, list[_Put]] = {}
         self._threads: list[_ThreadStart] = []
         self._entered: set[tuple[str, str]] = set()
+        # Streams a method call of an object leaves ordered behind the producer after its last
+        # copy on them, by the object's class; and streams some call leaves with a copy after
+        # its last barrier. A stream only ever left ordered is ordered when the next call of
+        # the object starts (the barrier the previous call took at its end).
+        self._left_ordered: dict[tuple[str, str], set[str]] = {}
+        self._left_unordered: set[str] = set()
         # Events recorded anywhere (any pass, any path): waiting on one recorded nowhere is no
         # barrier.
         self._recorded: set[str] = set()
@@ -673,11 +698,31 @@ class Interpreter:
         frame.global_names = function.global_names
         if call is not None:
             frame.aliases = self._aliases(function, func.bound, call, caller)
+        holder = (func.bound.module, func.bound.qualname) if isinstance(func.bound, ObjectV) else None
+        if holder is not None:
+            carried = self._left_ordered.get(holder, frozenset()) - self._left_unordered
+            if carried:
+                state.carried = state.carried | carried
+        started = self._clock
         state = self._block(function.body, frame, state)
         ends = [*frame.exits, *([] if state.returned else [state])]
         state = _merge(ends, [None] * len(ends)) if ends else state
         state.returned = False
+        if holder is not None:
+            self._note_exit(holder, state, started)
         return (join(frame.returns) if frame.returns else UNKNOWN), state
+
+    def _note_exit(self, holder: tuple[str, str], state: _State, started: int) -> None:
+        """How a method call leaves each stream it issued copies on: ordered behind the producer
+        after its last copy (the object's next call finds it ordered), or not."""
+        for stream, issued in state.issued.items():
+            if issued < started:
+                continue  # issued before this call
+            barrier = state.barriers.get(stream)
+            if barrier is not None and barrier > max(issued, state.launched):
+                self._left_ordered.setdefault(holder, set()).add(stream)
+            else:
+                self._left_unordered.add(stream)
 
     def _aliases(
         self, function: ir.Function, bound: Value | None, call: ir.Call, caller: _Frame
@@ -1326,6 +1371,8 @@ class Interpreter:
         special = self._special(call, method, receiver, callee, args, dict(kwargs), frame, state)
         if special is not None:
             return special
+        if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)):
+            state.launched = self._clock
         return self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
 
     def _dispatch(
@@ -1737,6 +1784,8 @@ class Interpreter:
     ) -> _State:
         """A copy launch; ``written`` names the destination buffer (identity, spelling) for host reads."""
         copy_stream = stream.key if stream is not None else f"current@{frame.thread}"
+        if stream is not None:
+            state.issued[stream.key] = self._clock
         if not asynchronous and stream is None:
             state.completed(copy_stream)  # a blocking copy waits for the current stream
         target_memory = memory_of(destination)
@@ -1785,6 +1834,7 @@ class Interpreter:
                 thread=frame.thread,
                 resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
                 barrier_site=self._barrier_site(stream, frame),
+                ordered_by_earlier_call=key in state.carried,
             )
         )
         return state
