@@ -141,7 +141,8 @@ class UnorderedLoadToDevice(Rule):
         Example(
             _CLOSING_BARRIER.replace("{END}", "").replace(
                 "        compute = torch.cuda.current_stream()\n",
-                "        compute = torch.cuda.current_stream()\n        self.copy_stream.wait_stream(compute)\n",
+                "        compute = torch.cuda.current_stream()\n"
+                "        self.copy_stream.wait_stream(compute)\n",
             ),
             expect=(Expect(11, 13),),
             note="the copy stream is ordered after this call's load, not after the kernel that reads "
@@ -169,9 +170,11 @@ class UnorderedLoadToDevice(Rule):
         # A later write of a host source does not matter to a load: any barrier orders it.
         for runs in unordered_by_site(
             model.copy_runs,
-            lambda run: _is_load(run.source_memory, run.destination_memory)
-            and run.stale_write_line is None
-            and not run.ordered_by_earlier_call,
+            lambda run: (
+                _is_load(run.source_memory, run.destination_memory)
+                and run.stale_write_line is None
+                and not run.ordered_by_earlier_call
+            ),
         ):
             run = runs[0]
             stream = run.stream

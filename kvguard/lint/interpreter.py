@@ -700,7 +700,7 @@ class Interpreter:
             frame.aliases = self._aliases(function, func.bound, call, caller)
         holder = (func.bound.module, func.bound.qualname) if isinstance(func.bound, ObjectV) else None
         if holder is not None:
-            carried = self._left_ordered.get(holder, frozenset()) - self._left_unordered
+            carried: set[str] = self._left_ordered.get(holder, set()) - self._left_unordered
             if carried:
                 state.carried = state.carried | carried
         started = self._clock
