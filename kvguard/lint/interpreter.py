@@ -1030,7 +1030,7 @@ class Interpreter:
                     frame.env[f"{target.base.id}.{target.name}"] = value
             elif isinstance(target.base, ir.Name):
                 frame.env[f"{target.base.id}.{target.name}"] = value
-                if isinstance(holder, (RecordV, Unknown)):
+                if isinstance(holder, (RecordV, Unknown, ExternalV)):
                     # A local struct filled field by field (``attrs.srcAccessOrder = ...``).
                     fields = dict(holder.fields) if isinstance(holder, RecordV) else {}
                     fields[target.name] = value
@@ -1660,6 +1660,14 @@ class Interpreter:
         if last in _STREAM_CONTEXTS and args:
             stream = _opaque_stream(args[0])
             return (ContextV(stream) if stream is not None else UNKNOWN), state
+        if last == "set_stream" and args:
+            # The thread's current stream from here on (a context without an end).
+            stream = _opaque_stream(args[0])
+            if stream is not None and stream.current_of == frame.thread:
+                state.streams = ()  # back to the thread's own stream
+            elif stream is not None:
+                state.streams = (*state.streams, stream)
+            return UNKNOWN, state
         if last == "Event":
             site = _site(frame, call)
             return EventV(site, f"event created at {site}"), state
@@ -1708,7 +1716,11 @@ class Interpreter:
             text = name.decode() if isinstance(name, bytes) else str(name)
             if text in COPY_APIS:
                 return SeqV((UNKNOWN, CopyApiV(text), UNKNOWN)), state
-        return _opaque_call(last, args, kwargs), state
+        result = _opaque_call(last, args, kwargs)
+        # What an unmodelled library call returns is still that library's object: its methods
+        # are read by name as the device modules' are (``get_accelerator().stream(s)``,
+        # ``torch.get_device_module("cuda").Stream()``).
+        return (ExternalV(f"{dotted}()") if result == UNKNOWN else result), state
 
     # ------------------------------------------------------------------- copies
     def _copy_api(

@@ -1,0 +1,58 @@
+"""The corpus: small projects in the shapes public offload code takes, buggy and correct, each
+checked whole. A finding is expected exactly where a comment ``# expect: CODE[, CODE]`` sits on
+the line before it; correct code carries no annotation. Any miss or extra finding fails."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kvguard.lint.config import Settings
+from kvguard.lint.engine import run_check
+from lint_rules import RULES
+from tests.lint.conftest import KNOWN
+
+CORPUS = Path(__file__).parent / "corpus"
+_EXPECT = re.compile(r"#\s*expect:\s*(KVG\d{3}(?:\s*,\s*KVG\d{3})*)\s*$")
+
+Found = set[tuple[str, int, str]]
+
+
+def _projects() -> list[Path]:
+    return sorted(path for path in CORPUS.iterdir() if path.is_dir())
+
+
+def _expected(project: Path) -> Found:
+    expected: Found = set()
+    for source in sorted(project.rglob("*.py")):
+        relative = source.relative_to(project).as_posix()
+        for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), start=1):
+            match = _EXPECT.search(line)
+            if match:
+                for code in re.split(r"\s*,\s*", match.group(1)):
+                    expected.add((relative, number + 1, code))
+    return expected
+
+
+def test_the_corpus_has_buggy_and_correct_projects() -> None:
+    projects = _projects()
+    buggy = [p for p in projects if _expected(p)]
+    assert buggy and len(buggy) < len(projects)
+
+
+@pytest.mark.parametrize("project", _projects(), ids=lambda path: path.name)
+def test_findings_are_exactly_the_annotated_ones(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A copy outside this repository: the project is checked as its own, the way its users
+    # would have it, not as a part of kvguard's work tree.
+    checkout = tmp_path / project.name
+    shutil.copytree(project, checkout)
+    monkeypatch.chdir(checkout)
+    rules = [rule() for rule in RULES]
+    result = run_check([Path(".")], Settings(root=checkout), rules, KNOWN, jobs=1, use_cache=False)
+    found = {(f.path, f.span.line, f.code) for f in result.findings}
+    assert found == _expected(project)
