@@ -1660,14 +1660,6 @@ class Interpreter:
         if last in _STREAM_CONTEXTS and args:
             stream = _opaque_stream(args[0])
             return (ContextV(stream) if stream is not None else UNKNOWN), state
-        if last == "set_stream" and args:
-            # The thread's current stream from here on (a context without an end).
-            stream = _opaque_stream(args[0])
-            if stream is not None and stream.current_of == frame.thread:
-                state.streams = ()  # back to the thread's own stream
-            elif stream is not None:
-                state.streams = (*state.streams, stream)
-            return UNKNOWN, state
         if last == "Event":
             site = _site(frame, call)
             return EventV(site, f"event created at {site}"), state

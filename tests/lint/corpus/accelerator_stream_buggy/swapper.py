@@ -26,12 +26,3 @@ def offload_with_device_module(host, numel):
         # expect: KVG001
         host.copy_(device_buffer, non_blocking=True)
 
-
-def offload_with_set_stream(host, numel):
-    device_buffer = torch.empty(numel, device="cuda")
-    side = torch.cuda.Stream()
-    previous = torch.cuda.current_stream()
-    torch.cuda.set_stream(side)
-    # expect: KVG001
-    host.copy_(device_buffer, non_blocking=True)
-    torch.cuda.set_stream(previous)
