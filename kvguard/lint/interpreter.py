@@ -1957,36 +1957,22 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[
             for part in e.parts:
                 expr(part)
 
-    def block(body: Sequence[ir.Stmt]) -> None:
-        for statement in body:
-            if isinstance(statement, ir.Assign):
-                for target in statement.targets:
-                    expr(target)
-                expr(statement.value)
-            elif isinstance(statement, (ir.AugAssign, ir.Eval, ir.Return, ir.Yield)):
-                expr(statement.value)
-            elif isinstance(statement, ir.If):
-                expr(statement.test)
-                block(statement.body)
-                block(statement.orelse)
-            elif isinstance(statement, ir.Loop):
-                expr(statement.target)
-                expr(statement.iter)
-                block(statement.body)
-                block(statement.orelse)
-            elif isinstance(statement, ir.With):
-                for item, name in statement.items:
-                    expr(item)
-                    expr(name)
-                block(statement.body)
-            elif isinstance(statement, ir.Try):
-                block(statement.body)
-                for handler in statement.handlers:
-                    block(handler)
-                block(statement.orelse)
-                block(statement.final)
-
-    block(statements)
+    for statement in _nested(statements):
+        if isinstance(statement, ir.Assign):
+            for target in statement.targets:
+                expr(target)
+            expr(statement.value)
+        elif isinstance(statement, (ir.AugAssign, ir.Eval, ir.Return, ir.Yield)):
+            expr(statement.value)
+        elif isinstance(statement, ir.If):
+            expr(statement.test)
+        elif isinstance(statement, ir.Loop):
+            expr(statement.target)
+            expr(statement.iter)
+        elif isinstance(statement, ir.With):
+            for item, name in statement.items:
+                expr(item)
+                expr(name)
     return called, mentioned, passed
 
 
@@ -2001,27 +1987,30 @@ def _fields_assigned(statements: Sequence[ir.Stmt], holder: str) -> set[str]:
             for item in expr.items:
                 target(item)
 
-    def block(body: Sequence[ir.Stmt]) -> None:
-        for statement in body:
-            if isinstance(statement, ir.Assign):
-                for item in statement.targets:
-                    target(item)
-            elif isinstance(statement, ir.AugAssign):
-                target(statement.target)
-            elif isinstance(statement, (ir.If, ir.Loop)):
-                block(statement.body)
-                block(statement.orelse)
-            elif isinstance(statement, ir.Try):
-                block(statement.body)
-                for handler in statement.handlers:
-                    block(handler)
-                block(statement.orelse)
-                block(statement.final)
-            elif isinstance(statement, ir.With):
-                block(statement.body)
-
-    block(statements)
+    for statement in _nested(statements):
+        if isinstance(statement, ir.Assign):
+            for item in statement.targets:
+                target(item)
+        elif isinstance(statement, ir.AugAssign):
+            target(statement.target)
     return found
+
+
+def _nested(statements: Sequence[ir.Stmt]) -> Iterable[ir.Stmt]:
+    """Every statement, and every statement in the blocks of each, in order."""
+    for statement in statements:
+        yield statement
+        if isinstance(statement, (ir.If, ir.Loop)):
+            yield from _nested(statement.body)
+            yield from _nested(statement.orelse)
+        elif isinstance(statement, ir.With):
+            yield from _nested(statement.body)
+        elif isinstance(statement, ir.Try):
+            yield from _nested(statement.body)
+            for handler in statement.handlers:
+                yield from _nested(handler)
+            yield from _nested(statement.orelse)
+            yield from _nested(statement.final)
 
 
 def _opaque_call(name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:

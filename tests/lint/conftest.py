@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +26,20 @@ def write_tree(root: Path, files: Mapping[str, str | bytes]) -> None:
             target.write_bytes(content)
         else:
             target.write_text(content, encoding="utf-8")
+
+
+def json_findings(cwd: Path, *targets: str) -> list[dict[str, Any]]:
+    """The findings of ``kvguard check --format json TARGETS`` run in ``cwd`` (a new process)."""
+    result = subprocess.run(
+        [sys.executable, "-I", "-m", "kvguard", "check", "--format", "json", "--exit-zero", *targets],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert result.returncode == 0, result.stderr
+    findings: list[dict[str, Any]] = json.loads(result.stdout)["findings"]
+    return findings
 
 
 @pytest.fixture(autouse=True)

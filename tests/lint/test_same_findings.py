@@ -4,31 +4,20 @@ whole project, a directory of it, or any subset of its files (as pre-commit pass
 from __future__ import annotations
 
 import itertools
-import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from lint_rules import offload_shapes as shapes
-from tests.lint.conftest import write_tree
+from tests.lint.conftest import json_findings, write_tree
 
 Found = set[tuple[str, int, str]]
 
 
 def _check(cwd: Path, *targets: str) -> Found:
-    result = subprocess.run(
-        [sys.executable, "-I", "-m", "kvguard", "check", "--format", "json", "--exit-zero", *targets],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
     return {
-        ((cwd / f["path"]).resolve().as_posix(), f["line"], f["code"])
-        for f in json.loads(result.stdout)["findings"]
+        ((cwd / f["path"]).resolve().as_posix(), f["line"], f["code"]) for f in json_findings(cwd, *targets)
     }
 
 
@@ -75,15 +64,7 @@ def test_any_subset_of_files_reports_the_findings_it_touches(project: Path) -> N
     modules = sorted(p.name for p in package.glob("*.py"))
     flows = {
         (f["line"], f["code"]): {step["path"] for step in f.get("flow", [])} | {f["path"]}
-        for f in json.loads(
-            subprocess.run(
-                [sys.executable, "-I", "-m", "kvguard", "check", "--format", "json", "--exit-zero", "."],
-                cwd=package,
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-        )["findings"]
+        for f in json_findings(package, ".")
     }
     for size in (1, 2):
         for subset in itertools.combinations(modules, size):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.lint.conftest import json_findings
 from tests.lint.vllm_edits import backport, regressions
 from tests.vllm import venvs
 
@@ -86,15 +87,7 @@ def _copy(release: str, destination: Path) -> Path:
 
 
 def _found(cwd: Path, *targets: str) -> set[tuple[str, str]]:
-    result = subprocess.run(
-        [sys.executable, "-I", "-m", "kvguard", "check", "--format", "json", "--exit-zero", *targets],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert result.returncode == 0, result.stderr
-    return {(f["path"], f["code"]) for f in json.loads(result.stdout)["findings"]}
+    return {(f["path"], f["code"]) for f in json_findings(cwd, *targets)}
 
 
 def test_each_regression_of_the_0_33_store_fix_is_found_in_the_whole_package(tmp_path: Path) -> None:
