@@ -1198,6 +1198,13 @@ class Interpreter:
             if is_none is None:
                 return UNKNOWN, state
             return ConstV(is_none != expr.negated, "is None", frame.module.path, None), state
+        if isinstance(expr, ir.Equals):
+            left, state = self._eval(expr.left, frame, state)
+            right, state = self._eval(expr.right, frame, state)
+            if isinstance(left, ConstV) and isinstance(right, ConstV):
+                equal = left.value == right.value
+                return ConstV(equal != expr.negated, "==", frame.module.path, None), state
+            return UNKNOWN, state
         if isinstance(expr, ir.Not):
             operand, state = self._eval(expr.operand, frame, state)
             truth = _truth(operand)
@@ -1686,7 +1693,9 @@ class Interpreter:
         if last in _ALLOCATORS:
             site = _buffer_site("alloc", frame, call)
             return TensorV(_allocation_memory(args, kwargs), site), state
-        if last == "int" and args:
+        if args and (last == "int" or (dotted.startswith("ctypes.c_") and "." not in dotted[7:])):
+            # ``int(x)`` and a ctypes scalar made from x (``ctypes.c_void_p(s.cuda_stream)``)
+            # carry x's meaning: the same stream handle, pointer or order value.
             return args[0], state
         if last == "device" and args and isinstance(args[0], ConstV):
             return args[0], state  # ``torch.device("cpu")`` places memory as "cpu" does
@@ -1949,6 +1958,9 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[
             expr(e.orelse)
         elif isinstance(e, (ir.Not, ir.IsNone)):
             expr(e.operand)
+        elif isinstance(e, ir.Equals):
+            expr(e.left)
+            expr(e.right)
         elif isinstance(e, ir.Comp):
             expr(e.element)
             expr(e.target)

@@ -85,11 +85,20 @@ class IsNone:
 
 
 @dataclass(frozen=True)
+class Equals:
+    """``left == right`` (or ``!=`` when negated): a test on a tag or a flag prunes paths."""
+
+    left: Expr
+    right: Expr
+    negated: bool
+
+
+@dataclass(frozen=True)
 class Opaque:
     parts: tuple[Expr, ...] = ()
 
 
-Expr = Name | Attr | Call | Const | Seq | Index | Cond | Not | IsNone | Comp | Opaque
+Expr = Name | Attr | Call | Const | Seq | Index | Cond | Not | IsNone | Equals | Comp | Opaque
 
 
 @dataclass(frozen=True)

@@ -268,6 +268,17 @@ class ModuleReader:
             and node.comparisons[0].comparator.value == "None"
         ):
             return ir.IsNone(self._expr(node.left), isinstance(node.comparisons[0].operator, cst.IsNot))
+        if (
+            isinstance(node, cst.Comparison)
+            and len(node.comparisons) == 1
+            and isinstance(node.comparisons[0].operator, (cst.Equal, cst.NotEqual))
+        ):
+            comparison = node.comparisons[0]
+            return ir.Equals(
+                self._expr(node.left),
+                self._expr(comparison.comparator),
+                isinstance(comparison.operator, cst.NotEqual),
+            )
         if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             clause = node.for_in
             return ir.Comp(self._expr(node.elt), self._expr(clause.target), self._expr(clause.iter))
