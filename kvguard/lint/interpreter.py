@@ -483,6 +483,8 @@ class Interpreter:
         # its last barrier. A stream only ever left ordered is ordered when the next call of
         # the object starts (the barrier the previous call took at its end).
         self._left_ordered: dict[tuple[str, str], set[str]] = {}
+        # The streams each class keeps in its fields.
+        self._field_streams: dict[tuple[str, str], set[str]] = {}
         self._left_unordered: set[str] = set()
         # Events recorded anywhere (any pass, any path): waiting on one recorded nowhere is no
         # barrier.
@@ -554,10 +556,23 @@ class Interpreter:
             for name, module in sorted(self._modules.items())
             if self._uses[id(module.code.body)][1] & _SEED_NAMES
         ]
+        # A method runs on an instance its class's constructor made: where the project never
+        # constructs the class, its constructor runs first, on the generic instance, so the
+        # methods see the fields it sets (a pinned buffer, a stream) rather than nothing.
+        holders = {
+            (module, function.class_name)
+            for (module, _), function in self._functions.items()
+            if function.class_name and (module, function.qualname) in self._relevant
+        }
+        roots += sorted(
+            (module, f"{cls}.__init__")
+            for module, cls in holders
+            if cls.rsplit(".", 1)[-1] not in called and (module, f"{cls}.__init__") in self._functions
+        )
         roots += sorted(
             key
             for key, function in self._functions.items()
-            if function.name not in called and key in self._relevant
+            if function.name not in called and key in self._relevant and key not in roots
         )
         return roots
 
@@ -715,9 +730,10 @@ class Interpreter:
     def _note_exit(self, holder: tuple[str, str], state: _State, started: int) -> None:
         """How a method call leaves each stream it issued copies on: ordered behind the producer
         after its last copy (the object's next call finds it ordered), or not."""
+        owned = self._field_streams.get(holder, set())
         for stream, issued in state.issued.items():
-            if issued < started:
-                continue  # issued before this call
+            if issued < started or stream not in owned:
+                continue  # issued before this call, or on a stream another object holds
             barrier = state.barriers.get(stream)
             if barrier is not None and barrier > max(issued, state.launched):
                 self._left_ordered.setdefault(holder, set()).add(stream)
@@ -1064,6 +1080,9 @@ class Interpreter:
 
     def _remember_field(self, holder: ObjectV, name: str, value: Value) -> None:
         """A field of one instance, and of the class as a whole (what a generic ``self`` sees)."""
+        for option in value.options if isinstance(value, UnionV) else (value,):
+            if isinstance(option, StreamV):
+                self._field_streams.setdefault((holder.module, holder.qualname), set()).add(option.key)
         self._remember((holder.module, holder.qualname, name), value)
         if holder.site:
             self._remember((holder.module, f"{holder.qualname}@{holder.site}", name), value)
@@ -2080,6 +2099,10 @@ def _may_be_true(flag: Value | None) -> bool:
 
 
 def _written(identity: str, expr: ir.Expr) -> tuple[str, str]:
+    """A copy destination: its identity, and how messages name it (a slice by its buffer)."""
+    if isinstance(expr, ir.Index):
+        base = _spelling(expr.base)
+        return identity, f"{base}[...]" if base else ""
     return identity, _spelling(expr)
 
 
