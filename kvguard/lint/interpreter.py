@@ -564,15 +564,16 @@ class Interpreter:
             for (module, _), function in self._functions.items()
             if function.class_name and (module, function.qualname) in self._relevant
         }
-        roots += sorted(
+        constructors = {
             (module, f"{cls}.__init__")
             for module, cls in holders
             if cls.rsplit(".", 1)[-1] not in called and (module, f"{cls}.__init__") in self._functions
-        )
+        }
+        roots += sorted(constructors)
         roots += sorted(
             key
             for key, function in self._functions.items()
-            if function.name not in called and key in self._relevant and key not in roots
+            if function.name not in called and key in self._relevant and key not in constructors
         )
         return roots
 

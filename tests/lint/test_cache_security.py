@@ -111,14 +111,9 @@ def _forge_no_findings(project: Path, attacker_home: Path) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(attacker_home)}
     assert _codes(_kvguard(project, ".", env=env)) == [("race.py", "KVG001")]
     (result_file,) = (_version_dir(project) / "analysis").glob("*.json")
-    old = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = str(attacker_home)
-    try:
-        cache = SummaryCache(project, Settings(root=project).fingerprint(), machine_key())
-        cache._write(f"analysis/{result_file.name}", Analysis())
-    finally:
-        if old is not None:
-            os.environ["XDG_CACHE_HOME"] = old
+    attacker_key = (attacker_home / "kvguard" / "cache-key").read_bytes()
+    cache = SummaryCache(project, Settings(root=project).fingerprint(), attacker_key)
+    cache._write(f"analysis/{result_file.name}", Analysis())
 
 
 def test_a_forged_no_findings_entry_does_not_hide_the_race(tmp_path: Path) -> None:
