@@ -17,3 +17,9 @@ def store_batch(dsts: list[int], srcs: list[int], sizes: list[int], store_stream
     # ANY lets the driver read the GPU source before the barrier above takes effect.
     attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
     driver.cuMemcpyBatchAsync(dsts, srcs, sizes, len(srcs), [attrs], [0], 1, store_stream.cuda_stream)
+
+
+def offload_step(gpu_cache: torch.Tensor, blocks: list[int], store_stream: torch.cuda.Stream) -> torch.Tensor:
+    cpu_cache = torch.empty(gpu_cache.shape, dtype=gpu_cache.dtype, pin_memory=True)
+    store_blocks(cpu_cache, gpu_cache, blocks, store_stream)
+    return cpu_cache

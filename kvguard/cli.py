@@ -88,6 +88,11 @@ def _split(values: Sequence[str]) -> tuple[str, ...]:
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only: no source context, no summary.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option(
+    "--include-uncertain",
+    is_flag=True,
+    help="Also report findings whose hazard the code does not establish, marked as uncertain.",
+)
+@click.option(
     "--fix", is_flag=True, help="Apply the fixes kvguard can make safely, then report what is left."
 )
 @click.option(
@@ -118,6 +123,7 @@ def check(
     no_cache: bool,
     quiet: bool,
     exit_zero: bool,
+    include_uncertain: bool,
     fix: bool,
     show_diff: bool,
     config_file: Path | None,
@@ -163,6 +169,7 @@ def check(
         ignore=settings.ignore + _split(ignore),
         extend_exclude=settings.extend_exclude + tuple(exclude),
         force_exclude=settings.force_exclude or force_exclude,
+        include_uncertain=settings.include_uncertain or include_uncertain,
     )
     codes = enabled_codes(settings, default_states())
     rules = [rule() for rule in RULES if rule.code in codes]

@@ -35,8 +35,9 @@ class UnorderedDeviceToHostCopy(Rule):
             "source. Barriers: `S.wait_stream(P)`, `S.wait_event(E)` or `E.wait(S)` with E recorded "
             "on the producer, or a host-blocking sync (`torch.cuda.synchronize()`, `P.synchronize()`, "
             "`E.synchronize()`). `record_stream` is not a barrier: it only keeps memory alive. A "
-            "copy whose direction the code does not show is treated as reading GPU memory into host "
-            "memory; a copy shown to read host memory or to write GPU memory is not this rule's."
+            "copy shown to read host memory or to write GPU memory is not this rule's. A copy "
+            "whose sides the code places neither way is uncertain: it is reported only with "
+            "`--include-uncertain`, marked as such, and never fixed."
         ),
         why=(
             "Streams run independently. A store on a side stream that is not ordered behind the "
@@ -65,16 +66,18 @@ class UnorderedDeviceToHostCopy(Rule):
     )
     VALID = (
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu, stream):\n"
+            "import torch\n"
+            "def store(gpu, stream):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    stream.wait_stream(torch.cuda.current_stream())\n"
             "    with torch.cuda.stream(stream):\n"
             "        cpu.copy_(gpu, non_blocking=True)\n",
             note="barrier with wait_stream",
         ),
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu, stream):\n"
+            "import torch\n"
+            "def store(gpu, stream):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    done = torch.cuda.Event()\n"
             "    done.record()\n"
             "    stream.wait_event(done)\n"
@@ -83,8 +86,9 @@ class UnorderedDeviceToHostCopy(Rule):
             note="event recorded on the current stream, waited on the store stream",
         ),
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu, stream):\n"
+            "import torch\n"
+            "def store(gpu, stream):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    done = torch.cuda.current_stream().record_event()\n"
             "    done.wait(stream)\n"
             "    with torch.cuda.stream(stream):\n"
@@ -104,8 +108,9 @@ class UnorderedDeviceToHostCopy(Rule):
             note="copy on the current (producer) stream",
         ),
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu, stream, flag):\n"
+            "import torch\n"
+            "def store(gpu, stream, flag):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    if flag:\n"
             "        stream.wait_stream(torch.cuda.current_stream())\n"
             "    else:\n"
@@ -131,8 +136,9 @@ class UnorderedDeviceToHostCopy(Rule):
             note=".to('cpu') of a CPU tensor",
         ),
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu):\n"
+            "import torch\n"
+            "def store(gpu):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    with torch.cuda.stream(torch.cuda.current_stream()):\n"
             "        cpu.copy_(gpu, non_blocking=True)\n",
             note="a stream context on the current stream",
@@ -158,8 +164,9 @@ class UnorderedDeviceToHostCopy(Rule):
     )
     INVALID = (
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu, stream):\n"
+            "import torch\n"
+            "def store(gpu, stream):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    with torch.cuda.stream(stream):\n"
             "        cpu.copy_(gpu, non_blocking=True)\n",
             expect=(Expect(5, 9),),
@@ -181,8 +188,9 @@ class UnorderedDeviceToHostCopy(Rule):
             "before the next call's store",
         ),
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu, stream):\n"
+            "import torch\n"
+            "def store(gpu, stream):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    with torch.cuda.stream(stream):\n"
             "        cpu.copy_(gpu, non_blocking=True)\n"
             "    stream.wait_stream(torch.cuda.current_stream())\n",
@@ -190,8 +198,9 @@ class UnorderedDeviceToHostCopy(Rule):
             note="barrier after the copy",
         ),
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu, stream):\n"
+            "import torch\n"
+            "def store(gpu, stream):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    stream.wait_stream(torch.cuda.current_stream())\n"
             "    gpu.fill_(0)\n"
             "    with torch.cuda.stream(stream):\n"
@@ -200,8 +209,9 @@ class UnorderedDeviceToHostCopy(Rule):
             note="barrier before the producer's last write",
         ),
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu, stream):\n"
+            "import torch\n"
+            "def store(gpu, stream):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    gpu.record_stream(stream)\n"
             "    with torch.cuda.stream(stream):\n"
             "        cpu.copy_(gpu, non_blocking=True)\n",
@@ -209,8 +219,9 @@ class UnorderedDeviceToHostCopy(Rule):
             note="record_stream is not a barrier",
         ),
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu, stream, eager):\n"
+            "import torch\n"
+            "def store(gpu, stream, eager):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    if eager:\n"
             "        stream.wait_stream(torch.cuda.current_stream())\n"
             "    with torch.cuda.stream(stream):\n"
@@ -219,8 +230,9 @@ class UnorderedDeviceToHostCopy(Rule):
             note="barrier in one branch only",
         ),
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu, stream):\n"
+            "import torch\n"
+            "def store(gpu, stream):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    done = torch.cuda.Event()\n"
             "    done.record(stream)\n"
             "    stream.wait_event(done)\n"
@@ -230,8 +242,9 @@ class UnorderedDeviceToHostCopy(Rule):
             note="event recorded on the copy stream itself",
         ),
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu):\n"
+            "import torch\n"
+            "def store(gpu):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    load_stream, store_stream = torch.cuda.Stream(), torch.cuda.Stream()\n"
             "    load_stream.wait_stream(torch.cuda.current_stream())\n"
             "    with torch.cuda.stream(store_stream):\n"
@@ -240,8 +253,9 @@ class UnorderedDeviceToHostCopy(Rule):
             note="two streams made on one line: the barrier is on the other one",
         ),
         Example(
-            "import torch\n\n"
-            "def store(cpu, gpu, stream):\n"
+            "import torch\n"
+            "def store(gpu, stream):\n"
+            "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
             "    with torch.cuda.stream(stream):\n"
             "        stream.wait_stream(torch.cuda.current_stream())\n"
             "        cpu.copy_(gpu, non_blocking=True)\n",
@@ -319,7 +333,7 @@ class UnorderedDeviceToHostCopy(Rule):
         ),
         Example(
             shapes.CONTEXT_MANAGER_WITHOUT_BARRIER,
-            expect=(Expect(14, 9),),
+            expect=(Expect(15, 9),),
             note="a context manager that only switches streams",
         ),
         Example(
@@ -349,7 +363,8 @@ class UnorderedDeviceToHostCopy(Rule):
                 problem += f" (it runs on the {run.thread}, whose current stream is not the producer)"
             copy_step = FlowStep(run.path, run.span.line, run.span.column, f"{run.form} on stream '{stream}'")
             flow = (*run.flow, *run.gap, copy_step)
-            fix, why_not = barrier_fix(runs, model.producer_streams)
+            uncertain = "" if run.direction_shown else "the code does not show which way it copies"
+            fix, why_not = barrier_fix(runs, model.producer_streams) if not uncertain else (None, "uncertain")
             yield Finding(
                 path=run.path,
                 code=self.code,
@@ -362,4 +377,5 @@ class UnorderedDeviceToHostCopy(Rule):
                 "torch.cuda.current_stream())` or record an event there and wait on it on this stream "
                 "before the copy" + (f" (no automatic fix: {why_not})" if fix is None else ""),
                 fix=fix,
+                uncertain=uncertain,
             )

@@ -197,7 +197,8 @@ def ordered(stream):
         yield
 
 
-def store(cpu, gpu, stream):
+def store(gpu, stream):
+    cpu = torch.empty(gpu.shape, pin_memory=True)
     with ordered(stream):
         cpu.copy_(gpu, non_blocking=True)
 """

@@ -69,6 +69,8 @@ class Settings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     force_exclude: bool = False
+    # Report findings whose hazard the code does not establish (marked as uncertain).
+    include_uncertain: bool = False
     analysis: AnalysisSettings = field(default_factory=AnalysisSettings)
 
     @property
@@ -81,7 +83,8 @@ class Settings:
 
 _LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
 _ANALYSIS_KEYS = ("barrier-functions", "copy-functions", "producer-streams", "copy-thread-functions")
-_KNOWN_KEYS = frozenset({*_LIST_KEYS, *_ANALYSIS_KEYS, "per-file-ignores", "force-exclude"})
+_FLAG_KEYS = ("force-exclude", "include-uncertain")
+_KNOWN_KEYS = frozenset({*_LIST_KEYS, *_ANALYSIS_KEYS, *_FLAG_KEYS, "per-file-ignores"})
 
 
 def find_config(start: Path) -> Path | None:
@@ -158,9 +161,10 @@ def parse_table(table: Mapping[str, Any], path: Path, prefix: str, known_codes: 
         for selector in selectors:
             check_selector(selector, known_codes, f"{path}: '{prefix}per-file-ignores.{pattern}'")
         per_file.append((pattern, selectors))
-    force = table.get("force-exclude", False)
-    if not isinstance(force, bool):
-        raise ConfigError(f"{path}: '{prefix}force-exclude' must be true or false, not {force!r}")
+    flags = {key: table.get(key, False) for key in _FLAG_KEYS}
+    for key, flag in flags.items():
+        if not isinstance(flag, bool):
+            raise ConfigError(f"{path}: '{prefix}{key}' must be true or false, not {flag!r}")
     analysis = AnalysisSettings(
         *(_string_list(table.get(key, []), f"{prefix}{key}", path) for key in _ANALYSIS_KEYS)
     )
@@ -173,7 +177,8 @@ def parse_table(table: Mapping[str, Any], path: Path, prefix: str, known_codes: 
         per_file_ignores=tuple(per_file),
         exclude=values.get("exclude", DEFAULT_EXCLUDE),
         extend_exclude=values.get("extend-exclude", ()),
-        force_exclude=force,
+        force_exclude=flags["force-exclude"],
+        include_uncertain=flags["include-uncertain"],
     )
 
 

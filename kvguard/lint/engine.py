@@ -15,6 +15,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kvguard.lint.api import passes_gate
 from kvguard.lint.cache import CacheUnavailable, SummaryCache
 from kvguard.lint.config import Settings
 from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
@@ -24,7 +25,7 @@ from kvguard.lint.gitcmd import git
 from kvguard.lint.ir import ModuleCode
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Rule
-from kvguard.lint.source import GATE, summarize
+from kvguard.lint.source import summarize
 
 # Below this many files to parse, a process pool costs more than it saves.
 _PARALLEL_THRESHOLD = 16
@@ -60,6 +61,8 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     files_checked: int = 0
     suppressed: int = 0
+    # Findings left out because the code does not establish their hazard.
+    uncertain: int = 0
     # One line each, for standard error: what the run could not do (use its cache, say).
     warnings: list[str] = field(default_factory=list)
     # Files the run read: a report quotes source lines from these only (not from a file it
@@ -154,6 +157,9 @@ def _run_check(
         if model.analysed:
             cache.put_analysis(analysis_key, model.analysis)
     kept, suppressed = _apply_suppressions([f for f in findings if touched(f)], summaries, settings)
+    uncertain = 0 if settings.include_uncertain else sum(1 for f in kept if f.uncertain)
+    if not settings.include_uncertain:
+        kept = [finding for finding in kept if not finding.uncertain]
     kept.sort(key=Finding.sort_key)
     if stdin is not None:
         read.add(stdin.display_path)
@@ -161,6 +167,7 @@ def _run_check(
         findings=kept,
         files_checked=checked,
         suppressed=suppressed,
+        uncertain=uncertain,
         warnings=warnings,
         read_paths=frozenset(read),
     )
@@ -249,7 +256,7 @@ def _summaries(
         cached = cache.get(key) if cache is not None else None
         if cached is not None:
             results[index] = cached
-        elif GATE.search(data):
+        elif passes_gate(data):
             to_parse.append((index, shown, data, key))
         else:
             summary = summarize(shown, data)  # cheap: no parse

@@ -58,6 +58,9 @@ class Finding:
     flow: tuple[FlowStep, ...] = ()
     fix_hint: str = ""
     fix: Fix | None = None
+    # Why the hazard is not established (the code does not show which way the copy goes,
+    # say); empty when it is. Uncertain findings are reported only when asked for.
+    uncertain: str = ""
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.span.line, self.span.column, self.code, self.message)

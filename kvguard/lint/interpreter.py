@@ -22,8 +22,33 @@ from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
 from kvguard.lint import ir
+from kvguard.lint.api import (
+    ALLOCATORS,
+    COPY_APIS,
+    DATA_CONSTRUCTORS,
+    DEVICE_ALLOCATORS,
+    DEVICE_MODULES,
+    DEVICE_NAMES,
+    HOST_READ_FUNCTIONS,
+    HOST_READ_METHODS,
+    KIND_MEMORY,
+    KIND_SPELLINGS,
+    LIKE_ALLOCATORS,
+    NEW_ALLOCATORS,
+    ORDER_KEYWORDS,
+    ORDER_SPELLINGS,
+    ORDER_STRINGS,
+    PINNED_ALLOCATORS,
+    QUEUES,
+    RAW_COPIES,
+    SAME_MEMORY_METHODS,
+    SEED_NAMES,
+    STREAM_CONTEXTS,
+    STREAM_HANDLES,
+    WEAK_NAMES,
+)
 from kvguard.lint.config import AnalysisSettings
-from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_STREAM, Memory, SourceOrder
+from kvguard.lint.facts import ORDER_ANY, Memory, SourceOrder
 from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.values import (
     UNKNOWN,
@@ -61,158 +86,8 @@ _NEW_STREAM = "a stream created here"
 _MAX_DEPTH = 12
 _RUNS_PER_THREAD_FUNCTION = 8
 _BEFORE_PATH = -1
-
-# Raw copy entry points and how their arguments are laid out.
-_BATCH_COPIES = frozenset(
-    {"cuMemcpyBatchAsync", "cuMemcpyBatchAsync_v2", "cudaMemcpyBatchAsync", "hipMemcpyBatchAsync"}
-)
-_POINTER_COPIES = frozenset(
-    {
-        "cuMemcpyDtoHAsync",
-        "cuMemcpyDtoHAsync_v2",
-        "cuMemcpyAsync",
-        "cuMemcpyAsync_v2",
-        "cudaMemcpyAsync",
-        "hipMemcpyAsync",
-        "memcpyAsync",
-        "cuMemcpyWithAttributesAsync",
-    }
-)
-COPY_APIS = _BATCH_COPIES | _POINTER_COPIES | {"swap_blocks", "swap_blocks_batch"}
-
-_ORDER_SPELLINGS = {
-    "CU_MEMCPY_SRC_ACCESS_ORDER_STREAM": ORDER_STREAM,
-    "CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL": ORDER_DURING_API_CALL,
-    "CU_MEMCPY_SRC_ACCESS_ORDER_ANY": ORDER_ANY,
-    "cudaMemcpySrcAccessOrderStream": ORDER_STREAM,
-    "cudaMemcpySrcAccessOrderDuringApiCall": ORDER_DURING_API_CALL,
-    "cudaMemcpySrcAccessOrderAny": ORDER_ANY,
-    "hipMemcpySrcAccessOrderStream": ORDER_STREAM,
-    "hipMemcpySrcAccessOrderDuringApiCall": ORDER_DURING_API_CALL,
-    "hipMemcpySrcAccessOrderAny": ORDER_ANY,
-}
-_ORDER_STRINGS = {"stream": ORDER_STREAM, "during_api_call": ORDER_DURING_API_CALL, "any": ORDER_ANY}
-_ORDER_KEYWORDS = ("srcAccessOrder", "src_access_order")
-_KIND_SPELLINGS = {
-    "cudaMemcpyHostToHost": 0,
-    "cudaMemcpyHostToDevice": 1,
-    "cudaMemcpyDeviceToHost": 2,
-    "cudaMemcpyDeviceToDevice": 3,
-    "cudaMemcpyDefault": 4,
-    "hipMemcpyHostToHost": 0,
-    "hipMemcpyHostToDevice": 1,
-    "hipMemcpyDeviceToHost": 2,
-    "hipMemcpyDeviceToDevice": 3,
-    "hipMemcpyDefault": 4,
-    "memcpyHostToHost": 0,
-    "memcpyHostToDevice": 1,
-    "memcpyDeviceToHost": 2,
-    "memcpyDeviceToDevice": 3,
-    "memcpyDefault": 4,
-}
-_KIND_MEMORY = {
-    0: (Memory.HOST, Memory.HOST),
-    1: (Memory.HOST, Memory.DEVICE),
-    2: (Memory.DEVICE, Memory.HOST),
-    3: (Memory.DEVICE, Memory.DEVICE),
-}
-_ALLOCATORS = frozenset(
-    {
-        "empty",
-        "zeros",
-        "ones",
-        "full",
-        "rand",
-        "randn",
-        "randint",
-        "arange",
-        "tensor",
-        "empty_strided",
-        "as_tensor",
-        "from_numpy",
-        "empty_like",
-        "zeros_like",
-        "ones_like",
-        "full_like",
-        "rand_like",
-    }
-)
-_SAME_MEMORY_METHODS = frozenset(
-    {
-        "view",
-        "reshape",
-        "flatten",
-        "unflatten",
-        "narrow",
-        "select",
-        "permute",
-        "transpose",
-        "contiguous",
-        "squeeze",
-        "unsqueeze",
-        "expand",
-        "as_strided",
-        "view_as",
-        "unbind",
-        "chunk",
-        "split",
-        "index_select",
-        "clone",
-        "detach",
-        "float",
-        "half",
-        "bfloat16",
-        "data_ptr",
-        "values",
-        "items",
-        "ravel",
-        "t",
-    }
-)
-_STREAM_CONTEXTS = frozenset({"stream", "StreamContext"})
-# Ways the host reads a buffer's bytes: methods of the buffer, and functions given it.
-# ``.numpy()`` is not one: it makes a view, and vLLM reads such views only after a wait.
-_HOST_READ_METHODS = frozenset({"tolist", "item", "tobytes", "tofile", "__array__"})
-_HOST_READ_FUNCTIONS = frozenset(
-    {"memoryview", "bytes", "bytearray", "int", "float", "bool", "asarray", "array", "save", "dump", "equal"}
-)
-_QUEUES = frozenset({"Queue", "SimpleQueue", "LifoQueue", "PriorityQueue", "JoinableQueue"})
-_STREAM_HANDLES = frozenset({"cuda_stream", "handle", "stream_id", "ptr"})
-# Names whose mention makes a function matter to stream ordering, and names of tensor
-# copies and placements that matter when such a function calls it.
-_SEED_NAMES = (
-    frozenset(
-        {
-            "stream",
-            "StreamContext",
-            "wait_stream",
-            "wait_event",
-            "record_event",
-            "current_stream",
-            "default_stream",
-            "Stream",
-            "Event",
-            "cuGetProcAddress",
-            "Thread",
-            "Queue",
-            "SimpleQueue",
-            "LifoQueue",
-            "PriorityQueue",
-            "synchronize",
-            "cuda_stream",
-            "put",
-            "put_nowait",
-        }
-    )
-    | COPY_APIS
-    | frozenset(_ORDER_SPELLINGS)
-    | frozenset(_ORDER_KEYWORDS)
-    | {"is_src_access_order_any", "non_blocking"}
-)
-_WEAK_NAMES = (
-    frozenset({"copy_", "cpu", "to", "pin_memory", "cuda", "data_ptr", "get", "get_nowait"}) | _ALLOCATORS
-)
-
+# Builtins whose results the analysis reads (a dict display is lowered to a ``dict`` call).
+_BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict"})
 
 @dataclass(frozen=True)
 class CopyRun:
@@ -256,9 +131,20 @@ class CopyRun:
 
     @property
     def direction(self) -> str:
-        if self.source_memory is Memory.DEVICE and self.destination_memory is Memory.HOST:
+        """The GPU-to-host direction as far as the code shows it."""
+        source, destination = self.source_memory, self.destination_memory
+        if source is Memory.DEVICE and destination is Memory.HOST:
             return "GPU to host"
-        return "GPU to host, assumed: the code does not show where source and destination live"
+        if destination is Memory.HOST:
+            return "into host memory from a source the code does not place"
+        if source is Memory.DEVICE:
+            return "from GPU memory into a destination the code does not place"
+        return "direction not shown: the code places neither source nor destination"
+
+    @property
+    def direction_shown(self) -> bool:
+        """Whether the code places at least one side of the copy."""
+        return self.source_memory is not Memory.UNKNOWN or self.destination_memory is not Memory.UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -554,7 +440,7 @@ class Interpreter:
         roots = [
             ("<module>", name)
             for name, module in sorted(self._modules.items())
-            if self._uses[id(module.code.body)][1] & _SEED_NAMES
+            if self._uses[id(module.code.body)][1] & SEED_NAMES
         ]
         # A method runs on an instance its class's constructor made: where the project never
         # constructs the class, its constructor runs first, on the generic instance, so the
@@ -570,10 +456,21 @@ class Interpreter:
             if cls.rsplit(".", 1)[-1] not in called and (module, f"{cls}.__init__") in self._functions
         }
         roots += sorted(constructors)
+        # Likewise a module's lazy initialiser (``global copy_stream; copy_stream = Stream()``)
+        # runs first, so that readers of the global see what it makes, not its ``None``.
+        initialisers = {
+            key
+            for key, function in self._functions.items()
+            if function.global_names and key in self._relevant and key not in constructors
+        }
+        roots += sorted(initialisers)
         roots += sorted(
             key
             for key, function in self._functions.items()
-            if function.name not in called and key in self._relevant and key not in constructors
+            if function.name not in called
+            and key in self._relevant
+            and key not in constructors
+            and key not in initialisers
         )
         return roots
 
@@ -589,11 +486,11 @@ class Interpreter:
             self._passed |= passed
             for name in called:
                 callers.setdefault(name, set()).add(key)
-            if mentioned & _SEED_NAMES or any(
+            if mentioned & SEED_NAMES or any(
                 _spelling(d).endswith("contextmanager") for d in function.decorators
             ):
                 seeds.append(key)
-            elif mentioned & _WEAK_NAMES:
+            elif mentioned & WEAK_NAMES:
                 weak.append(key)
         for module in self._modules.values():
             called, mentioned, passed = _names_used(module.code.body)
@@ -1058,17 +955,25 @@ class Interpreter:
             for item_target, item in zip(target.items, items, strict=True):
                 state = self._assign(item_target, item, frame, state, statement)
         elif isinstance(target, ir.Index):
+            keyed = _keyed_spelling(target)
+            if keyed:
+                frame.env[keyed] = value  # later reads of ``state[key]`` here see this value
             memory = memory_of(value)
             if memory is not None:
                 # ``caches[name] = tensor``: the container now holds that memory.
                 state = self._holds(target.base, TensorV(memory), frame, state)
-            span = target.base.span if isinstance(target.base, (ir.Name, ir.Attr)) else None
-            state = self._write(target, frame, state, span)
+            if not (isinstance(value, TensorV) and value.key):
+                # Storing a buffer made elsewhere in a container is no kernel; ``t[i] = x`` is.
+                span = target.base.span if isinstance(target.base, (ir.Name, ir.Attr)) else None
+                state = self._write(target, frame, state, span)
         return state
 
     def _holds(self, container: ir.Expr, element: Value, frame: _Frame, state: _State) -> _State:
         if isinstance(container, ir.Name):
-            frame.env[container.id] = join([frame.env.get(container.id, UNKNOWN), element])
+            held = frame.env.get(container.id, UNKNOWN)
+            if isinstance(held, Unknown):
+                return state  # a container made elsewhere: its other elements are still unknown
+            frame.env[container.id] = join([held, element])
         elif isinstance(container, ir.Attr):
             holder, state = self._eval(container.base, frame, state)
             if isinstance(holder, ObjectV):
@@ -1105,7 +1010,7 @@ class Interpreter:
         if (
             isinstance(expr, ir.Call)
             and isinstance(expr.func, ir.Attr)
-            and expr.func.name in _SAME_MEMORY_METHODS
+            and expr.func.name in SAME_MEMORY_METHODS
         ):
             return self._identity(UNKNOWN, expr.func.base, frame)
         if isinstance(expr, ir.Name):
@@ -1195,6 +1100,9 @@ class Interpreter:
         if isinstance(expr, ir.Index):
             base, state = self._eval(expr.base, frame, state)
             index, state = self._eval(expr.index, frame, state)
+            keyed = _keyed_spelling(expr)
+            if keyed in frame.env:
+                return frame.env[keyed], state
             return _index(base, index), state
         if isinstance(expr, ir.Cond):
             test, state = self._eval(expr.test, frame, state)
@@ -1271,9 +1179,9 @@ class Interpreter:
             return self._constant_values[(module.name, name)]
         if name in code.imports:
             return self.resolve(self._absolute(module, code.imports[name]), seen)
-        if name in _ORDER_SPELLINGS:
-            return ConstV(_ORDER_SPELLINGS[name], name, module.path, None)
-        return ExternalV(name) if name in ("int", "getattr", "zip", "list", "tuple", "len") else UNKNOWN
+        if name in ORDER_SPELLINGS:
+            return ConstV(ORDER_SPELLINGS[name], name, module.path, None)
+        return ExternalV(name) if name in _BUILTINS else UNKNOWN
 
     def _absolute(self, module: ModuleEntry, target: str) -> str:
         if not target.startswith("."):
@@ -1305,9 +1213,9 @@ class Interpreter:
         name = expr.name
         if name in COPY_APIS:
             return CopyApiV(name)
-        if name in _ORDER_SPELLINGS:
+        if name in ORDER_SPELLINGS:
             path = frame.module.path if frame else ""
-            return ConstV(_ORDER_SPELLINGS[name], _spelling(expr), path, expr.span)
+            return ConstV(ORDER_SPELLINGS[name], _spelling(expr), path, expr.span)
         if isinstance(base, UnionV):
             return join([self._attribute(option, expr, frame) for option in base.options])
         if isinstance(base, ObjectV):
@@ -1330,7 +1238,7 @@ class Interpreter:
             return FuncV(method[0], method[1]) if method else UNKNOWN
         if isinstance(base, ExternalV):
             return ExternalV(f"{base.dotted}.{name}")
-        if isinstance(base, (StreamV, Unknown)) and name in _STREAM_HANDLES:
+        if isinstance(base, (StreamV, Unknown)) and name in STREAM_HANDLES:
             return base  # a stream's handle (``s.cuda_stream``) names the stream itself
         if isinstance(base, ConstV) and name == "value":
             return base
@@ -1552,7 +1460,7 @@ class Interpreter:
                     state.synced = record[1]
             self._host_waited(target, state)
             return UNKNOWN, state
-        if isinstance(call.func, ir.Attr) and receiver is not None and method in _HOST_READ_METHODS:
+        if isinstance(call.func, ir.Attr) and receiver is not None and method in HOST_READ_METHODS:
             self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
         if method == "write" and args:
             self._host_read(args[0], call.args[0] if call.args else None, "`write()`", call, frame, state)
@@ -1621,9 +1529,15 @@ class Interpreter:
                 return result, state
             if moved_to is Memory.DEVICE:
                 return TensorV(Memory.DEVICE), state
+            if isinstance(device, Unknown) and "dtype" not in kwargs:
+                return TensorV(Memory.UNKNOWN), state  # moved to a device the code does not show
             return receiver, state
         if method in ("cuda",) and isinstance(receiver, (TensorV, Unknown)):
             return TensorV(Memory.DEVICE), state
+        if method in NEW_ALLOCATORS and isinstance(receiver, TensorV):
+            device = kwargs.get("device")
+            placed = _device_memory(device) if device is not None else receiver.memory
+            return TensorV(placed or Memory.UNKNOWN, _buffer_site("alloc", frame, call)), state
         if method in ("pin_memory", "numpy") and isinstance(receiver, (TensorV, Unknown)):
             return TensorV(Memory.HOST, receiver.key if isinstance(receiver, TensorV) else ""), state
         given_stream = kwargs.get("stream")
@@ -1648,7 +1562,7 @@ class Interpreter:
             )
         if method in ("append", "extend", "add", "insert") and isinstance(call.func, ir.Attr):
             holder = call.func.base
-            if isinstance(holder, ir.Name) and args:
+            if isinstance(holder, ir.Name) and args and not isinstance(frame.env.get(holder.id), Unknown):
                 current = frame.env.get(holder.id, UNKNOWN)
                 frame.env[holder.id] = join([current, taint([args[-1]]) if memory_of(args[-1]) else current])
             return UNKNOWN, state
@@ -1661,7 +1575,7 @@ class Interpreter:
             return receiver or UNKNOWN, self._write(call.func.base, frame, state, call.span)
         if method == "data_ptr" and isinstance(receiver, Unknown):
             return TensorV(Memory.UNKNOWN), state  # a pointer to memory the code does not place
-        if method in _SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
+        if method in SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
             return view_of(receiver), state
         return None
 
@@ -1684,7 +1598,7 @@ class Interpreter:
             return self._current(frame, state), state
         if last == "default_stream":
             return self._current(frame, state, explicit=True), state
-        if last in _STREAM_CONTEXTS and args:
+        if last in STREAM_CONTEXTS and args:
             stream = _opaque_stream(args[0])
             return (ContextV(stream) if stream is not None else UNKNOWN), state
         if last == "Event":
@@ -1694,10 +1608,10 @@ class Interpreter:
             state.synced = self._clock
             state.completed(None)
             return UNKNOWN, state
-        if last in _HOST_READ_FUNCTIONS:
+        if last in HOST_READ_FUNCTIONS:
             for value, expr in zip(args, call.args, strict=False):
                 self._host_read(value, expr, f"`{last}()`", call, frame, state)
-        if last in _QUEUES:
+        if last in QUEUES:
             site = _site(frame, call)
             return QueueV(site, f"the queue created at {site}"), state
         if last == "Thread":
@@ -1710,9 +1624,18 @@ class Interpreter:
                     _ThreadStart(target, items, state.copy(), (*frame.flow, step), dotted, self._fallback)
                 )
             return UNKNOWN, state
-        if last in _ALLOCATORS:
+        if last in ALLOCATORS or last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS:
             site = _buffer_site("alloc", frame, call)
-            return TensorV(_allocation_memory(args, kwargs), site), state
+            if dotted.startswith(DEVICE_MODULES) and not dotted.startswith("cupyx"):
+                return TensorV(Memory.DEVICE, site), state  # cupy's arrays live on the device
+            like = last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS
+            return TensorV(_allocation_memory(args, kwargs, like=like), site), state
+        if last in PINNED_ALLOCATORS:
+            return TensorV(Memory.HOST, _buffer_site("alloc", frame, call)), state
+        if last in DEVICE_ALLOCATORS and dotted.startswith(DEVICE_MODULES):
+            return TensorV(Memory.DEVICE, _buffer_site("alloc", frame, call)), state
+        if last in DEVICE_NAMES:
+            return ConstV("cuda", dotted, frame.module.path, None), state
         if args and (last == "int" or (dotted.startswith("ctypes.c_") and "." not in dotted[7:])):
             # ``int(x)`` and a ctypes scalar made from x (``ctypes.c_void_p(s.cuda_stream)``)
             # carry x's meaning: the same stream handle, pointer or order value.
@@ -1728,6 +1651,8 @@ class Interpreter:
             return CopyApiV(str(args[1].value)), state
         if last == "zip":
             return ZipV(args), state
+        if last == "dict" and not args:
+            return RecordV("dict", tuple(kwargs.items())), state
         if last in ("list", "tuple") and args:
             return args[0], state
         if last == "partial" and args:
@@ -1754,46 +1679,33 @@ class Interpreter:
         state: _State,
     ) -> tuple[Value, _State]:
         args = list(args)
+        layout = RAW_COPIES[api]
         stream: Value | None = self._stream(frame, state)
-        source: Value = UNKNOWN
-        destination: Value = UNKNOWN
+        destination = args[layout.destination] if len(args) > layout.destination else UNKNOWN
+        source = args[layout.source] if len(args) > layout.source else UNKNOWN
+        explicit = next((kwargs[k] for k in layout.stream_keywords if k in kwargs), None)
+        if explicit is not None:
+            stream = explicit
+        elif layout.stream is not None and len(args) >= max(layout.stream_needs, layout.stream + 1):
+            stream = args[layout.stream]
+        kind = _kind(args[layout.kind]) if layout.kind is not None and len(args) > layout.kind else None
+        if layout.memory is not None:
+            source, destination = (TensorV(m) for m in layout.memory)
+        elif kind in KIND_MEMORY:
+            source, destination = (TensorV(m) for m in KIND_MEMORY[kind])
         order = _order_in(list(kwargs.items()))
-        if api in _BATCH_COPIES:
-            destination, source = [*args, UNKNOWN, UNKNOWN][:2]
-            explicit = kwargs.get("hStream", kwargs.get("stream"))
-            if explicit is not None:
-                stream = explicit
-            elif len(args) >= 8:
-                stream = args[-1]
+        if layout.ordered:
             order = order or _order_in([("", a) for a in args])
-        elif api in ("cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2"):
-            destination, source = TensorV(Memory.HOST), TensorV(Memory.DEVICE)
-            stream = args[3] if len(args) >= 4 else stream
-        elif api in ("cuMemcpyAsync", "cuMemcpyAsync_v2"):
-            destination, source = [*args, UNKNOWN, UNKNOWN][:2]
-            stream = args[3] if len(args) >= 4 else stream
-        elif api in ("cudaMemcpyAsync", "hipMemcpyAsync", "memcpyAsync"):
-            destination, source = [*args, UNKNOWN, UNKNOWN][:2]
-            kind = _kind(args[3]) if len(args) >= 4 else None
-            if kind in _KIND_MEMORY:
-                source, destination = (TensorV(m) for m in _KIND_MEMORY[kind])
-            stream = args[4] if len(args) >= 5 else stream
-        elif api == "cuMemcpyWithAttributesAsync":
-            destination, source = [*args, UNKNOWN, UNKNOWN][:2]
-            stream = args[4] if len(args) >= 5 else stream
-            order = order or _order_in([("", a) for a in args])
-        elif api in ("swap_blocks", "swap_blocks_batch"):
-            source, destination = [*args, UNKNOWN, UNKNOWN][:2]
-            flag = kwargs.get("is_src_access_order_any")
-            if flag is not None and _truth(flag) is True:
-                where = flag if isinstance(flag, ConstV) else None
-                order = SourceOrder(
-                    ORDER_ANY,
-                    where.spelling if where else "True",
-                    where.span if where and where.span else call.span,
-                    "passed as is_src_access_order_any=True",
-                    where.path if where else frame.module.path,
-                )
+        flag = kwargs.get("is_src_access_order_any")
+        if flag is not None and _truth(flag) is True:
+            where = flag if isinstance(flag, ConstV) else None
+            order = SourceOrder(
+                ORDER_ANY,
+                where.spelling if where else "True",
+                where.span if where and where.span else call.span,
+                "passed as is_src_access_order_any=True",
+                where.path if where else frame.module.path,
+            )
         stream_value = stream if stream is None or isinstance(stream, StreamV) else _opaque_stream(stream)
         spelled = call.args[0] if call.args and not call.star_args else None
         written = _written(self._identity(destination, spelled, frame), spelled) if spelled else ("", "")
@@ -2050,7 +1962,7 @@ def _opaque_call(name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> 
     if len(args) == 1 and not kwargs and isinstance(args[0], (CopyApiV, RecordV)):
         # A ctypes prototype wrapping an entry point; byref/addressof/pointer of a struct.
         return args[0]
-    if any(key in _ORDER_KEYWORDS for key in kwargs):
+    if any(key in ORDER_KEYWORDS for key in kwargs):
         return RecordV(name, tuple(kwargs.items()))  # copy attributes built by keyword
     return taint([*args, *kwargs.values()])
 
@@ -2084,11 +1996,22 @@ def _spelling(expr: ir.Expr) -> str:
     return ""
 
 
+def _keyed_spelling(expr: ir.Index) -> str:
+    """``state[key]`` as a local name, when container and key are plain names or constants."""
+    base = _spelling(expr.base) if isinstance(expr.base, (ir.Name, ir.Attr)) else ""
+    index = expr.index
+    if isinstance(index, ir.Const) and isinstance(index.value, (str, int)):
+        key = repr(index.value)
+    else:
+        key = _spelling(index) if isinstance(index, (ir.Name, ir.Attr)) else ""
+    return f"{base}[{key}]" if base and key else ""
+
+
 def _root_spelling(expr: ir.Expr) -> str:
     while isinstance(expr, ir.Index) or (
         isinstance(expr, ir.Call)
         and isinstance(expr.func, ir.Attr)
-        and expr.func.name in _SAME_MEMORY_METHODS
+        and expr.func.name in SAME_MEMORY_METHODS
     ):
         expr = expr.base if isinstance(expr, ir.Index) else expr.func.base  # type: ignore[union-attr]
     return _spelling(expr) if isinstance(expr, (ir.Name, ir.Attr)) else ""
@@ -2193,11 +2116,11 @@ def _kind(value: Value) -> int | None:
     if isinstance(value, ConstV):
         if isinstance(value.value, int):
             return value.value
-        return _KIND_SPELLINGS.get(value.spelling.rsplit(".", 1)[-1])
+        return KIND_SPELLINGS.get(value.spelling.rsplit(".", 1)[-1])
     if isinstance(value, Unknown):
-        return _KIND_SPELLINGS.get(value.spelling.rsplit(".", 1)[-1])
+        return KIND_SPELLINGS.get(value.spelling.rsplit(".", 1)[-1])
     if isinstance(value, ExternalV):
-        return _KIND_SPELLINGS.get(value.dotted.rsplit(".", 1)[-1])
+        return KIND_SPELLINGS.get(value.dotted.rsplit(".", 1)[-1])
     return None
 
 
@@ -2206,27 +2129,31 @@ def _device_memory(value: Value) -> Memory | None:
         head = value.value.split(":")[0]
         if head == "cpu":
             return Memory.HOST
-        if head in ("cuda", "hip", "xpu"):
+        if head in ("cuda", "hip", "xpu", "npu", "mps"):
             return Memory.DEVICE
+    if isinstance(value, ConstV) and isinstance(value.value, int) and not isinstance(value.value, bool):
+        return Memory.DEVICE  # a device index
     if isinstance(value, TensorV):
         return value.memory
     return None
 
 
-def _allocation_memory(args: tuple[Value, ...], kwargs: dict[str, Value]) -> Memory:
+def _allocation_memory(args: tuple[Value, ...], kwargs: dict[str, Value], like: bool) -> Memory:
     if _truth(kwargs.get("pin_memory", UNKNOWN)) is True:
         return Memory.HOST
     if "device" in kwargs:
         return _device_memory(kwargs["device"]) or Memory.UNKNOWN
-    like = next((memory_of(a) for a in args if memory_of(a) is not None), None)
-    return like if like is not None else Memory.HOST  # torch allocates on the CPU by default
+    if like:  # ``empty_like(t)``: where t is; a table of t's pointers points where t is
+        placed = memory_of(args[0]) if args else None
+        return placed or (Memory.UNKNOWN if isinstance(args[0], TensorV) else Memory.HOST)
+    return Memory.HOST  # torch allocates on the CPU by default
 
 
 def _order_in(values: list[tuple[str, Value]]) -> SourceOrder | None:
     """A source access order among call arguments: a keyword, or a field of a record passed
     directly, through ``byref``/``addressof``, or in a list."""
     for key, value in values:
-        if key in _ORDER_KEYWORDS:
+        if key in ORDER_KEYWORDS:
             order = _order_value(value, "passed as an argument")
             if order is not None:
                 return order
@@ -2241,7 +2168,7 @@ def _order_in_value(value: Value, depth: int) -> SourceOrder | None:
     if depth > 3:
         return None
     if isinstance(value, RecordV):
-        for name in _ORDER_KEYWORDS:
+        for name in ORDER_KEYWORDS:
             field_value = value.get(name)
             if field_value is not None:
                 return _order_value(field_value, "set in the copy attributes")
@@ -2268,8 +2195,8 @@ def _order_value(value: Value, origin: str) -> SourceOrder | None:
         number = None
     elif isinstance(value.value, int):
         number = value.value
-    elif isinstance(value.value, str) and value.value.lower() in _ORDER_STRINGS:
-        number = _ORDER_STRINGS[value.value.lower()]
+    elif isinstance(value.value, str) and value.value.lower() in ORDER_STRINGS:
+        number = ORDER_STRINGS[value.value.lower()]
     if number is None:
         return None
     return SourceOrder(

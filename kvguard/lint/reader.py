@@ -252,6 +252,8 @@ class ModuleReader:
             return ir.Const(value if isinstance(value, (str, bytes)) else None, self._span(node))
         if isinstance(node, (cst.Tuple, cst.List)):
             return ir.Seq(tuple(self._expr(e.value) for e in node.elements))
+        if isinstance(node, cst.Dict):
+            return self._dict(node)
         if isinstance(node, cst.Subscript):
             index = node.slice[0].slice if len(node.slice) == 1 else None
             key = self._expr(index.value) if isinstance(index, cst.Index) else ir.Opaque()
@@ -286,6 +288,17 @@ class ModuleReader:
             return ir.Opaque()
         # Anything else: keep the parts whose calls may matter.
         return ir.Opaque(tuple(self._expr(child) for child in _expression_children(node)))
+
+    def _dict(self, node: cst.Dict) -> ir.Expr:
+        """A dict display: with string keys, a record of its fields (``{"load": s1, ...}``);
+        otherwise a container of its values (``{}`` is an empty one the code fills)."""
+        elements = [e for e in node.elements if isinstance(e, cst.DictElement)]
+        keys = [e.key.evaluated_value if isinstance(e.key, cst.SimpleString) else None for e in elements]
+        values = tuple(self._expr(e.value) for e in elements)
+        if elements and len(elements) == len(node.elements) and all(isinstance(k, str) for k in keys):
+            fields = tuple((str(key), value) for key, value in zip(keys, values, strict=True))
+            return ir.Call(ir.Name("dict"), (), fields, self._span(node), self._lines(node))
+        return ir.Seq(values)
 
     # ----------------------------------------------------------------- positions
     def _span(self, node: cst.CSTNode) -> Span:

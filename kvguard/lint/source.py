@@ -13,22 +13,12 @@ import re
 import tokenize
 from typing import TYPE_CHECKING
 
+from kvguard.lint.api import passes_gate
 from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
 
 if TYPE_CHECKING:
     from kvguard.lint.reader import Segment
 
-# A file takes part in the analysis only if its code names a stream ordering construct, a
-# raw copy or a source access order; the rest is never parsed. Files that merely mention
-# "stream" (streaming responses, upstream) do not pass.
-GATE = re.compile(
-    rb"wait_stream|wait_event|current_stream|default_stream|cuda_stream|\.stream\(|Stream\(|StreamContext"
-    rb"|record_event|[Mm]emcpy|swap_blocks|AccessOrder|access_order|asnumpy"
-    # Copy threads and their queues carry requests from the compute thread to the copy.
-    rb"|Thread\(|Queue\("
-    # Asynchronous copies whose destination the host may read too early.
-    rb"|non_blocking\s*=\s*True"
-)
 _SUPPRESSION_HINT = re.compile(rb"kvguard|noqa", re.IGNORECASE)
 _KVGUARD_COMMENT = re.compile(
     r"#\s*kvguard:\s*(?P<kind>ignore-file|ignore)(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE
@@ -107,7 +97,7 @@ def summarize(path: str, data: bytes) -> FileSummary:
         return summary
     if _SUPPRESSION_HINT.search(data):
         summary.suppressions = read_suppressions(text)
-    if not GATE.search(data):
+    if not passes_gate(data):
         return summary
     summary.parsed = True
     _parse_into(summary, text)
@@ -186,7 +176,10 @@ def _parse_segments(text: str) -> list[Segment]:
     from kvguard.lint.reader import Segment
 
     pieces = _top_level_pieces(text)
-    wanted = [(first, piece) for first, piece in pieces if _wanted(piece)]
+    gated = [passes_gate(piece.encode("utf-8", "surrogatepass")) for _, piece in pieces]
+    wanted = _with_callers(
+        pieces, gated, [keep or _wanted(piece) for keep, (_, piece) in zip(gated, pieces, strict=True)]
+    )
     if len(wanted) == len(pieces):
         return [Segment(cst.parse_module(text))]
     try:
@@ -195,9 +188,38 @@ def _parse_segments(text: str) -> list[Segment]:
         return [Segment(cst.parse_module(text))]
 
 
+# Top-level functions and classes only: method names (``get``, ``run``) are too common to
+# find their callers by name.
+_DEFINED = re.compile(r"^(?:async\s+)?(?:def|class)\s+(\w+)", re.MULTILINE)
+
+
+def _with_callers(
+    pieces: list[tuple[int, str]], gated: list[bool], wanted: list[bool]
+) -> list[tuple[int, str]]:
+    """The wanted pieces, and the definitions that call what the gated ones define (by name),
+    to a fixed point: a caller carries the path into the copy, and its barriers, even when it
+    names no stream itself."""
+    names: set[str] = set()
+    reached = list(gated)
+    pending = [piece for (_, piece), keep in zip(pieces, gated, strict=True) if keep]
+    while pending:
+        fresh = {name for piece in pending for name in _DEFINED.findall(piece)} - names
+        names |= fresh
+        pending = []
+        if not fresh:
+            break
+        calls = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, fresh))) + r")\s*\(")
+        for index, (_, piece) in enumerate(pieces):
+            if not reached[index] and piece.startswith(_DEFINITIONS) and calls.search(piece):
+                reached[index] = wanted[index] = True
+                pending.append(piece)
+    return [entry for entry, keep in zip(pieces, wanted, strict=True) if keep]
+
+
 def _wanted(piece: str) -> bool:
+    """Whether a piece without gate names is parsed anyway: short ones can name things."""
     lines = piece.count("\n")
-    relevant = lines <= _SHORT_PIECE_LINES or bool(GATE.search(piece.encode("utf-8", "surrogatepass")))
+    relevant = lines <= _SHORT_PIECE_LINES
     if piece.startswith(_DEFINITIONS):
         return relevant
     if lines > _GENERATED_PIECE_LINES:

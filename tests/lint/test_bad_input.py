@@ -8,8 +8,9 @@ from pathlib import Path
 from tests.lint.conftest import Lint
 
 RACE = (
-    "import torch\n\n"
-    "def store(cpu, gpu, stream):\n"
+    "import torch\n"
+    "def store(gpu, stream):\n"
+    "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
     "    with torch.cuda.stream(stream):\n"
     "        cpu.copy_(gpu, non_blocking=True)\n"
 )

@@ -16,8 +16,9 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 SARIF_SCHEMA = REPOSITORY.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
 
 CLEAN = (
-    "import torch\n\n"
-    "def store(cpu, gpu, stream):\n"
+    "import torch\n"
+    "def store(gpu, stream):\n"
+    "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
     "    stream.wait_stream(torch.cuda.current_stream())\n"
     "    with torch.cuda.stream(stream):\n"
     "        cpu.copy_(gpu, non_blocking=True)\n"
@@ -30,8 +31,9 @@ ANY_ORDER = (
     "    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream.cuda_stream)\n"
 )
 BRANCHED = (
-    "import torch\n\n"
-    "def store(cpu, gpu, stream, eager):\n"
+    "import torch\n"
+    "def store(gpu, stream, eager):\n"
+    "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
     "    if eager:\n"
     "        stream.wait_stream(torch.cuda.current_stream())\n"
     "    with torch.cuda.stream(stream):\n"
@@ -132,7 +134,8 @@ def test_configuration_selects_ignores_and_per_file_ignores(project: Path) -> No
     sub.mkdir()
     (sub / "old.py").write_text(RACE)
     (project / "pyproject.toml").write_text(
-        "[tool.kvguard]\nselect = ['KVG001']\nper-file-ignores = { 'legacy/*' = ['KVG001'] }\n"
+        "[tool.kvguard]\nselect = ['KVG001']\ninclude-uncertain = true\n"
+        "per-file-ignores = { 'legacy/*' = ['KVG001'] }\n"
     )
     result = kvguard("check", "--format", "json", ".", cwd=project)
     codes = sorted((f["path"], f["code"]) for f in json.loads(result.stdout)["findings"])
@@ -162,6 +165,7 @@ def test_json_report_schema(project: Path) -> None:
         "files_checked": 3,
         "findings": 2,
         "suppressed": 0,
+        "uncertain_not_shown": 0,
         "by_code": {"KVG001": 2},
     }
     first = document["findings"][0]
@@ -177,7 +181,9 @@ def test_json_report_schema(project: Path) -> None:
         "flow",
         "fix_hint",
         "fix",
+        "uncertain",
     }
+    assert first["uncertain"] is None
     assert (first["path"], first["line"], first["column"], first["name"]) == (
         "branched.py",
         7,

@@ -219,21 +219,24 @@ def _codes_with(tmp_path: Path, source: str, analysis: AnalysisSettings) -> list
 
 BARRIER_HELPER = (
     "import torch\nimport mylib\n\n"
-    "def store(cpu, gpu, stream):\n"
+    "def store(gpu, stream):\n"
+    "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
     "    mylib.order_behind_compute(stream)\n"
     "    with torch.cuda.stream(stream):\n"
     "        cpu.copy_(gpu, non_blocking=True)\n"
 )
 COPY_HELPER = (
     "import torch\nfrom mylib import kernels\n\n"
-    "def store(cpu, gpu, stream):\n"
+    "def store(gpu, stream):\n"
+    "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"
     "    with torch.cuda.stream(stream):\n"
     "        kernels.move_blocks(gpu, cpu)\n"
 )
 PRODUCER = (
     "import torch\n\n"
     "class Runner:\n"
-    "    def store(self, cpu, gpu):\n"
+    "    def store(self, gpu):\n"
+    "        cpu = torch.empty(gpu.shape, pin_memory=True)\n"
     "        with torch.cuda.stream(self.compute_stream):\n"
     "            cpu.copy_(gpu, non_blocking=True)\n"
 )
@@ -242,7 +245,8 @@ THREAD_LOOP = (
     "class Saver:\n"
     "    def __init__(self):\n"
     "        self.stream = torch.cuda.Stream()\n\n"
-    "    def loop(self, cpu, gpu):\n"
+    "    def loop(self, gpu):\n"
+    "        cpu = torch.empty(gpu.shape, pin_memory=True)\n"
     "        self.stream.wait_stream(torch.cuda.current_stream())\n"
     "        with torch.cuda.stream(self.stream):\n"
     "            cpu.copy_(gpu, non_blocking=True)\n"

@@ -72,17 +72,20 @@ import torch
 
 
 class Offloader:
-    def store(self, cpu, gpu):
+    def store(self, gpu):
+        cpu = torch.empty(gpu.shape, pin_memory=True)
         gpu.mul_(2)
         # the store
         with torch.cuda.stream(self.store_stream):
             cpu.copy_(gpu, non_blocking=True)  # async
 """
 NO_TORCH_NAME = """\
+from torch import empty
 from torch.cuda import stream as on_stream
 
 
-def store(cpu, gpu, side):
+def store(gpu, side):
+    cpu = empty(gpu.shape, pin_memory=True)
     with on_stream(side):
         cpu.copy_(gpu, non_blocking=True)
 """
@@ -164,7 +167,7 @@ CASES = {
         "KVG001",
         {"store.py": NO_TORCH_NAME},
         "store.py",
-        "import torch\nfrom torch.cuda import stream as on_stream\n",
+        "import torch\nfrom torch import empty\nfrom torch.cuda import stream as on_stream\n",
     ),
 }
 
@@ -228,12 +231,13 @@ class Loader:
         self.pool = ThreadPoolExecutor(1)
         self.stream = torch.cuda.Stream()
 
-    def _load(self, gpu, pinned):
+    def _load(self, gpu, n):
+        pinned = torch.empty(n, pin_memory=True)
         with torch.cuda.stream(self.stream):
             gpu.copy_(pinned, non_blocking=True)
 
-    def request(self, gpu, pinned):
-        return self.pool.submit(self._load, gpu, pinned)
+    def request(self, gpu, n):
+        return self.pool.submit(self._load, gpu, n)
 """,
     "stream from a property": """\
 import itertools
@@ -249,7 +253,8 @@ class Loader:
     def next_stream(self):
         return next(self._streams)
 
-    def load(self, gpu, pinned):
+    def load(self, gpu, n):
+        pinned = torch.empty(n, pin_memory=True)
         with torch.cuda.stream(self.next_stream):
             gpu.copy_(pinned, non_blocking=True)
 """,

@@ -28,5 +28,7 @@ def render(report: Report) -> str:
             ]
         )
         message = f"{f.path}:{span.line}:{span.column}: {f.code} {f.message}"
-        lines.append(f"::error {properties}::{_data(message)}")
+        if f.uncertain:
+            message += f" [uncertain: {f.uncertain}]"
+        lines.append(f"::{'warning' if f.uncertain else 'error'} {properties}::{_data(message)}")
     return "".join(line + "\n" for line in lines)

@@ -29,6 +29,7 @@ def render(report: Report) -> str:
             ],
             "fix_hint": f.fix_hint,
             "fix": {"description": f.fix.description} if f.fix is not None else None,
+            "uncertain": f.uncertain or None,
         }
         for f in report.result.findings
     ]
@@ -40,6 +41,7 @@ def render(report: Report) -> str:
             "files_checked": report.result.files_checked,
             "findings": len(findings),
             "suppressed": report.result.suppressed,
+            "uncertain_not_shown": report.result.uncertain,
             "by_code": dict(sorted(Counter(f.code for f in report.result.findings).items())),
         },
     }

@@ -72,7 +72,8 @@ def _result(finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
     span = finding.span
     result: dict[str, Any] = {
         "ruleId": finding.code,
-        "level": "error",
+        # An uncertain finding (shown only on request) is a warning, an established one an error.
+        "level": "warning" if finding.uncertain else "error",
         "message": {"text": finding.message + (f" ({finding.fix_hint})" if finding.fix_hint else "")},
         "locations": [_location(finding.path, span.line, span.column, span.end_line, span.end_column)],
     }
@@ -80,6 +81,8 @@ def _result(finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
         result["ruleIndex"] = rule_index[finding.code]
     if finding.flow:
         result["codeFlows"] = [_flow(finding.flow)]
+    if finding.uncertain:
+        result["properties"] = {"uncertain": finding.uncertain}
     return result
 
 

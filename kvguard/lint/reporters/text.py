@@ -29,7 +29,8 @@ def render(report: Report) -> str:
 
 def _headline(finding: Finding) -> str:
     span = finding.span
-    return f"{finding.path}:{span.line}:{span.column}: {finding.code} {finding.message}"
+    marked = f" [uncertain: {finding.uncertain}]" if finding.uncertain else ""
+    return f"{finding.path}:{span.line}:{span.column}: {finding.code} {finding.message}{marked}"
 
 
 def _context(finding: Finding, report: Report) -> list[str]:
@@ -53,6 +54,8 @@ def _summary(report: Report) -> str:
     result = report.result
     files = f"{result.files_checked} file{'s' if result.files_checked != 1 else ''} checked"
     suppressed = f", {result.suppressed} suppressed" if result.suppressed else ""
+    if result.uncertain:
+        suppressed += f", {result.uncertain} uncertain not shown (--include-uncertain)"
     if not result.findings:
         return f"All checks passed ({files}{suppressed})."
     counts = Counter(f.code for f in result.findings)

@@ -1,0 +1,235 @@
+"""What the analysis knows about libraries: one table, grouped by API family.
+
+The interpreter reads meaning from these entries (which argument of a copy is the source,
+what an allocation gives, which calls make or enter a stream, which calls block the host),
+and the file gate is derived from the same names: a name the analysis knows always lets
+its file through. Adding a copy API or a barrier form is an entry here and an example in
+the rule that uses it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_STREAM, Memory
+
+
+@dataclass(frozen=True)
+class RawCopy:
+    """A copy entry point called with pointers: where its arguments are."""
+
+    family: str
+    destination: int
+    source: int
+    # Position of the stream argument; negative counts from the end. Keywords that name it.
+    stream: int | None
+    stream_keywords: tuple[str, ...] = ("hStream", "stream")
+    # The least number of positional arguments for ``stream`` to be the stream.
+    stream_needs: int = 0
+    # Position of a memcpy-kind argument (host-to-device, ...), if the API takes one.
+    kind: int | None = None
+    # (source, destination) memory the entry point itself implies.
+    memory: tuple[Memory, Memory] | None = None
+    # Whether its attributes carry a source access order.
+    ordered: bool = False
+
+
+_BATCH = RawCopy("batch copy", destination=0, source=1, stream=-1, stream_needs=8, ordered=True)
+RAW_COPIES: dict[str, RawCopy] = {
+    # cuda-python driver API (cuda.bindings.driver) and its ctypes spellings.
+    "cuMemcpyBatchAsync": _BATCH,
+    "cuMemcpyBatchAsync_v2": _BATCH,
+    "cuMemcpyAsync": RawCopy("driver", 0, 1, stream=3),
+    "cuMemcpyAsync_v2": RawCopy("driver", 0, 1, stream=3),
+    "cuMemcpyDtoHAsync": RawCopy("driver", 0, 1, stream=3, memory=(Memory.DEVICE, Memory.HOST)),
+    "cuMemcpyDtoHAsync_v2": RawCopy("driver", 0, 1, stream=3, memory=(Memory.DEVICE, Memory.HOST)),
+    "cuMemcpyHtoDAsync": RawCopy("driver", 0, 1, stream=3, memory=(Memory.HOST, Memory.DEVICE)),
+    "cuMemcpyHtoDAsync_v2": RawCopy("driver", 0, 1, stream=3, memory=(Memory.HOST, Memory.DEVICE)),
+    "cuMemcpyDtoDAsync": RawCopy("driver", 0, 1, stream=3, memory=(Memory.DEVICE, Memory.DEVICE)),
+    "cuMemcpyDtoDAsync_v2": RawCopy("driver", 0, 1, stream=3, memory=(Memory.DEVICE, Memory.DEVICE)),
+    "cuMemcpyWithAttributesAsync": RawCopy("driver", 0, 1, stream=4, ordered=True),
+    # cuda-python runtime API (cuda.bindings.runtime), HIP, and cuda.core's spelling.
+    "cudaMemcpyBatchAsync": _BATCH,
+    "hipMemcpyBatchAsync": _BATCH,
+    "cudaMemcpyAsync": RawCopy("runtime", 0, 1, stream=4, kind=3),
+    "hipMemcpyAsync": RawCopy("runtime", 0, 1, stream=4, kind=3),
+    "memcpyAsync": RawCopy("runtime", 0, 1, stream=4, kind=3),
+    "cudaMemcpy2DAsync": RawCopy("runtime", 0, 2, stream=7, kind=6),
+    "hipMemcpy2DAsync": RawCopy("runtime", 0, 2, stream=7, kind=6),
+    # vLLM-style custom ops: (source cache, destination cache, block mapping) on the current stream.
+    "swap_blocks": RawCopy("custom op", destination=1, source=0, stream=None, stream_keywords=()),
+    "swap_blocks_batch": RawCopy("custom op", destination=1, source=0, stream=None, stream_keywords=()),
+}
+COPY_APIS = frozenset(RAW_COPIES)
+
+# Source access orders: the driver, runtime and HIP enum members, and cuda.core's strings.
+ORDER_SPELLINGS = {
+    "CU_MEMCPY_SRC_ACCESS_ORDER_STREAM": ORDER_STREAM,
+    "CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL": ORDER_DURING_API_CALL,
+    "CU_MEMCPY_SRC_ACCESS_ORDER_ANY": ORDER_ANY,
+    "cudaMemcpySrcAccessOrderStream": ORDER_STREAM,
+    "cudaMemcpySrcAccessOrderDuringApiCall": ORDER_DURING_API_CALL,
+    "cudaMemcpySrcAccessOrderAny": ORDER_ANY,
+    "hipMemcpySrcAccessOrderStream": ORDER_STREAM,
+    "hipMemcpySrcAccessOrderDuringApiCall": ORDER_DURING_API_CALL,
+    "hipMemcpySrcAccessOrderAny": ORDER_ANY,
+}
+ORDER_STRINGS = {"stream": ORDER_STREAM, "during_api_call": ORDER_DURING_API_CALL, "any": ORDER_ANY}
+ORDER_KEYWORDS = ("srcAccessOrder", "src_access_order")
+ORDER_FLAGS = ("is_src_access_order_any",)
+
+# cudaMemcpyKind and its HIP and cuda.core twins: value, and the memory each side is in.
+KIND_SPELLINGS = {
+    f"{prefix}{name}": value
+    for prefix in ("cudaMemcpy", "hipMemcpy", "memcpy")
+    for name, value in (
+        ("HostToHost", 0),
+        ("HostToDevice", 1),
+        ("DeviceToHost", 2),
+        ("DeviceToDevice", 3),
+        ("Default", 4),
+    )
+}
+KIND_MEMORY = {
+    0: (Memory.HOST, Memory.HOST),
+    1: (Memory.HOST, Memory.DEVICE),
+    2: (Memory.DEVICE, Memory.HOST),
+    3: (Memory.DEVICE, Memory.DEVICE),
+}
+
+# torch, numpy and cupy allocations. Those taking a tensor to copy the shape of place the
+# result where that tensor is, unless told otherwise.
+ALLOCATORS = frozenset(
+    {"empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange", "empty_strided"}
+)
+# Constructors from data: a table of pointers (``torch.tensor([t.data_ptr() ...])``) stands for
+# the memory it points to; other data makes host memory unless a device is given.
+DATA_CONSTRUCTORS = frozenset({"tensor", "as_tensor", "from_numpy"})
+LIKE_ALLOCATORS = frozenset({"empty_like", "zeros_like", "ones_like", "full_like", "rand_like", "randn_like"})
+# Methods that allocate like the receiver: ``t.new_empty(shape)``.
+NEW_ALLOCATORS = frozenset({"new_empty", "new_zeros", "new_ones", "new_full", "new_tensor"})
+# Host allocations whatever their arguments: page-locked buffers of cupy, numba and the
+# device-generic ``pin_memory(t)`` of accelerator objects.
+PINNED_ALLOCATORS = frozenset(
+    {"empty_pinned", "zeros_pinned", "pinned_array", "pinned_array_like", "mapped_array", "pin_memory"}
+)
+# Device allocations of cupy and numba (``cupy.empty``, ``cuda.device_array``) are by module.
+DEVICE_MODULES = ("cupy", "cp", "numba.cuda", "cuda")
+DEVICE_ALLOCATORS = frozenset({"device_array", "device_array_like", "to_device"})
+# What accelerator objects say is the device: ``device=get_accelerator().device_name()``.
+DEVICE_NAMES = frozenset({"device_name", "current_device_name", "current_device"})
+
+# Views: the same memory and the same buffer.
+SAME_MEMORY_METHODS = frozenset(
+    {"view", "reshape", "flatten", "unflatten", "narrow", "select", "permute", "transpose"}
+    | {"contiguous", "squeeze", "unsqueeze", "expand", "as_strided", "view_as", "unbind", "chunk"}
+    | {"split", "index_select", "clone", "detach", "float", "half", "bfloat16", "data_ptr"}
+    | {"values", "items", "ravel", "t"}
+)
+
+# Streams: constructors, context managers, the current and default stream, handles.
+STREAM_CONSTRUCTORS = frozenset({"Stream", "ExternalStream", "cudaStreamCreate", "cuStreamCreate"})
+STREAM_CONTEXTS = frozenset({"stream", "StreamContext"})
+CURRENT_STREAM = frozenset({"current_stream", "get_current_stream"})
+DEFAULT_STREAM = frozenset({"default_stream"})
+STREAM_HANDLES = frozenset({"cuda_stream", "handle", "stream_id", "ptr"})
+EVENT_CONSTRUCTORS = frozenset({"Event"})
+
+# Host synchronisation: device-wide calls, and methods of a stream or an event.
+DEVICE_SYNCS = frozenset({"synchronize", "cudaDeviceSynchronize", "cuCtxSynchronize"})
+# Ways the host reads a buffer's bytes: methods of the buffer, and functions given it.
+# ``.numpy()`` is not one: it makes a view, and vLLM reads such views only after a wait.
+HOST_READ_METHODS = frozenset({"tolist", "item", "tobytes", "tofile", "__array__"})
+HOST_READ_FUNCTIONS = frozenset(
+    {"memoryview", "bytes", "bytearray", "int", "float", "bool", "asarray", "array", "save", "dump", "equal"}
+)
+
+# Hand-offs to other threads.
+QUEUES = frozenset({"Queue", "SimpleQueue", "LifoQueue", "PriorityQueue", "JoinableQueue"})
+THREADS = frozenset({"Thread"})
+
+# Names whose mention makes a function matter to stream ordering, and names of tensor
+# copies and placements that matter when such a function calls it.
+SEED_NAMES = (
+    frozenset(
+        {"wait_stream", "wait_event", "record_event", "synchronize", "cuGetProcAddress", "non_blocking"}
+        | {"put", "put_nowait", "cuda_stream"}
+    )
+    | STREAM_CONSTRUCTORS
+    | STREAM_CONTEXTS
+    | CURRENT_STREAM
+    | DEFAULT_STREAM
+    | EVENT_CONSTRUCTORS
+    | THREADS
+    | QUEUES
+    | COPY_APIS
+    | frozenset(ORDER_SPELLINGS)
+    | frozenset(ORDER_KEYWORDS)
+    | frozenset(ORDER_FLAGS)
+)
+WEAK_NAMES = (
+    frozenset({"copy_", "cpu", "to", "pin_memory", "cuda", "data_ptr", "get", "get_nowait"})
+    | ALLOCATORS
+    | DATA_CONSTRUCTORS
+    | LIKE_ALLOCATORS
+    | NEW_ALLOCATORS
+    | PINNED_ALLOCATORS
+)
+
+# The file gate: a file takes part in the analysis only if its bytes name something above
+# that can start a hazard (a stream construct, a raw copy, a source access order, a copy
+# thread or queue, an asynchronous copy). The rest is never parsed. Words that prose and
+# unrelated code use ("stream", "Stream", "put") gate only when spelt as the call they are.
+GATE_NAMES = (
+    COPY_APIS
+    | frozenset(ORDER_SPELLINGS)
+    | frozenset(ORDER_KEYWORDS)
+    | frozenset(ORDER_FLAGS)
+    | frozenset(KIND_SPELLINGS)
+    | (STREAM_CONSTRUCTORS - {"Stream"})
+    | (STREAM_CONTEXTS - {"stream"})
+    | CURRENT_STREAM
+    | DEFAULT_STREAM
+    | {"wait_stream", "wait_event", "record_event", "cuda_stream", "cuGetProcAddress"}
+    | {"copy_to_host", "asnumpy"}
+)
+# Substrings that cover every name above (a test holds this): searching a few literals is
+# many times faster than one alternation of every name.
+GATE_STEMS = (
+    b"emcpy",
+    b"MEMCPY",
+    b"ccessOrder",
+    b"access_order",
+    b"ACCESS_ORDER",
+    b"swap_blocks",
+    b"wait_stream",
+    b"wait_event",
+    b"record_event",
+    b"current_stream",
+    b"default_stream",
+    b"cuda_stream",
+    b"StreamContext",
+    b"StreamCreate",
+    b"ExternalStream",
+    b"cuGetProcAddress",
+    b"copy_to_host",
+    b"asnumpy",
+)
+# Words that prose and unrelated code use ("stream", "Stream", "Thread") gate only when spelt
+# as the call they are; suffixes count (``CopyStream(``, ``SimpleQueue(``), but not for
+# ``stream(``, which must be the call itself (``torch.cuda.stream(``).
+_GATE_CALLS = (
+    (b"Stream", re.compile(rb"Stream\s*\(")),
+    (b"stream(", re.compile(rb"(?:\.|\b)stream\(")),
+    (b"Thread", re.compile(rb"Thread\s*\(")),
+    (b"Queue", re.compile(rb"Queue\s*\(")),
+    (b"non_blocking", re.compile(rb"non_blocking\s*=\s*True")),
+)
+
+
+def passes_gate(data: bytes) -> bool:
+    """Whether a file (or a piece of one) names something the analysis starts from."""
+    if any(stem in data for stem in GATE_STEMS):
+        return True
+    return any(word in data and pattern.search(data) for word, pattern in _GATE_CALLS)
