@@ -54,8 +54,9 @@ class UnorderedLoadToDevice(Rule):
             "requesting thread's current stream, where some path reaches it with no barrier behind "
             "that stream: `S.wait_stream(P)`, `S.wait_event(E)` / `E.wait(S)` with E recorded on "
             "the producer, or a host-blocking sync. The same paths as KVG001 are followed (calls, "
-            "queues, copy threads). The source access order is not this rule's concern: ANY is "
-            "fine for a pinned host source."
+            "queues, copy threads). A destination the same entry point allocated before the copy "
+            "is not flagged: no kernel has read it yet. The source access order is not this rule's "
+            "concern: ANY is fine for a pinned host source."
         ),
         why=(
             "A load overwrites GPU blocks. The scheduler hands a load blocks it just freed, and "
@@ -174,6 +175,7 @@ class UnorderedLoadToDevice(Rule):
                 _is_load(run.source_memory, run.destination_memory)
                 and run.stale_write_line is None
                 and not run.ordered_by_earlier_call
+                and not run.fresh_destination
             ),
         ):
             run = runs[0]

@@ -120,6 +120,11 @@ DEVICE_ALLOCATORS = frozenset({"device_array", "device_array_like", "to_device"}
 # What accelerator objects say is the device: ``device=get_accelerator().device_name()``.
 DEVICE_NAMES = frozenset({"device_name", "current_device_name", "current_device"})
 
+# Copies spelt as methods of device arrays: name -> direction, for numba's
+# ``d.copy_to_host(h, stream=s)`` / ``d.copy_to_device(h, stream=s)`` and cupy's
+# ``d.set(h, stream=s)``. The receiver is the device side.
+ARRAY_METHOD_COPIES = {"copy_to_host": "to host", "copy_to_device": "to device", "set": "to device"}
+
 # Views: the same memory and the same buffer.
 SAME_MEMORY_METHODS = frozenset(
     {"view", "reshape", "flatten", "unflatten", "narrow", "select", "permute", "transpose"}
@@ -136,8 +141,28 @@ DEFAULT_STREAM = frozenset({"default_stream"})
 STREAM_HANDLES = frozenset({"cuda_stream", "handle", "stream_id", "ptr"})
 EVENT_CONSTRUCTORS = frozenset({"Event"})
 
+# cuda-python's function forms (driver ``cu*``, runtime ``cuda*``, HIP ``hip*``): creators
+# return ``(err, handle)``; records, waits and syncs take the handles as arguments.
+_RUNTIMES = ("cuda", "cu", "hip")
+STREAM_CREATORS = frozenset(
+    f"{api}{name}"
+    for api in _RUNTIMES
+    for name in ("StreamCreate", "StreamCreateWithFlags", "StreamCreateWithPriority")
+)
+EVENT_CREATORS = frozenset(
+    f"{api}{name}" for api in _RUNTIMES for name in ("EventCreate", "EventCreateWithFlags")
+)
+# name -> (position of the event, position of the stream)
+EVENT_RECORDS = {
+    f"{api}{name}": (0, 1) for api in _RUNTIMES for name in ("EventRecord", "EventRecordWithFlags")
+}
+# name -> (position of the stream, position of the event)
+STREAM_WAITS = {f"{api}StreamWaitEvent": (0, 1) for api in _RUNTIMES}
+STREAM_SYNCS = frozenset(f"{api}StreamSynchronize" for api in _RUNTIMES)
+EVENT_SYNCS = frozenset(f"{api}EventSynchronize" for api in _RUNTIMES)
+
 # Host synchronisation: device-wide calls, and methods of a stream or an event.
-DEVICE_SYNCS = frozenset({"synchronize", "cudaDeviceSynchronize", "cuCtxSynchronize"})
+DEVICE_SYNCS = frozenset({"synchronize", "cudaDeviceSynchronize", "cuCtxSynchronize", "hipDeviceSynchronize"})
 # Ways the host reads a buffer's bytes: methods of the buffer, and functions given it.
 # ``.numpy()`` is not one: it makes a view, and vLLM reads such views only after a wait.
 HOST_READ_METHODS = frozenset({"tolist", "item", "tobytes", "tofile", "__array__"})
@@ -192,7 +217,12 @@ GATE_NAMES = (
     | CURRENT_STREAM
     | DEFAULT_STREAM
     | {"wait_stream", "wait_event", "record_event", "cuda_stream", "cuGetProcAddress"}
-    | {"copy_to_host", "asnumpy"}
+    | {"copy_to_host", "copy_to_device", "asnumpy"}
+    | STREAM_CREATORS
+    | frozenset(EVENT_RECORDS)
+    | frozenset(STREAM_WAITS)
+    | STREAM_SYNCS
+    | EVENT_SYNCS
 )
 # Substrings that cover every name above (a test holds this): searching a few literals is
 # many times faster than one alternation of every name.
@@ -214,7 +244,12 @@ GATE_STEMS = (
     b"ExternalStream",
     b"cuGetProcAddress",
     b"copy_to_host",
+    b"copy_to_device",
     b"asnumpy",
+    b"StreamWaitEvent",
+    b"EventRecord",
+    b"StreamSynchronize",
+    b"EventSynchronize",
 )
 # Words that prose and unrelated code use ("stream", "Stream", "Thread") gate only when spelt
 # as the call they are; suffixes count (``CopyStream(``, ``SimpleQueue(``), but not for

@@ -125,7 +125,7 @@ def _run_check(
         except CacheUnavailable as error:
             warnings.append(str(error))
     touched: Callable[[Finding], bool] = lambda finding: True  # noqa: E731
-    sources: dict[str, Path] = {}
+    sources: dict[str, tuple[Path, frozenset[str]]] = {}
     read: set[str] = set()
     if stdin is not None:
         summaries = [summarize(stdin.display_path, stdin.data)]
@@ -142,9 +142,9 @@ def _run_check(
         """A file's lowered code from the cache, or read again if the cache lost it."""
         code = cache.code(key) if cache is not None else None
         if code is None and key in sources:
-            path = sources[key]
+            path, callees = sources[key]
             with contextlib.suppress(OSError):
-                again = summarize(display_path(path), path.read_bytes())
+                again = summarize(display_path(path), path.read_bytes(), callees)
                 code = again.code
                 if cache is not None and code is not None:
                     cache.put(key, again)
@@ -228,14 +228,14 @@ def _summaries(
     cache: SummaryCache | None,
     jobs: int,
     progress: Progress | None,
-    sources: dict[str, Path],
+    sources: dict[str, tuple[Path, frozenset[str]]],
     read: set[str],
 ) -> list[FileSummary]:
     """Each candidate's summary, from the cache where it has one; ``sources`` gets the file
     behind each cache key, to read again if the cache loses its code, and ``read`` the files
     read."""
     results: list[FileSummary | None] = [None] * len(candidates)
-    to_parse: list[tuple[int, str, bytes, str]] = []
+    to_parse: list[_Item] = []
     for index, candidate in enumerate(candidates):
         shown = display_path(candidate.path)
         if candidate.problem:
@@ -252,19 +252,46 @@ def _summaries(
         read.add(shown)
         key = cache.key(shown, data) if cache is not None else ""
         if key:
-            sources[key] = candidate.path
+            sources[key] = (candidate.path, frozenset())
         cached = cache.get(key) if cache is not None else None
         if cached is not None:
             results[index] = cached
         elif passes_gate(data):
-            to_parse.append((index, shown, data, key))
+            to_parse.append((index, shown, data, key, frozenset()))
         else:
             summary = summarize(shown, data)  # cheap: no parse
             summary.cache_key = key
             results[index] = summary
             if cache is not None:
                 cache.put(key, summary)
-    for (index, _, _, key), summary in zip(to_parse, _parse_all(to_parse, jobs, progress), strict=True):
+    for (index, _, _, key, _), summary in zip(to_parse, _parse_all(to_parse, jobs, progress), strict=True):
+        summary.cache_key = key
+        results[index] = summary
+        if cache is not None:
+            cache.put(key, summary)
+    # A file that names nothing the gate knows but imports a function or class the parsed
+    # files export calls into the analysis: it is parsed too, for those calls.
+    exported = {name for done in results if done is not None for name in done.exported}
+    callers: list[_Item] = []
+    for index, unparsed in enumerate(results):
+        callees = frozenset(unparsed.imported) & exported if unparsed is not None else frozenset()
+        if not callees or unparsed is None:
+            continue
+        try:
+            data = candidates[index].path.read_bytes()
+        except OSError:
+            continue
+        key = (
+            cache.key(unparsed.path, data + b"\0calls " + " ".join(sorted(callees)).encode()) if cache else ""
+        )
+        if key:
+            sources[key] = (candidates[index].path, callees)
+        cached = cache.get(key) if cache is not None else None
+        if cached is not None:
+            results[index] = cached
+        else:
+            callers.append((index, unparsed.path, data, key, callees))
+    for (index, _, _, key, _), summary in zip(callers, _parse_all(callers, jobs, progress), strict=True):
         summary.cache_key = key
         results[index] = summary
         if cache is not None:
@@ -272,13 +299,15 @@ def _summaries(
     return [summary for summary in results if summary is not None]
 
 
-def _summarize_item(item: tuple[int, str, bytes, str]) -> FileSummary:
-    return summarize(item[1], item[2])
+# (index, path as shown, bytes, cache key, names of other files' functions it calls)
+_Item = tuple[int, str, bytes, str, frozenset[str]]
 
 
-def _parse_all(
-    items: list[tuple[int, str, bytes, str]], jobs: int, progress: Progress | None
-) -> list[FileSummary]:
+def _summarize_item(item: _Item) -> FileSummary:
+    return summarize(item[1], item[2], item[4])
+
+
+def _parse_all(items: list[_Item], jobs: int, progress: Progress | None) -> list[FileSummary]:
     total = len(items)
     if jobs <= 1 or total < _PARALLEL_THRESHOLD:
         done = []
@@ -292,9 +321,7 @@ def _parse_all(
     return _parse_in_pool(items, jobs, progress, total)
 
 
-def _parse_in_pool(
-    items: list[tuple[int, str, bytes, str]], jobs: int, progress: Progress | None, total: int
-) -> list[FileSummary]:
+def _parse_in_pool(items: list[_Item], jobs: int, progress: Progress | None, total: int) -> list[FileSummary]:
     """Parse in worker processes; a worker that dies (a native parser crash) costs a retry
     of its half, down to the one file that kills it, which becomes a diagnostic."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"

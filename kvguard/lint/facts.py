@@ -70,3 +70,8 @@ class FileSummary:
     parsed: bool = False
     # Where its code is cached, when ``code`` was left out of the summary to load lazily.
     cache_key: str = ""
+    # A parsed file: the top-level functions and classes it gives the analysis. A file not
+    # parsed: the names it imports (``from m import a, b``); one that imports an exported
+    # name is parsed after all, for the calls into it.
+    exported: tuple[str, ...] = ()
+    imported: tuple[str, ...] = ()

@@ -24,11 +24,16 @@ from pathlib import PurePosixPath
 from kvguard.lint import ir
 from kvguard.lint.api import (
     ALLOCATORS,
+    ARRAY_METHOD_COPIES,
     COPY_APIS,
     DATA_CONSTRUCTORS,
     DEVICE_ALLOCATORS,
     DEVICE_MODULES,
     DEVICE_NAMES,
+    DEVICE_SYNCS,
+    EVENT_CREATORS,
+    EVENT_RECORDS,
+    EVENT_SYNCS,
     HOST_READ_FUNCTIONS,
     HOST_READ_METHODS,
     KIND_MEMORY,
@@ -44,7 +49,10 @@ from kvguard.lint.api import (
     SAME_MEMORY_METHODS,
     SEED_NAMES,
     STREAM_CONTEXTS,
+    STREAM_CREATORS,
     STREAM_HANDLES,
+    STREAM_SYNCS,
+    STREAM_WAITS,
     WEAK_NAMES,
 )
 from kvguard.lint.config import AnalysisSettings
@@ -85,9 +93,13 @@ _CALLS_PER_ROOT = 600
 _NEW_STREAM = "a stream created here"
 _MAX_DEPTH = 12
 _RUNS_PER_THREAD_FUNCTION = 8
+# A method called on an unplaced object runs in each project class that defines it, up to
+# this many (beyond, the name is too common to tell which).
+_MAX_OVERRIDES = 4
 _BEFORE_PATH = -1
 # Builtins whose results the analysis reads (a dict display is lowered to a ``dict`` call).
 _BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict"})
+
 
 @dataclass(frozen=True)
 class CopyRun:
@@ -116,6 +128,11 @@ class CopyRun:
     # copy on it: that orders this copy after the producer's work up to then (what a load
     # overwriting a buffer those calls' kernels read needs), not after what came since.
     ordered_by_earlier_call: bool = False
+    # The destination was allocated on this path, before the copy: no kernel has read it.
+    fresh_destination: bool = False
+    # The copy's form fixes the destination (``x.cpu()``): it says nothing of the direction.
+    implied_destination: bool = False
+    blocking: bool = False
 
     @property
     def on_side_stream(self) -> bool:
@@ -143,8 +160,12 @@ class CopyRun:
 
     @property
     def direction_shown(self) -> bool:
-        """Whether the code places at least one side of the copy."""
-        return self.source_memory is not Memory.UNKNOWN or self.destination_memory is not Memory.UNKNOWN
+        """Whether the code places at least one side of the copy. A destination counts only
+        when the code chose it and copies into it asynchronously: ``x.cpu()``'s host result is
+        the form's, and a blocking copy into a pinned buffer is as often host staging."""
+        chosen = not self.implied_destination and not self.blocking
+        destination_shown = chosen and self.destination_memory is not Memory.UNKNOWN
+        return self.source_memory is not Memory.UNKNOWN or destination_shown
 
 
 @dataclass(frozen=True)
@@ -186,7 +207,8 @@ class _State:
     barriers: dict[str, int] = field(default_factory=dict)
     gaps: dict[str, tuple[FlowStep, ...]] = field(default_factory=dict)
     records: dict[str, tuple[StreamV | None, int]] = field(default_factory=dict)
-    writes: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # Writes of each tensor: (when, line, the stream they were issued on).
+    writes: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     synced: int | None = None
     # a taught barrier helper ordered every stream (not a host sync)
     ordered_all: int | None = None
@@ -317,6 +339,8 @@ class _ThreadStart:
     label: str
     # Started by a function run on its own (its callers unresolved), with unknown arguments.
     fallback: bool = False
+    # An asyncio task: it runs later, on the thread that made it (same current stream).
+    same_thread: bool = False
 
 
 def module_name_for(path: str, package_dirs: Callable[[str], bool]) -> str:
@@ -363,6 +387,13 @@ class Interpreter:
         self._bases: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._puts: dict[str, list[_Put]] = {}
         self._threads: list[_ThreadStart] = []
+        # Buffers allocated by the entry point now running (a destination no kernel has read).
+        self._fresh: set[str] = set()
+        self._methods_by_name: dict[str, list[tuple[str, str]]] | None = None
+        # Fields each instance under construction has been given so far in this construction.
+        self._constructing: dict[ObjectV, dict[str, Value]] = {}
+        # Streams copies were issued on: the rest of the streams the project makes compute.
+        self._copy_streams: set[str] = set()
         self._entered: set[tuple[str, str]] = set()
         # Streams a method call of an object leaves ordered behind the producer after its last
         # copy on them, by the object's class; and streams some call leaves with a copy after
@@ -401,7 +432,13 @@ class Interpreter:
                 # Called only from places the analysis cannot resolve (another package, a
                 # registry, a callback): run on their own, where an unresolved stream is not
                 # reported, since the real caller may pass a resolved one.
-                unreached = sorted(self._relevant - self._entered)
+                # A thread's target is not among them: it runs as that thread, after the roots.
+                started = {
+                    (start.target.module, start.target.qualname)
+                    for start in self._threads
+                    if isinstance(start.target, FuncV)
+                }
+                unreached = sorted(self._relevant - self._entered - started)
             self._fallback = True
             for key in unreached:
                 # A call resolved after all (the first pass learnt the fields it goes through)
@@ -464,14 +501,20 @@ class Interpreter:
             if function.global_names and key in self._relevant and key not in constructors
         }
         roots += sorted(initialisers)
-        roots += sorted(
+        plain = sorted(
             key
             for key, function in self._functions.items()
             if function.name not in called
             and key in self._relevant
             and key not in constructors
             and key not in initialisers
+            # A constructor runs where its class is constructed.
+            and not (function.name == "__init__" and function.class_name.rsplit(".", 1)[-1] in called)
         )
+        # Producers before consumers: a coroutine that awaits ``queue.get()`` runs its loop
+        # body once per payload put so far, so the functions that put run first.
+        puts = {"put", "put_nowait"}
+        roots += sorted(plain, key=lambda key: not (self._uses[id(self._functions[key].body)][0] & puts))
         return roots
 
     def _relevance(self) -> None:
@@ -506,11 +549,19 @@ class Interpreter:
         are in the set counts as calling them (its instances carry their fields)."""
         found = set(seeds)
         pending = list(seeds)
+        subclasses: dict[str, set[str]] = {}
+        for info in self._classes.values():
+            for base in info.bases:
+                subclasses.setdefault(_spelling(base).rsplit(".", 1)[-1], set()).add(info.name)
         while pending:
             function = self._functions[pending.pop()]
             names = [function.name]
             if function.class_name:
-                names.append(function.class_name.rsplit(".", 1)[-1])
+                # Constructing the class, or any subclass, makes an instance with this method.
+                classes = [function.class_name.rsplit(".", 1)[-1]]
+                for cls in classes:
+                    classes.extend(sorted(subclasses.get(cls, set()) - set(classes)))
+                names.extend(classes)
             for name in names:
                 for caller in callers.get(name, ()):
                     if caller not in found:
@@ -536,6 +587,7 @@ class Interpreter:
 
     def _run_root_unguarded(self, key: tuple[str, str], instance: ObjectV | None) -> None:
         self._budget = _CALLS_PER_ROOT
+        self._fresh = set()
         if key[0] == "<module>":
             module = self._modules[key[1]]
             frame = _Frame(module, {}, MAIN_THREAD, (), 0, ())
@@ -558,18 +610,20 @@ class Interpreter:
 
     def _run_thread(self, start: _ThreadStart) -> None:
         self._budget = _CALLS_PER_ROOT
+        self._fresh = set()
         target = start.target
         if not isinstance(target, FuncV):
             return
         function = self._functions.get((target.module, target.qualname))
         if function is None:
             return
-        thread = f"thread running {function.qualname}"
+        thread = MAIN_THREAD if start.same_thread else f"thread running {function.qualname}"
         module = self._modules[target.module]
         state = start.state.copy()
-        state.streams = ()
+        if not start.same_thread:
+            state.streams = ()
         caller = _Frame(module, {}, thread, start.flow, 0, ())
-        self._invoke(target, start.arguments, (), state, caller, None)
+        self._invoke(target, (*target.partial, *start.arguments), (), state, caller, None)
 
     # --------------------------------------------------------------- functions
     def _invoke(
@@ -723,6 +777,8 @@ class Interpreter:
             _, state = self._eval(statement.value, frame, state)
             return self._write(statement.target, frame, state, statement.span)
         if isinstance(statement, ir.Eval):
+            if not statement.awaited and self._coroutine_call(statement.value, frame, state):
+                return state  # ``self.barrier()`` of an ``async def`` without ``await``: never runs
             return self._eval(statement.value, frame, state)[1]
         if isinstance(statement, ir.Return):
             if statement.value is not None:
@@ -794,7 +850,9 @@ class Interpreter:
         self._reporting = True
         entry = _merge([state, first], [None, None])
         last = self._block(statement.body, frame, entry)
-        state = _merge([state, last], [None, None])
+        # Over a sequence the code spells out (``*streams`` given two streams) the body runs.
+        runs_once = isinstance(iterated, SeqV) and bool(iterated.items)
+        state = last if runs_once else _merge([state, last], [None, None])
         queried = self._queried(statement.iter, frame, state) if statement.target is None else None
         if queried is not None and queried[1]:
             self._host_waited(queried[0], state)  # ``while not event.query(): ...`` ends once it is done
@@ -911,7 +969,7 @@ class Interpreter:
                 frame.module.path,
                 statement.span.line,
                 statement.span.column,
-                f"taken off {queue.queue.label} (put at {put_at.path}:{put_at.line}) by the {frame.thread}",
+                f"taken off {queue.queue.label} (put at {put_at.path}:{put_at.line}) by {_the(frame.thread)}",
             )
             branch = put.state.copy()
             branch.streams = state.streams
@@ -939,6 +997,18 @@ class Interpreter:
         elif isinstance(target, ir.Attr):
             holder, state = self._eval(target.base, frame, state)
             if isinstance(holder, ObjectV):
+                # In one construction a later assignment replaces an earlier one for this
+                # instance (``super().__init__()`` sets it, the subclass sets it again).
+                chain = self._constructing.get(holder)
+                if chain is not None:
+                    earlier = chain.get(target.name)
+                    if earlier is not None and holder.site:
+                        values = self._heap.get(
+                            (holder.module, f"{holder.qualname}@{holder.site}", target.name), []
+                        )
+                        if earlier in values and earlier != value:
+                            values.remove(earlier)
+                    chain[target.name] = value
                 self._remember_field(holder, target.name, value)
                 if isinstance(target.base, ir.Name):  # later reads in this function see this value
                     frame.env[f"{target.base.id}.{target.name}"] = value
@@ -1070,12 +1140,13 @@ class Interpreter:
         return None
 
     def _write(self, target: ir.Expr, frame: _Frame, state: _State, span: Span | None) -> _State:
-        """A producer write (``t[i] = x``, ``t += x``) on the current stream."""
-        if state.streams and state.streams[-1].current_of != MAIN_THREAD:
-            return state
+        """A write (``t[i] = x``, ``t.mul_(2)``) on the stream current here. A copy on another
+        stream is ordered after it only by a barrier taken after it."""
         key = _root_spelling(target)
         if key:
-            state.writes[key] = (self._clock, span.line if span else 0)
+            stream = self._stream(frame, state)
+            where = stream.key if stream is not None else f"current@{frame.thread}"
+            state.writes[key] = (self._clock, span.line if span else 0, where)
         return state
 
     # ------------------------------------------------------------- expressions
@@ -1086,7 +1157,11 @@ class Interpreter:
             base, state = self._eval(expr.base, frame, state)
             if isinstance(expr.base, ir.Name) and f"{expr.base.id}.{expr.name}" in frame.env:
                 return frame.env[f"{expr.base.id}.{expr.name}"], state
-            return self._attribute(base, expr, frame), state
+            value = self._attribute(base, expr, frame)
+            getter = self._functions.get((value.module, value.qualname)) if isinstance(value, FuncV) else None
+            if isinstance(value, FuncV) and getter is not None and _is_property(getter):
+                return self._invoke(value, (), (), state, frame, None)  # ``self.stream`` runs its getter
+            return value, state
         if isinstance(expr, ir.Call):
             return self._call(expr, frame, state)
         if isinstance(expr, ir.Const):
@@ -1119,6 +1194,8 @@ class Interpreter:
             scope = replace(frame, env=dict(frame.env))
             state = self._assign(expr.target, _element(iterable), scope, state, expr)
             element, state = self._eval(expr.element, scope, state)
+            if isinstance(element, (StreamV, EventV, ObjectV, FuncV, QueueV)):
+                return SeqV((element,)), state  # ``[torch.cuda.Stream() for _ in range(n)]``
             return taint([element]), state
         if isinstance(expr, ir.IsNone):
             operand, state = self._eval(expr.operand, frame, state)
@@ -1269,6 +1346,49 @@ class Interpreter:
             queue.extend(self._base_classes(current))
         return None
 
+    def _overrides(self, name: str) -> Value | None:
+        """A method called on an object the analysis cannot place: every project method of
+        that name that matters runs (a backend chosen by configuration), when there are few."""
+        if self._methods_by_name is None:
+            self._methods_by_name = {}
+            for (module, qualname), function in self._functions.items():
+                if (
+                    function.class_name
+                    and (module, qualname) in self._relevant
+                    and not function.name.startswith("__")
+                ):
+                    self._methods_by_name.setdefault(function.name, []).append((module, function.class_name))
+        owners = self._methods_by_name.get(name, [])
+        if not 1 <= len(owners) <= _MAX_OVERRIDES:
+            return None
+        options = [
+            FuncV(found[0], found[1], ObjectV(module, cls))
+            for module, cls in owners
+            if (found := self._method(module, cls, name)) is not None
+        ]
+        return options[0] if len(options) == 1 else UnionV(tuple(options))
+
+    def _super_method(self, call: ir.Call, frame: _Frame) -> FuncV | None:
+        """``super().name(...)`` in a method: the base classes' ``name``, bound to this ``self``."""
+        func = call.func
+        if not (
+            isinstance(func, ir.Attr)
+            and isinstance(func.base, ir.Call)
+            and isinstance(func.base.func, ir.Name)
+            and func.base.func.id == "super"
+            and frame.stack
+        ):
+            return None
+        current = self._functions.get((frame.module.name, frame.stack[-1]))
+        if current is None or not current.class_name or not current.params:
+            return None
+        receiver = frame.env.get(current.params[0].name)
+        for base in self._base_classes((frame.module.name, current.class_name)):
+            found = self._method(base[0], base[1], func.name)
+            if found is not None:
+                return FuncV(found[0], found[1], receiver)
+        return None
+
     def _base_classes(self, cls: tuple[str, str]) -> list[tuple[str, str]]:
         if cls not in self._bases:
             self._bases[cls] = []
@@ -1284,6 +1404,23 @@ class Interpreter:
     # ------------------------------------------------------------------- calls
     def _call(self, call: ir.Call, frame: _Frame, state: _State) -> tuple[Value, _State]:
         receiver: Value | None = None
+        if (
+            _spelling(call.func).rsplit(".", 1)[-1] in ("create_task", "ensure_future")
+            and call.args
+            and self._coroutine_call(call.args[0], frame, state)
+        ):
+            return UNKNOWN, self._schedule_task(call.args[0], call, frame, state)
+        inherited = self._super_method(call, frame)
+        if inherited is not None:
+            passed: list[Value] = []
+            for arg in call.args:
+                value, state = self._eval(arg, frame, state)
+                passed.append(value)
+            named: list[tuple[str, Value]] = []
+            for key, arg in call.kwargs:
+                value, state = self._eval(arg, frame, state)
+                named.append((key, value))
+            return self._invoke(inherited, tuple(passed), tuple(named), state, frame, call)
         if isinstance(call.func, ir.Attr):
             # The receiver is evaluated once: its calls may have effects.
             receiver, state = self._eval(call.func.base, frame, state)
@@ -1292,6 +1429,8 @@ class Interpreter:
                 callee = frame.env[f"{spelled.id}.{call.func.name}"]
             else:
                 callee = self._attribute(receiver, call.func, frame)
+            if isinstance(receiver, Unknown):
+                callee = self._overrides(call.func.name) or callee
         else:
             callee, state = self._eval(call.func, frame, state)
         args: list[Value] = []
@@ -1303,6 +1442,9 @@ class Interpreter:
             value, state = self._eval(arg, frame, state)
             kwargs.append((key, value))
         method = call.func.name if isinstance(call.func, ir.Attr) else ""
+        for key, arg in call.kwargs:
+            if key == "out":  # ``torch.index_select(x, 0, i, out=buf)`` writes buf
+                state = self._write(arg, frame, state, call.span)
         special = self._special(call, method, receiver, callee, args, dict(kwargs), frame, state)
         if special is not None:
             return special
@@ -1343,11 +1485,14 @@ class Interpreter:
             )
             return UNKNOWN, state
         if isinstance(callee, UnionV):
-            results = []
+            # One of several callees runs (two connector classes behind one attribute): each
+            # from the same state, the paths merged after.
+            results, ends = [], []
             for option in callee.options:
-                value, state = self._dispatch(option, args, kwargs, call, frame, state)
+                value, end = self._dispatch(option, args, kwargs, call, frame, state.copy())
                 results.append(value)
-            return join(results), state
+                ends.append(end)
+            return join(results), _merge(ends, [None] * len(ends))
         if isinstance(callee, FuncV):
             function = self._functions.get((callee.module, callee.qualname))
             if function is not None and any(
@@ -1355,7 +1500,7 @@ class Interpreter:
             ):
                 env = self._bind(function, callee.bound, args, kwargs, self._modules[callee.module], frame)
                 return GeneratorContextV(callee, tuple(env.items())), state
-            return self._invoke(callee, args, kwargs, state, frame, call)
+            return self._invoke(callee, (*callee.partial, *args), kwargs, state, frame, call)
         if isinstance(callee, ClassV):
             return self._construct(callee, args, kwargs, call, frame, state)
         if isinstance(callee, CopyApiV):
@@ -1364,6 +1509,8 @@ class Interpreter:
             return self._external(callee.dotted, args, dict(kwargs), call, frame, state)
         if isinstance(callee, Unknown) and callee.spelling:
             return self._external(callee.spelling, args, dict(kwargs), call, frame, state)
+        if isinstance(callee, Unknown):
+            return UNKNOWN, state  # a callable the code does not name (a class from a registry)
         return _opaque_call("", args, dict(kwargs)), state
 
     def _construct(
@@ -1386,7 +1533,11 @@ class Interpreter:
             self._instances.append(obj)
         if init is None:
             return obj, state
-        _, state = self._invoke(FuncV(init[0], init[1], obj), args, kwargs, state, frame, call)
+        self._constructing[obj] = {}
+        try:
+            _, state = self._invoke(FuncV(init[0], init[1], obj), args, kwargs, state, frame, call)
+        finally:
+            self._constructing.pop(obj, None)
         return obj, state
 
     def _special(
@@ -1425,6 +1576,14 @@ class Interpreter:
             receiver = EventV(f"opaque:{receiver.spelling}", receiver.spelling)
         if method == "wait_event" and args and isinstance(args[0], Unknown) and args[0].spelling:
             args = [EventV(f"opaque:{args[0].spelling}", args[0].spelling), *args[1:]]
+        if method in ("wait_stream", "wait_event", "synchronize", "record") and isinstance(receiver, UnionV):
+            # ``for s in streams: s.wait_stream(cur)``: each stream the loop can name waits.
+            for option in receiver.options:
+                if isinstance(option, (StreamV, EventV)):
+                    found = self._special(call, method, option, callee, args, kwargs, frame, state)
+                    if found is not None:
+                        state = found[1]
+            return UNKNOWN, state
         if method == "wait_stream" and isinstance(receiver, StreamV) and args:
             producer = args[0]
             if self._is_producer(producer, receiver):
@@ -1443,6 +1602,8 @@ class Interpreter:
             state.records[receiver.key] = (stream, now)
             self._recorded.add(receiver.key)
             return UNKNOWN, state
+        if method == "record" and isinstance(receiver, StreamV) and not args:
+            method = "record_event"  # cupy: ``stream.record()`` returns an event recorded on it
         if method == "record_event" and isinstance(receiver, StreamV):
             event = args[0] if args and isinstance(args[0], EventV) else None
             event = event or EventV(_site(frame, call), f"{receiver.label}.record_event()")
@@ -1462,6 +1623,8 @@ class Interpreter:
             return UNKNOWN, state
         if isinstance(call.func, ir.Attr) and receiver is not None and method in HOST_READ_METHODS:
             self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
+            if method in ("item", "tolist") and memory_of(receiver) is Memory.DEVICE:
+                self._blocking_read(frame, state)
         if method == "write" and args:
             self._host_read(args[0], call.args[0] if call.args else None, "`write()`", call, frame, state)
         if method in ("put", "put_nowait") and isinstance(receiver, QueueV) and args:
@@ -1473,8 +1636,27 @@ class Interpreter:
             return UNKNOWN, state
         if method in ("get", "get_nowait") and isinstance(receiver, QueueV):
             return QueueGetV(receiver), state
+        handed = _executor_job(method, receiver, args)
+        if handed is not None:
+            # ``pool.submit(fn, *args)``, ``pool.map(fn, items)``, ``loop.run_in_executor(pool, fn,
+            # *args)``: fn runs on a worker thread, whose current stream is not the producer.
+            target, arguments = handed
+            step = FlowStep(frame.module.path, call.span.line, call.span.column, f"hands {method} a job")
+            self._threads.append(
+                _ThreadStart(target, arguments, state.copy(), (*frame.flow, step), method, self._fallback)
+            )
+            return UNKNOWN, state
+        if (
+            method in ARRAY_METHOD_COPIES
+            and receiver is not None
+            and isinstance(call.func, ir.Attr)
+            and (method != "set" or ("stream" in kwargs and args))
+            and not isinstance(receiver, (ObjectV, ClassV, ModuleV, ExternalV, QueueV))
+        ):
+            return self._array_method_copy(call, method, receiver, args, kwargs, frame, state)
         if method == "copy_" and receiver is not None and args and isinstance(call.func, ir.Attr):
             held = call.func.base
+            state = self._write(held, frame, state, call.span)
             non_blocking = args[1] if len(args) > 1 else kwargs.get("non_blocking")
             return receiver, self._copy(
                 call,
@@ -1506,6 +1688,7 @@ class Interpreter:
                 _root_spelling(call.func.base) if isinstance(call.func, ir.Attr) else "",
                 None,
                 asynchronous=False,
+                implied_destination=True,
             )
             return TensorV(Memory.HOST), state
         if method == "to" and receiver is not None and not isinstance(receiver, (ObjectV, ExternalV)):
@@ -1525,6 +1708,7 @@ class Interpreter:
                     None,
                     written=(result.key, f"the result of {_spelling(call.func)}()"),
                     asynchronous=_may_be_true(kwargs.get("non_blocking")),
+                    implied_destination=True,
                 )
                 return result, state
             if moved_to is Memory.DEVICE:
@@ -1537,7 +1721,9 @@ class Interpreter:
         if method in NEW_ALLOCATORS and isinstance(receiver, TensorV):
             device = kwargs.get("device")
             placed = _device_memory(device) if device is not None else receiver.memory
-            return TensorV(placed or Memory.UNKNOWN, _buffer_site("alloc", frame, call)), state
+            site = _buffer_site("alloc", frame, call)
+            self._fresh.add(site)
+            return TensorV(placed or Memory.UNKNOWN, site), state
         if method in ("pin_memory", "numpy") and isinstance(receiver, (TensorV, Unknown)):
             return TensorV(Memory.HOST, receiver.key if isinstance(receiver, TensorV) else ""), state
         given_stream = kwargs.get("stream")
@@ -1577,6 +1763,9 @@ class Interpreter:
             return TensorV(Memory.UNKNOWN), state  # a pointer to memory the code does not place
         if method in SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
             return view_of(receiver), state
+        if isinstance(receiver, TensorV) and receiver.memory is not Memory.UNKNOWN:
+            # Any other tensor method (``x.norm()``, ``x.sum()``) computes where x lives.
+            return TensorV(receiver.memory), state
         return None
 
     def _external(
@@ -1591,8 +1780,20 @@ class Interpreter:
         last = dotted.rsplit(".", 1)[-1]
         if last in COPY_APIS:
             return self._copy_api(last, args, kwargs, call, frame, state)
-        if last == "Stream":
-            return StreamV(_site(frame, call), _NEW_STREAM), state
+        if last == "Stream" or (last == "stream" and not args and "numba" in dotted):
+            return StreamV(_site(frame, call), _NEW_STREAM), state  # numba's ``cuda.stream()`` makes one
+        if last in STREAM_CREATORS:
+            # cuda-python: ``err, stream = cudart.cudaStreamCreate()``
+            made = StreamV(_site(frame, call), _NEW_STREAM)
+            return SeqV((ConstV(0, "err", frame.module.path, None), made)), state
+        if last in EVENT_CREATORS or (last == "event" and "numba" in dotted):
+            site = _site(frame, call)
+            event = EventV(site, f"event created at {site}")
+            return (
+                SeqV((ConstV(0, "err", frame.module.path, None), event)) if last in EVENT_CREATORS else event
+            ), state
+        if last in EVENT_RECORDS or last in STREAM_WAITS or last in STREAM_SYNCS or last in EVENT_SYNCS:
+            return UNKNOWN, self._function_barrier(last, args, call, frame, state)
         if last == "current_stream":
             # Inside ``with torch.cuda.stream(s):`` the current stream is s, not the producer.
             return self._current(frame, state), state
@@ -1604,7 +1805,7 @@ class Interpreter:
         if last == "Event":
             site = _site(frame, call)
             return EventV(site, f"event created at {site}"), state
-        if last == "synchronize":
+        if last in DEVICE_SYNCS:
             state.synced = self._clock
             state.completed(None)
             return UNKNOWN, state
@@ -1623,17 +1824,21 @@ class Interpreter:
                 self._threads.append(
                     _ThreadStart(target, items, state.copy(), (*frame.flow, step), dotted, self._fallback)
                 )
-            return UNKNOWN, state
+            return ExternalV(f"{dotted}()"), state  # its ``start()`` is the library's
         if last in ALLOCATORS or last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS:
             site = _buffer_site("alloc", frame, call)
             if dotted.startswith(DEVICE_MODULES) and not dotted.startswith("cupyx"):
+                self._fresh.add(site)
                 return TensorV(Memory.DEVICE, site), state  # cupy's arrays live on the device
             like = last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS
+            self._fresh.add(site)
             return TensorV(_allocation_memory(args, kwargs, like=like), site), state
         if last in PINNED_ALLOCATORS:
             return TensorV(Memory.HOST, _buffer_site("alloc", frame, call)), state
         if last in DEVICE_ALLOCATORS and dotted.startswith(DEVICE_MODULES):
-            return TensorV(Memory.DEVICE, _buffer_site("alloc", frame, call)), state
+            site = _buffer_site("alloc", frame, call)
+            self._fresh.add(site)
+            return TensorV(Memory.DEVICE, site), state
         if last in DEVICE_NAMES:
             return ConstV("cuda", dotted, frame.module.path, None), state
         if args and (last == "int" or (dotted.startswith("ctypes.c_") and "." not in dotted[7:])):
@@ -1656,6 +1861,8 @@ class Interpreter:
         if last in ("list", "tuple") and args:
             return args[0], state
         if last == "partial" and args:
+            if isinstance(args[0], FuncV):
+                return replace(args[0], partial=(*args[0].partial, *args[1:])), state
             return args[0], state
         if last == "cuGetProcAddress" and args and isinstance(args[0], ConstV):
             name = args[0].value
@@ -1726,13 +1933,18 @@ class Interpreter:
         order: SourceOrder | None,
         written: tuple[str, str] = ("", ""),
         asynchronous: bool = True,
+        implied_destination: bool = False,
     ) -> _State:
         """A copy launch; ``written`` names the destination buffer (identity, spelling) for host reads."""
         copy_stream = stream.key if stream is not None else f"current@{frame.thread}"
         if stream is not None:
             state.issued[stream.key] = self._clock
+            self._copy_streams.add(stream.key)
         if not asynchronous and stream is None:
             state.completed(copy_stream)  # a blocking copy waits for the current stream
+            sides = {memory_of(source), memory_of(destination)}
+            if Memory.DEVICE in sides and sides != {Memory.DEVICE}:
+                self._blocking_read(frame, state)  # GPU to host, or host to GPU from pageable memory
         target_memory = memory_of(destination)
         if (
             asynchronous
@@ -1759,6 +1971,8 @@ class Interpreter:
         key = stream.key if stream is not None else ""
         barrier = state.ordered_since(key) if stream is not None else None
         write = state.writes.get(source_key) if source_key else None
+        if write is not None and write[2] == copy_stream:
+            write = None  # written on the copy's own stream: stream order covers it
         stale = barrier is not None and write is not None and write[0] > barrier
         current = stream is None or stream.current_of == MAIN_THREAD
         self.runs.append(
@@ -1780,9 +1994,109 @@ class Interpreter:
                 resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
                 barrier_site=self._barrier_site(stream, frame),
                 ordered_by_earlier_call=key in state.carried,
+                fresh_destination=isinstance(destination, TensorV) and destination.key in self._fresh,
+                implied_destination=implied_destination,
+                blocking=not asynchronous,
             )
         )
         return state
+
+    def _array_method_copy(
+        self,
+        call: ir.Call,
+        method: str,
+        receiver: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        frame: _Frame,
+        state: _State,
+    ) -> tuple[Value, _State]:
+        """numba's ``d.copy_to_host(h, stream=s)`` / ``d.copy_to_device(h, stream=s)``, cupy's
+        ``d.set(h, stream=s)``: the receiver is the device array."""
+        given = kwargs.get("stream", args[1] if len(args) > 1 else None)
+        stream = _opaque_stream(given) if given is not None else None
+        stream = stream if stream is not None else self._stream(frame, state)
+        device = receiver if memory_of(receiver) is not None else TensorV(Memory.DEVICE)
+        spelled = call.func.base if isinstance(call.func, ir.Attr) else None
+        if ARRAY_METHOD_COPIES[method] == "to host":
+            host = args[0] if args else TensorV(Memory.HOST, _buffer_site("copy", frame, call))
+            host = host if memory_of(host) is not None else TensorV(Memory.HOST)
+            target = call.args[0] if call.args else None
+            written = _written(self._identity(host, target, frame), target) if target else ("", "")
+            source_key = _root_spelling(spelled) if spelled is not None else ""
+            return host, self._copy(
+                call, method, frame, state, stream, device, host, source_key, None, written=written
+            )
+        source = args[0] if args else UNKNOWN
+        source = source if memory_of(source) is not None else TensorV(Memory.HOST)
+        return receiver, self._copy(call, method, frame, state, stream, source, device, "", None)
+
+    def _schedule_task(self, coroutine: ir.Expr, call: ir.Call, frame: _Frame, state: _State) -> _State:
+        """``asyncio.create_task(obj.run())``: the coroutine runs later on this thread, in the
+        state the task was made in, after what the current entry point does."""
+        assert isinstance(coroutine, ir.Call)
+        target, state = self._eval(coroutine.func, frame, state)
+        arguments: list[Value] = []
+        for arg in coroutine.args:
+            value, state = self._eval(arg, frame, state)
+            arguments.append(value)
+        step = FlowStep(frame.module.path, call.span.line, call.span.column, "schedules a task")
+        self._threads.append(
+            _ThreadStart(
+                target, tuple(arguments), state.copy(), (*frame.flow, step), "task", self._fallback, True
+            )
+        )
+        return state
+
+    def _coroutine_call(self, expr: ir.Expr, frame: _Frame, state: _State) -> bool:
+        """Whether an expression calls a project ``async def``."""
+        if not isinstance(expr, ir.Call) or not isinstance(expr.func, (ir.Name, ir.Attr)):
+            return False
+        callee, _ = self._eval(expr.func, frame, state.copy())
+        if not isinstance(callee, FuncV):
+            return False
+        function = self._functions.get((callee.module, callee.qualname))
+        return function is not None and function.is_async
+
+    def _function_barrier(
+        self, name: str, args: tuple[Value, ...], call: ir.Call, frame: _Frame, state: _State
+    ) -> _State:
+        """cuda-python's ``cudaEventRecord(e, s)``, ``cudaStreamWaitEvent(s, e, 0)``,
+        ``cudaStreamSynchronize(s)``, ``cudaEventSynchronize(e)``, read as their methods are."""
+
+        def event(value: Value) -> Value:
+            if isinstance(value, Unknown) and value.spelling:
+                return EventV(f"opaque:{value.spelling}", value.spelling)
+            return value
+
+        def stream(value: Value) -> Value:
+            return _opaque_stream(value) or self._current(frame, state)
+
+        at = list(args)
+        if name in EVENT_RECORDS and len(at) >= 1:
+            event_at, stream_at = EVENT_RECORDS[name]
+            given = [stream(at[stream_at])] if len(at) > stream_at else []
+            found = self._special(call, "record", event(at[event_at]), UNKNOWN, given, {}, frame, state)
+        elif name in STREAM_WAITS and len(at) >= 2:
+            stream_at, event_at = STREAM_WAITS[name]
+            waiter = stream(at[stream_at])
+            found = self._special(
+                call, "wait_event", waiter, UNKNOWN, [event(at[event_at])], {}, frame, state
+            )
+        elif name in STREAM_SYNCS and at:
+            found = self._special(call, "synchronize", stream(at[0]), UNKNOWN, [], {}, frame, state)
+        elif name in EVENT_SYNCS and at:
+            found = self._special(call, "synchronize", event(at[0]), UNKNOWN, [], {}, frame, state)
+        else:
+            found = None
+        return found[1] if found is not None else state
+
+    def _blocking_read(self, frame: _Frame, state: _State) -> None:
+        """A copy or read that blocks the host on the current stream: on the requesting thread
+        it waits for the producer's work so far, which orders every later launch behind it."""
+        if frame.thread == MAIN_THREAD and self._stream(frame, state) is None:
+            state.synced = self._clock
+            state.completed(f"current@{frame.thread}")
 
     def _barrier_site(self, stream: StreamV | None, frame: _Frame) -> tuple[str, Span, str, str] | None:
         entered = stream.entered_at if stream is not None else None
@@ -1819,7 +2133,11 @@ class Interpreter:
                 return True
             if producer.current_of:
                 return producer.current_of == MAIN_THREAD
-            return producer.key.startswith("opaque:")  # a stream we cannot tell apart from the producer
+            if producer.key.startswith("opaque:"):
+                return True  # a stream we cannot tell apart from the producer
+            # A stream the project made that no copy runs on is a compute stream: kernels run
+            # there (``with compute:`` in cupy, ``kernel[grid, block, compute]`` in numba).
+            return producer.key not in self._copy_streams
         return True
 
     def _wait_event(self, waiter: StreamV, event: Value, state: _State) -> _State:
@@ -1957,6 +2275,21 @@ def _nested(statements: Sequence[ir.Stmt]) -> Iterable[ir.Stmt]:
             yield from _nested(statement.final)
 
 
+def _executor_job(
+    method: str, receiver: Value | None, args: list[Value]
+) -> tuple[Value, tuple[Value, ...]] | None:
+    """The job and its arguments of a hand-off to a worker thread, if the call is one."""
+    if isinstance(receiver, (ObjectV, ClassV)):
+        return None  # the project's own ``submit``: followed as a call
+    if method in ("submit", "to_thread") and args and isinstance(args[0], FuncV):
+        return args[0], tuple(args[1:])
+    if method == "map" and len(args) >= 2 and isinstance(args[0], FuncV):
+        return args[0], tuple(_element(a) for a in args[1:])
+    if method == "run_in_executor" and len(args) >= 2 and isinstance(args[1], FuncV):
+        return args[1], tuple(args[2:])
+    return None
+
+
 def _opaque_call(name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
     """The result of calling something the analysis does not model."""
     if len(args) == 1 and not kwargs and isinstance(args[0], (CopyApiV, RecordV)):
@@ -1979,6 +2312,17 @@ def _callee_name(callee: Value) -> str:
     if isinstance(callee, Unknown):
         return callee.spelling
     return ""
+
+
+def _the(thread: str) -> str:
+    """A thread's name with its article: "the requesting thread", "the thread running f"."""
+    return thread if thread.startswith("the ") else f"the {thread}"
+
+
+def _is_property(function: ir.Function) -> bool:
+    return any(
+        _spelling(d).rsplit(".", 1)[-1] in ("property", "cached_property") for d in function.decorators
+    )
 
 
 def _is_static(function: ir.Function) -> bool:
@@ -2009,9 +2353,7 @@ def _keyed_spelling(expr: ir.Index) -> str:
 
 def _root_spelling(expr: ir.Expr) -> str:
     while isinstance(expr, ir.Index) or (
-        isinstance(expr, ir.Call)
-        and isinstance(expr.func, ir.Attr)
-        and expr.func.name in SAME_MEMORY_METHODS
+        isinstance(expr, ir.Call) and isinstance(expr.func, ir.Attr) and expr.func.name in SAME_MEMORY_METHODS
     ):
         expr = expr.base if isinstance(expr, ir.Index) else expr.func.base  # type: ignore[union-attr]
     return _spelling(expr) if isinstance(expr, (ir.Name, ir.Attr)) else ""
@@ -2107,6 +2449,8 @@ def _index(base: Value, index: Value) -> Value:
         if -len(base.items) <= index.value < len(base.items):
             return base.items[index.value]
         return UNKNOWN
+    if isinstance(base, SeqV) and base.items and not any(isinstance(i, TensorV) for i in base.items):
+        return join(list(base.items))  # some element: a stream, an event, an object
     if isinstance(base, RecordV) and isinstance(index, ConstV) and isinstance(index.value, str):
         return base.get(index.value) or UNKNOWN
     return view_of(base)

@@ -122,6 +122,7 @@ class Eval:
     value: Expr
     span: Span
     lines: tuple[int, int]
+    awaited: bool = False  # ``await f()``: an un-awaited coroutine call runs nothing
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,7 @@ class Function:
     span: Span
     class_name: str = ""  # the enclosing class for methods
     global_names: tuple[str, ...] = ()  # names declared ``global`` in the body
+    is_async: bool = False
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,7 @@ class ModuleReader:
                 span=self._span(node.name),
                 class_name=class_name,
                 global_names=global_names,
+                is_async=node.asynchronous is not None,
             )
         )
         # Nested functions are their own functions (they run when called, not here).
@@ -211,7 +212,8 @@ class ModuleReader:
             if isinstance(small.value, cst.Yield):
                 yield ir.Yield(self._optional(small.value.value), span)
             else:
-                yield ir.Eval(self._expr(small.value), span, lines)
+                awaited = isinstance(small.value, cst.Await)
+                yield ir.Eval(self._expr(small.value), span, lines, awaited)
         elif isinstance(small, cst.Return):
             yield ir.Return(self._optional(small.value), span)
         elif isinstance(small, cst.Global) and self._globals:
@@ -254,6 +256,8 @@ class ModuleReader:
             return ir.Seq(tuple(self._expr(e.value) for e in node.elements))
         if isinstance(node, cst.Dict):
             return self._dict(node)
+        if isinstance(node, cst.Await):
+            return self._expr(node.expression)  # ``await f()`` runs f's body here, in order
         if isinstance(node, cst.Subscript):
             index = node.slice[0].slice if len(node.slice) == 1 else None
             key = self._expr(index.value) if isinstance(index, cst.Index) else ir.Opaque()

@@ -87,8 +87,10 @@ def _comments(text: str) -> list[tuple[int, int, str]]:
         return comments
 
 
-def summarize(path: str, data: bytes) -> FileSummary:
-    """Read one file into its summary; every failure becomes a diagnostic, never an error."""
+def summarize(path: str, data: bytes, callees: frozenset[str] = frozenset()) -> FileSummary:
+    """Read one file into its summary; every failure becomes a diagnostic, never an error.
+    ``callees``: names other files export that this one calls (it is parsed for those calls
+    even when it passes no gate of its own)."""
     summary = FileSummary(path=path)
     text, problem = decode(data)
     if text is None:
@@ -97,11 +99,26 @@ def summarize(path: str, data: bytes) -> FileSummary:
         return summary
     if _SUPPRESSION_HINT.search(data):
         summary.suppressions = read_suppressions(text)
-    if not passes_gate(data):
+    if not passes_gate(data) and not callees:
+        summary.imported = _imported_names(text)
         return summary
     summary.parsed = True
-    _parse_into(summary, text)
+    _parse_into(summary, text, callees)
     return summary
+
+
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)", re.MULTILINE)
+
+
+def _imported_names(text: str) -> tuple[str, ...]:
+    """The names ``from m import a, b as c`` statements bind from other modules (a, b)."""
+    found: set[str] = set()
+    for match in _FROM_IMPORT.finditer(text):
+        for part in match.group(1).strip("()").replace("\\", " ").split(","):
+            name = part.split()[0] if part.split() else ""
+            if name.isidentifier():
+                found.add(name)
+    return tuple(sorted(found))
 
 
 # CPython refuses more than 200 nested brackets; libcst's native parser can crash the
@@ -122,7 +139,7 @@ def _bracket_depth(text: str) -> int:
     return deepest
 
 
-def _parse_into(summary: FileSummary, text: str) -> None:
+def _parse_into(summary: FileSummary, text: str, callees: frozenset[str] = frozenset()) -> None:
     import libcst as cst
 
     from kvguard.lint.reader import ModuleReader
@@ -139,7 +156,7 @@ def _parse_into(summary: FileSummary, text: str) -> None:
             summary.diagnostics.append(Diagnostic("nesting too deep to parse"))
             return
     try:
-        segments = _parse_segments(text)
+        segments, summary.exported = _parse_segments(text, callees)
     except cst.ParserSyntaxError as error:
         summary.diagnostics.append(_syntax_diagnostic(text, error))
         return
@@ -169,23 +186,27 @@ _CLAUSE = re.compile(r"(?:else|elif|except|finally)\b")
 _SHORT_PIECE_LINES = 25
 
 
-def _parse_segments(text: str) -> list[Segment]:
-    """Parse only the top-level statements the analysis needs, or the whole file if unsure."""
+def _parse_segments(text: str, callees: frozenset[str]) -> tuple[list[Segment], tuple[str, ...]]:
+    """Parse only the top-level statements the analysis needs, or the whole file if unsure;
+    with the names of the top-level definitions that lead to what it needs."""
     import libcst as cst
 
     from kvguard.lint.reader import Segment
 
     pieces = _top_level_pieces(text)
     gated = [passes_gate(piece.encode("utf-8", "surrogatepass")) for _, piece in pieces]
-    wanted = _with_callers(
-        pieces, gated, [keep or _wanted(piece) for keep, (_, piece) in zip(gated, pieces, strict=True)]
+    wanted, exported = _with_callers(
+        pieces,
+        gated,
+        [keep or _wanted(piece) for keep, (_, piece) in zip(gated, pieces, strict=True)],
+        callees,
     )
     if len(wanted) == len(pieces):
-        return [Segment(cst.parse_module(text))]
+        return [Segment(cst.parse_module(text))], exported
     try:
-        return [Segment(cst.parse_module(piece), first) for first, piece in wanted]
+        return [Segment(cst.parse_module(piece), first) for first, piece in wanted], exported
     except cst.ParserSyntaxError:
-        return [Segment(cst.parse_module(text))]
+        return [Segment(cst.parse_module(text))], exported
 
 
 # Top-level functions and classes only: method names (``get``, ``run``) are too common to
@@ -194,26 +215,44 @@ _DEFINED = re.compile(r"^(?:async\s+)?(?:def|class)\s+(\w+)", re.MULTILINE)
 
 
 def _with_callers(
-    pieces: list[tuple[int, str]], gated: list[bool], wanted: list[bool]
-) -> list[tuple[int, str]]:
-    """The wanted pieces, and the definitions that call what the gated ones define (by name),
-    to a fixed point: a caller carries the path into the copy, and its barriers, even when it
-    names no stream itself."""
+    pieces: list[tuple[int, str]], gated: list[bool], wanted: list[bool], callees: frozenset[str]
+) -> tuple[list[tuple[int, str]], tuple[str, ...]]:
+    """The wanted pieces, and the definitions that call what the gated ones define (or the
+    ``callees`` other files export), by name, to a fixed point: a caller carries the path into
+    the copy, and its barriers, even when it names no stream itself. With the names the
+    reached definitions define."""
     names: set[str] = set()
     reached = list(gated)
     pending = [piece for (_, piece), keep in zip(pieces, gated, strict=True) if keep]
-    while pending:
+    first = True
+    while pending or first:
         fresh = {name for piece in pending for name in _DEFINED.findall(piece)} - names
+        if first:
+            fresh |= callees
+            first = False
         names |= fresh
         pending = []
         if not fresh:
             break
-        calls = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, fresh))) + r")\s*\(")
+        alternatives = "|".join(sorted(map(re.escape, fresh)))
+        calls = re.compile(r"\b(?:" + alternatives + r")\s*\(")
+        # A subclass of a reached class inherits what leads to the copy.
+        bases = re.compile(r"^class\s+\w+\s*\([^)]*\b(?:" + alternatives + r")\b")
         for index, (_, piece) in enumerate(pieces):
-            if not reached[index] and piece.startswith(_DEFINITIONS) and calls.search(piece):
+            if (
+                not reached[index]
+                and piece.startswith(_DEFINITIONS)
+                and (calls.search(piece) or bases.search(piece))
+            ):
                 reached[index] = wanted[index] = True
                 pending.append(piece)
-    return [entry for entry, keep in zip(pieces, wanted, strict=True) if keep]
+    exported = {
+        name
+        for (_, piece), keep in zip(pieces, reached, strict=True)
+        if keep
+        for name in _DEFINED.findall(piece)
+    }
+    return [entry for entry, keep in zip(pieces, wanted, strict=True) if keep], tuple(sorted(exported))
 
 
 def _wanted(piece: str) -> bool:

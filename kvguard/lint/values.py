@@ -85,6 +85,7 @@ class FuncV:
     module: str
     qualname: str
     bound: Value | None = None  # the receiver of a bound method
+    partial: tuple[Value, ...] = ()  # leading arguments bound by ``functools.partial``
 
 
 @dataclass(frozen=True)

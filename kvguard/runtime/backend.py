@@ -110,8 +110,7 @@ def _samples_of(
     if len(ok) == 1:
         return [_new_tuple(_Sample, (0, src_blocks[i], dst_blocks[i])) for i in picked]
     ends = list(itertools.accumulate(len(copy.request.src_blocks) for copy in ok))
-    return [_new_tuple(_Sample, (bisect.bisect_right(ends, i), src_blocks[i], dst_blocks[i]))
-            for i in picked]
+    return [_new_tuple(_Sample, (bisect.bisect_right(ends, i), src_blocks[i], dst_blocks[i])) for i in picked]
 
 
 def _blocks_of(copies: list[_Copy]) -> tuple[Sequence[int], Sequence[int]]:
@@ -119,8 +118,10 @@ def _blocks_of(copies: list[_Copy]) -> tuple[Sequence[int], Sequence[int]]:
     if len(copies) == 1:
         return copies[0].request.src_blocks, copies[0].request.dst_blocks
     chain = itertools.chain.from_iterable
-    return (list(chain([copy.request.src_blocks for copy in copies])),
-            list(chain([copy.request.dst_blocks for copy in copies])))
+    return (
+        list(chain([copy.request.src_blocks for copy in copies])),
+        list(chain([copy.request.dst_blocks for copy in copies])),
+    )
 
 
 def _new_event() -> Any:
@@ -279,9 +280,7 @@ class OrderedCopyBackend:
         if self._sampler is not None:
             self._reports = queue.SimpleQueue()
             self._init_verification()
-            threads.append(
-                threading.Thread(target=self._verify_thread, name="kvguard-verify", daemon=True)
-            )
+            threads.append(threading.Thread(target=self._verify_thread, name="kvguard-verify", daemon=True))
         self._threads = threads
         for thread in threads:
             thread.start()
@@ -301,17 +300,14 @@ class OrderedCopyBackend:
         if not self._threads or self._closed:
             raise RuntimeError("launch_copy() needs init() first and cannot follow shutdown()")
         if len(src_blocks) != len(dst_blocks):
-            raise ValueError(
-                f"{len(src_blocks)} source blocks but {len(dst_blocks)} destination blocks"
-            )
+            raise ValueError(f"{len(src_blocks)} source blocks but {len(dst_blocks)} destination blocks")
         if not isinstance(src_blocks, (list, tuple, range)):  # kept, and sliced later
             src_blocks = list(src_blocks)
         if not isinstance(dst_blocks, (list, tuple, range)):
             dst_blocks = list(dst_blocks)
         requests = self._queue
         plan = None
-        if (self._host_bound and len(src_blocks) * self._tensors >= _PLAN_EARLY_FROM
-                and not requests.empty()):
+        if self._host_bound and len(src_blocks) * self._tensors >= _PLAN_EARLY_FROM and not requests.empty():
             plan = self._plan_early(is_store, src_blocks, dst_blocks)
         # Under the lock, shutdown() cannot close the guard between the request's record and
         # its queueing (the record would use a destroyed event; the request would be dropped).
@@ -323,16 +319,16 @@ class OrderedCopyBackend:
             self._bytes_launched += len(src_blocks) * self._bytes_per_block
         waiting = self._bytes_launched - self._bytes_taken
         backlog = requests.qsize()
-        if ((waiting >= self.handover_bytes and backlog >= self.handover_backlog)
-                or (waiting >= self.handover_burst_bytes and backlog >= 3)):
+        if (waiting >= self.handover_bytes and backlog >= self.handover_backlog) or (
+            waiting >= self.handover_burst_bytes and backlog >= 3
+        ):
             # A burst: this thread holds the GIL through launch_copy (the guard's driver calls
             # keep it), so the copy thread could start only when Python's switch interval
             # (5 ms) forces a hand-over. A short sleep gives it the GIL now. (Waiting instead
             # for the copy thread to take a group was no better: probes-h200/handover.txt.)
             time.sleep(_HANDOVER_SLEEP_S)
 
-    def _plan_early(self, is_store: bool, src: Sequence[int], dst: Sequence[int]
-                    ) -> CopyPlan | None:
+    def _plan_early(self, is_store: bool, src: Sequence[int], dst: Sequence[int]) -> CopyPlan | None:
         """Plan a request on the requesting thread, where the copy thread is behind."""
         copier = self._store_copier if is_store else self._load_copier
         assert copier is not None
@@ -410,12 +406,16 @@ class OrderedCopyBackend:
             # The cap is read only when a request waits to join: it asks the driver (a stream
             # query), which cost a lone group 3.5 to 15.5 µs (benchmarks/results/probes-h200/
             # copy_thread_sections.txt).
-            cap = (self._group_block_cap(is_store, block_limit)
-                   if blocks < block_limit and limit > 1 and not empty() else 0)
+            cap = (
+                self._group_block_cap(is_store, block_limit)
+                if blocks < block_limit and limit > 1 and not empty()
+                else 0
+            )
             while blocks < cap and len(group) < limit and not empty():
                 item = get()
                 if (
-                    isinstance(item, _Copy) and item.request.is_store is is_store
+                    isinstance(item, _Copy)
+                    and item.request.is_store is is_store
                     and blocks + len(item.request.src_blocks) <= cap
                 ):
                     group.append(item)
@@ -469,8 +469,9 @@ class OrderedCopyBackend:
         try:
             src_blocks, dst_blocks = _blocks_of(ok)
             sampler = self._sampler
-            picked = (sampler.sample(len(src_blocks), self._verify_cluster)
-                      if sampler and copier.is_store else [])
+            picked = (
+                sampler.sample(len(src_blocks), self._verify_cluster) if sampler and copier.is_store else []
+            )
             samples = _samples_of(ok, src_blocks, dst_blocks, picked) if picked else []
         except Exception:  # nothing was issued: refused (the error is raised too)
             self._refuse_all(ok, "copy_error")
@@ -576,7 +577,10 @@ class OrderedCopyBackend:
         self._guard.wait(transfer_stream.cuda_stream, request)
 
     def _issue_copy(
-        self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+        self,
+        copier: BatchCopier,
+        src_blocks: Sequence[int],
+        dst_blocks: Sequence[int],
         plans: list[CopyPlan] | None = None,
     ) -> None:
         """One driver call for the blocks. `plans`: their descriptors, one plan per request,
@@ -601,8 +605,12 @@ class OrderedCopyBackend:
             return 0
 
     def _issue_blocks(
-        self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-        plans: list[CopyPlan] | None, split_at: int,
+        self,
+        copier: BatchCopier,
+        src_blocks: Sequence[int],
+        dst_blocks: Sequence[int],
+        plans: list[CopyPlan] | None,
+        split_at: int,
     ) -> None:
         """A group's copies: one driver call, or, from `_split_point`, two. The
         driver takes a call's descriptors one by one before its first copy starts (64 KiB x
@@ -636,16 +644,19 @@ class OrderedCopyBackend:
             return None if plan is None else [plan]
         if all(copy.plan is None for copy in group):
             return None
-        return [copier.plan(copy.request.src_blocks, copy.request.dst_blocks)
-                if copy.plan is None else copy.plan for copy in group]
+        return [
+            copier.plan(copy.request.src_blocks, copy.request.dst_blocks) if copy.plan is None else copy.plan
+            for copy in group
+        ]
 
     # The verification thread (only with verify_fraction > 0): reports stay in request order.
 
     def _init_verification(self) -> None:
         assert self._store_copier is not None
         try:  # the kernel reads the host copies where they are
-            self._host_bases = tuple(driver.device_address(base)
-                                     for base in self._store_copier.dst_layout.base_addresses)
+            self._host_bases = tuple(
+                driver.device_address(base) for base in self._store_copier.dst_layout.base_addresses
+            )
         except CudaDriverError as exc:
             raise ValueError(
                 "verification compares the stored host blocks in place on the GPU, so cpu_caches "
@@ -659,8 +670,7 @@ class OrderedCopyBackend:
             self._start_comparing()
         except Exception as exc:  # raised to the caller; every sampled group is refused
             self._fail(exc)
-            logger.error("kvguard: verification could not start (%s); sampled stores will be "
-                         "refused", exc)
+            logger.error("kvguard: verification could not start (%s); sampled stores will be refused", exc)
         try:
             self._verify_loop()
         finally:
@@ -672,12 +682,14 @@ class OrderedCopyBackend:
         torch.cuda.set_device(self._device)
         calls = self._event_calls
         assert calls is not None
-        driver.check(calls.bind(self._compare_stream.cuda_stream),
-                     "cuCtxSetCurrent (the verify thread's context)")
+        driver.check(
+            calls.bind(self._compare_stream.cuda_stream), "cuCtxSetCurrent (the verify thread's context)"
+        )
         code, self._compared = calls.create()
         driver.check(code, "cuEventCreate (verification's compare event)")
-        self._comparer = PairComparer(driver.resolve_kernel_calls(),
-                                      pinned=next(iter(self._cpu_caches.values())).is_pinned())
+        self._comparer = PairComparer(
+            driver.resolve_kernel_calls(), pinned=next(iter(self._cpu_caches.values())).is_pinned()
+        )
 
     def _stop_comparing(self) -> None:
         """Unload the kernel and destroy its event as the verify thread ends; a failure is
@@ -686,8 +698,9 @@ class OrderedCopyBackend:
             if self._comparer is not None:
                 self._comparer.close()
             if self._compared and self._event_calls is not None:
-                driver.check(self._event_calls.destroy(self._compared),
-                             "cuEventDestroy (verification's compare event)")
+                driver.check(
+                    self._event_calls.destroy(self._compared), "cuEventDestroy (verification's compare event)"
+                )
         except Exception as exc:
             logger.warning("kvguard: releasing verification's kernel and event failed: %s", exc)
         self._comparer, self._compared = None, 0
@@ -748,11 +761,17 @@ class OrderedCopyBackend:
         if after:
             driver.check(calls.wait(stream, after), "cuStreamWaitEvent (verification's compare)")
         try:
-            comparer.enqueue(stream, *plan_pairs(
-                self._gpu_layout.base_addresses, self._host_bases, self._gpu_layout.block_bytes,
-                [sample.src for sample in samples], [sample.dst for sample in samples]))
-            driver.check(calls.record(self._compared, stream),
-                         "cuEventRecord (verification's compare event)")
+            comparer.enqueue(
+                stream,
+                *plan_pairs(
+                    self._gpu_layout.base_addresses,
+                    self._host_bases,
+                    self._gpu_layout.block_bytes,
+                    [sample.src for sample in samples],
+                    [sample.dst for sample in samples],
+                ),
+            )
+            driver.check(calls.record(self._compared, stream), "cuEventRecord (verification's compare event)")
             self._wait_for(self._compared)
         except Exception:
             # A launch may be queued: the next check reuses the arrays it reads, so let it end.
@@ -784,7 +803,9 @@ class OrderedCopyBackend:
         logger.warning(
             "kvguard: %s: %d verified blocks differ from their GPU source (source blocks %s); "
             "re-copying them behind a device synchronize",
-            issued.copies[bad[0].position].request.describe(), len(bad), bad_src[:8],
+            issued.copies[bad[0].position].request.describe(),
+            len(bad),
+            bad_src[:8],
         )
         # A host-blocking device synchronize orders the re-copy after every stream's writes.
         torch.cuda.synchronize(self._device)
@@ -807,8 +828,11 @@ class OrderedCopyBackend:
         with self._lock:
             self._refused.append(
                 RefusedCopy(
-                    request.event_idx, request.is_store, tuple(request.src_blocks),
-                    tuple(request.dst_blocks), reason,
+                    request.event_idx,
+                    request.is_store,
+                    tuple(request.src_blocks),
+                    tuple(request.dst_blocks),
+                    reason,
                 )
             )
 

@@ -83,14 +83,18 @@ class CopyPlan:
 
     def pointers(self) -> tuple[int, int, int]:
         """Host addresses of the dst, src and size arrays (valid while the plan lives)."""
-        return (self.dst_addresses.buffer_info()[0], self.src_addresses.buffer_info()[0],
-                self.sizes.buffer_info()[0])
+        return (
+            self.dst_addresses.buffer_info()[0],
+            self.src_addresses.buffer_info()[0],
+            self.sizes.buffer_info()[0],
+        )
 
     def describe(self, index: int, layout: CacheLayout, offset: int = 0) -> str:
         """Name descriptor `index`: which tensor and which blocks it copies (`offset`: where
         the plan's descriptors start in the driver call, for the number shown)."""
-        src_starts, dst_starts, lengths = _runs([int(b) for b in self.src_blocks],
-                                                [int(b) for b in self.dst_blocks])
+        src_starts, dst_starts, lengths = _runs(
+            [int(b) for b in self.src_blocks], [int(b) for b in self.dst_blocks]
+        )
         tensor, run = divmod(index, len(lengths))
         src0, dst0, length = src_starts[run], dst_starts[run], lengths[run]
         return (
@@ -130,8 +134,10 @@ def name_descriptor(failed: int | None, plans: Sequence[CopyPlan], layout: Cache
     ends = plans[0].describe(0, layout)
     if offset > 1:
         ends += f"; ...; {last.describe(last.count - 1, layout, offset - last.count)}"
-    return (f"the driver did not say which of the call's {offset} descriptors failed; the call "
-            f"copied source blocks {blocks[:8]}{more} ({ends})")
+    return (
+        f"the driver did not say which of the call's {offset} descriptors failed; the call "
+        f"copied source blocks {blocks[:8]}{more} ({ends})"
+    )
 
 
 def _check_blocks(role: str, blocks: Sequence[int], layout: CacheLayout) -> None:
@@ -237,7 +243,8 @@ def _plan_numpy(
         _as_array((dst_base + dst_ids * block).ravel()),
         _as_array((src_base + src_ids * block).ravel()),
         _as_array(sizes.ravel()),
-        src_blocks, dst_blocks,
+        src_blocks,
+        dst_blocks,
     )
 
 

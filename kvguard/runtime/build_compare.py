@@ -18,8 +18,7 @@ def compile_ptx() -> bytes:
     on the library path) for compute_50; the driver JIT-compiles it for the GPU it loads on."""
     nvrtc = ctypes.CDLL(_nvrtc_library())
     program = ctypes.c_void_p()
-    if nvrtc.nvrtcCreateProgram(ctypes.byref(program), SOURCE.read_bytes(), b"compare.cu",
-                                0, None, None):
+    if nvrtc.nvrtcCreateProgram(ctypes.byref(program), SOURCE.read_bytes(), b"compare.cu", 0, None, None):
         raise RuntimeError("nvrtcCreateProgram failed")
     try:
         options = (ctypes.c_char_p * len(_NVRTC_OPTIONS))(*_NVRTC_OPTIONS)

@@ -63,12 +63,12 @@ class PairComparer:
         self._pairs = count
         for first in range(0, count, _MAX_PAIRS_PER_LAUNCH):
             pairs = min(_MAX_PAIRS_PER_LAUNCH, count - first)
-            chunks = (max(sizes[first:first + pairs]) + CHUNK_BYTES - 1) // CHUNK_BYTES
-            for argument, base, width in zip(self._arguments, self._device_bases, (8, 8, 8, 4),
-                                             strict=True):
+            chunks = (max(sizes[first : first + pairs]) + CHUNK_BYTES - 1) // CHUNK_BYTES
+            for argument, base, width in zip(self._arguments, self._device_bases, (8, 8, 8, 4), strict=True):
                 argument.value = base + width * first
-            code = self._calls.launch(self._function, chunks, pairs, _THREADS, stream,
-                                      ctypes.addressof(self._parameters))
+            code = self._calls.launch(
+                self._function, chunks, pairs, _THREADS, stream, ctypes.addressof(self._parameters)
+            )
             driver.check(code, "cuLaunchKernel (kvguard's compare kernel)")
 
     def differing(self) -> list[int]:
@@ -81,10 +81,7 @@ class PairComparer:
         driver.check(self._calls.unload(self._module), "cuModuleUnload (kvguard's compare kernel)")
 
     def _allocate(self, capacity: int) -> None:
-        self._columns = [torch.zeros(capacity, dtype=torch.int64, pin_memory=self._pinned)
-                         for _ in range(3)]
+        self._columns = [torch.zeros(capacity, dtype=torch.int64, pin_memory=self._pinned) for _ in range(3)]
         self._flags = torch.zeros(capacity, dtype=torch.int32, pin_memory=self._pinned)
-        self._device_bases = [driver.device_address(t.data_ptr())
-                              for t in (*self._columns, self._flags)]
+        self._device_bases = [driver.device_address(t.data_ptr()) for t in (*self._columns, self._flags)]
         self._capacity = capacity
-

@@ -50,9 +50,10 @@ def _call(call: str, fn: Any, *args: Any) -> Any:
         result, *values = fn(*args)
     except RuntimeError as exc:  # cuda-pathfinder raises this when libcuda cannot be found
         raise CudaDriverError(
-            call, -1, "DRIVER_NOT_LOADED",
-            f"{str(exc).rstrip('.')}; kvguard.runtime copies need an NVIDIA driver "
-            "with CUDA 12.8 or newer",
+            call,
+            -1,
+            "DRIVER_NOT_LOADED",
+            f"{str(exc).rstrip('.')}; kvguard.runtime copies need an NVIDIA driver with CUDA 12.8 or newer",
         ) from exc
     check(result, call)
     if not values:
@@ -115,21 +116,39 @@ class BatchMemcpy:
     _fn: Any
 
     def __call__(
-        self, dsts: int, srcs: int, sizes: int, count: int,
-        attrs: CUmemcpyAttributes, stream: int,
+        self,
+        dsts: int,
+        srcs: int,
+        sizes: int,
+        count: int,
+        attrs: CUmemcpyAttributes,
+        stream: int,
     ) -> tuple[int, int | None]:
         """Issue `count` copies with one attributes entry for all; return (CUresult, failIdx)."""
         attrs_index = ctypes.c_size_t(0)
         if self.abi is BatchMemcpyAbi.CUDA_13_0:
             code = self._fn(
-                dsts, srcs, sizes, count, ctypes.byref(attrs), ctypes.byref(attrs_index), 1,
+                dsts,
+                srcs,
+                sizes,
+                count,
+                ctypes.byref(attrs),
+                ctypes.byref(attrs_index),
+                1,
                 stream,
             )
             return int(code), None
         fail_index = ctypes.c_size_t(_NO_FAILING_COPY)
         code = self._fn(
-            dsts, srcs, sizes, count, ctypes.byref(attrs), ctypes.byref(attrs_index), 1,
-            ctypes.byref(fail_index), stream,
+            dsts,
+            srcs,
+            sizes,
+            count,
+            ctypes.byref(attrs),
+            ctypes.byref(attrs_index),
+            1,
+            ctypes.byref(fail_index),
+            stream,
         )
         failed = None if fail_index.value == _NO_FAILING_COPY else int(fail_index.value)
         return int(code), failed
@@ -142,7 +161,10 @@ _resolve_lock = threading.Lock()
 def _proc_address(abi: BatchMemcpyAbi, symbol: bytes = b"cuMemcpyBatchAsync") -> int:
     pfn, status = _call(
         f"cuGetProcAddress({symbol.decode()})",
-        cuda_driver.cuGetProcAddress, symbol, int(abi), 0,
+        cuda_driver.cuGetProcAddress,
+        symbol,
+        int(abi),
+        0,
     )
     found = status == cuda_driver.CUdriverProcAddressQueryResult.CU_GET_PROC_ADDRESS_SUCCESS
     return int(pfn) if found and pfn else 0
@@ -162,7 +184,9 @@ def resolve_batch_memcpy(abi: BatchMemcpyAbi | None = None) -> BatchMemcpy:
                 return entry
         wanted = ", ".join(str(int(c)) for c in candidates)
         raise CudaDriverError(
-            "cuGetProcAddress(cuMemcpyBatchAsync)", 500, "CUDA_ERROR_NOT_FOUND",
+            "cuGetProcAddress(cuMemcpyBatchAsync)",
+            500,
+            "CUDA_ERROR_NOT_FOUND",
             f"the driver (CUDA {version // 1000}.{version % 1000 // 10}) has no "
             f"cuMemcpyBatchAsync for cudaVersion {wanted}; batch copies need a driver for "
             "CUDA 12.8 or newer (R570+)",
@@ -219,8 +243,9 @@ def _entry_points(*symbols: str) -> dict[str, int]:
     for symbol in symbols:
         address = _proc_address(BatchMemcpyAbi.CUDA_12_8, symbol.encode())
         if not address:
-            raise CudaDriverError(f"cuGetProcAddress({symbol})", 500, "CUDA_ERROR_NOT_FOUND",
-                                  f"the driver has no {symbol}")
+            raise CudaDriverError(
+                f"cuGetProcAddress({symbol})", 500, "CUDA_ERROR_NOT_FOUND", f"the driver has no {symbol}"
+            )
         addresses[symbol] = address
     return addresses
 
@@ -233,8 +258,9 @@ def resolve_event_calls() -> EventCalls:
     with _resolve_lock:
         if _event_calls:
             return _event_calls[0]
-        addresses = _entry_points("cuEventCreate", "cuEventRecord", "cuStreamWaitEvent",
-                                  "cuEventDestroy", "cuEventQuery")
+        addresses = _entry_points(
+            "cuEventCreate", "cuEventRecord", "cuStreamWaitEvent", "cuEventDestroy", "cuEventQuery"
+        )
         create_fn = _CREATE(addresses["cuEventCreate"])
         record_fn = _RECORD(addresses["cuEventRecord"])
         wait_fn = _WAIT(addresses["cuStreamWaitEvent"])
@@ -248,8 +274,11 @@ def resolve_event_calls() -> EventCalls:
             return int(wait_fn(stream, event, 0))
 
         calls = EventCalls(
-            create, record_fn, wait,
-            _DESTROY(addresses["cuEventDestroy"]), _bind_stream_context,
+            create,
+            record_fn,
+            wait,
+            _DESTROY(addresses["cuEventDestroy"]),
+            _bind_stream_context,
             _QUERY(addresses["cuEventQuery"]),
         )
         _event_calls.append(calls)
@@ -260,13 +289,22 @@ def resolve_event_calls() -> EventCalls:
 # within microseconds and keeps it, as the event calls do.
 _MODULE_LOAD = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p)
 _MODULE_FUNCTION = ctypes.PYFUNCTYPE(
-    ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p, ctypes.c_char_p)
+    ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p, ctypes.c_char_p
+)
 _MODULE_UNLOAD = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 _LAUNCH = ctypes.PYFUNCTYPE(
-    ctypes.c_int, ctypes.c_void_p,
-    ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,  # grid x, y, z
-    ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,  # block x, y, z
-    ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,  # shared bytes, stream, params, extra
+    ctypes.c_int,
+    ctypes.c_void_p,
+    ctypes.c_uint,
+    ctypes.c_uint,
+    ctypes.c_uint,  # grid x, y, z
+    ctypes.c_uint,
+    ctypes.c_uint,
+    ctypes.c_uint,  # block x, y, z
+    ctypes.c_uint,
+    ctypes.c_void_p,
+    ctypes.c_void_p,
+    ctypes.c_void_p,  # shared bytes, stream, params, extra
 )
 
 
@@ -294,8 +332,9 @@ def resolve_kernel_calls() -> KernelCalls:
     with _resolve_lock:
         if _kernel_calls:
             return _kernel_calls[0]
-        addresses = _entry_points("cuModuleLoadData", "cuModuleGetFunction", "cuModuleUnload",
-                                  "cuLaunchKernel")
+        addresses = _entry_points(
+            "cuModuleLoadData", "cuModuleGetFunction", "cuModuleUnload", "cuLaunchKernel"
+        )
         load_fn = _MODULE_LOAD(addresses["cuModuleLoadData"])
         function_fn = _MODULE_FUNCTION(addresses["cuModuleGetFunction"])
         launch_fn = _LAUNCH(addresses["cuLaunchKernel"])
@@ -310,8 +349,7 @@ def resolve_kernel_calls() -> KernelCalls:
             code = function_fn(ctypes.byref(handle), module, name)
             return int(code), int(handle.value or 0)
 
-        def launch(function: int, grid_x: int, grid_y: int, block_x: int, stream: int,
-                   params: int) -> int:
+        def launch(function: int, grid_x: int, grid_y: int, block_x: int, stream: int, params: int) -> int:
             return int(launch_fn(function, grid_x, grid_y, 1, block_x, 1, 1, 0, stream, params, None))
 
         calls = KernelCalls(load, function, launch, _MODULE_UNLOAD(addresses["cuModuleUnload"]))
@@ -326,6 +364,7 @@ def device_address(host_address: int) -> int:
     pointer = _call(
         "cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_DEVICE_POINTER)",
         cuda_driver.cuPointerGetAttribute,
-        cuda_driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER, host_address,
+        cuda_driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+        host_address,
     )
     return int(pointer)

@@ -74,9 +74,7 @@ class StreamEventLog:
         waits = self._waits.get(stream)
         if waits is None:
             waits = self._waits.setdefault(stream, deque(maxlen=self._waits_kept))
-        waits.append(
-            _new_tuple(StreamWait, (self._next(), stream, event_id, self._records.get(event_id)))
-        )
+        waits.append(_new_tuple(StreamWait, (self._next(), stream, event_id, self._records.get(event_id))))
 
     def on_delete(self, event_id: int) -> None:
         self._records.pop(event_id, None)

@@ -150,14 +150,20 @@ class CopyGuard:
         """Read requesting threads' current streams on this device (unless a reader was given
         to the constructor). A guard serves one device."""
         if self._device_index is not None and self._device_index != device_index:
-            raise ValueError(f"this guard is attached to cuda:{self._device_index}, not "
-                             f"cuda:{device_index}; make a guard per device")
+            raise ValueError(
+                f"this guard is attached to cuda:{self._device_index}, not "
+                f"cuda:{device_index}; make a guard per device"
+            )
         if self._device_index is None and self._current_stream is None:
             self._current_stream = current_stream_reader(device_index)
         self._device_index = device_index
 
     def open_request(
-        self, is_store: bool, event_idx: int, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+        self,
+        is_store: bool,
+        event_idx: int,
+        src_blocks: Sequence[int],
+        dst_blocks: Sequence[int],
     ) -> CopyRequest:
         """Call on the requesting thread: note it, read its current stream (the compute
         stream) and record the guard's event on that stream.
@@ -185,10 +191,19 @@ class CopyGuard:
             self._free_events.append(event)
             driver.check(code, "cuEventRecord (the guard's compute-done event)")
         self._on_record(event, compute_stream)
-        return _new_tuple(CopyRequest, (  # the named tuple's __new__ without its Python frame
-            seq, self._ident(), compute_stream, event, is_store, event_idx, src_blocks,
-            dst_blocks,
-        ))
+        return _new_tuple(
+            CopyRequest,
+            (  # the named tuple's __new__ without its Python frame
+                seq,
+                self._ident(),
+                compute_stream,
+                event,
+                is_store,
+                event_idx,
+                src_blocks,
+                dst_blocks,
+            ),
+        )
 
     def wait(self, transfer_stream: int, request: CopyRequest) -> None:
         """The barrier: `transfer_stream` waits on the event recorded for `request` (and so for
@@ -214,8 +229,9 @@ class CopyGuard:
             failed += calls.destroy(event) != 0
             self.event_log.on_delete(event)
         if failed:  # at shutdown nothing waits on them any more: reported, not raised
-            logger.warning("kvguard: cuEventDestroy failed for %d of the guard's %d events",
-                           failed, len(self._events))
+            logger.warning(
+                "kvguard: cuEventDestroy failed for %d of the guard's %d events", failed, len(self._events)
+            )
         self._events.clear()
         self._free_events.clear()
 
@@ -229,8 +245,11 @@ class CopyGuard:
         return event
 
     def find_violation(
-        self, request: CopyRequest, transfer_stream: int,
-        source_kind: MemoryKind, source_order: SourceOrder,
+        self,
+        request: CopyRequest,
+        transfer_stream: int,
+        source_kind: MemoryKind,
+        source_order: SourceOrder,
         waits: Sequence[StreamWait] | None = None,
     ) -> ViolationKind | None:
         """What is wrong with the request's ordering, if anything.
@@ -258,15 +277,16 @@ class CopyGuard:
             return ViolationKind.NO_WAIT
         return ViolationKind.STALE_RECORD if stale else ViolationKind.WAIT_NOT_ON_COMPUTE
 
-    def evidence_for(
-        self, requests: Sequence[CopyRequest], transfer_stream: int
-    ) -> list[StreamWait]:
+    def evidence_for(self, requests: Sequence[CopyRequest], transfer_stream: int) -> list[StreamWait]:
         """One read of the log for a group of requests: waits later than the oldest of them."""
         return self.event_log.waits_after(transfer_stream, min([r.seq for r in requests]))
 
     def check(
-        self, request: CopyRequest, transfer_stream: int,
-        source_kind: MemoryKind, source_order: SourceOrder,
+        self,
+        request: CopyRequest,
+        transfer_stream: int,
+        source_kind: MemoryKind,
+        source_order: SourceOrder,
         waits: Sequence[StreamWait] | None = None,
     ) -> Verdict:
         """Copy if ordered (or under WARN); skip under REFUSE; raise GuardViolation under RAISE.
@@ -281,8 +301,11 @@ class CopyGuard:
         return self.apply_policy(request, transfer_stream, kind)
 
     def all_ordered(
-        self, requests: Sequence[CopyRequest], transfer_stream: int,
-        source_kind: MemoryKind, source_order: SourceOrder,
+        self,
+        requests: Sequence[CopyRequest],
+        transfer_stream: int,
+        source_kind: MemoryKind,
+        source_order: SourceOrder,
     ) -> bool:
         """True when the transfer stream's newest wait proves every request ordered; then
         they are counted checked. False says nothing: check them with `check_group`.
@@ -310,8 +333,11 @@ class CopyGuard:
         return True
 
     def check_group(
-        self, requests: Sequence[CopyRequest], transfer_stream: int,
-        source_kind: MemoryKind, source_order: SourceOrder,
+        self,
+        requests: Sequence[CopyRequest],
+        transfer_stream: int,
+        source_kind: MemoryKind,
+        source_order: SourceOrder,
     ) -> list[ViolationKind | None]:
         """`find_violation` for each request on one read of the evidence; counts them checked.
 
@@ -320,14 +346,11 @@ class CopyGuard:
         if self.all_ordered(requests, transfer_stream, source_kind, source_order):
             return [None] * len(requests)
         waits = self.evidence_for(requests, transfer_stream)
-        self.counters.add("stores_checked" if requests[0].is_store else "loads_checked",
-                          len(requests))
+        self.counters.add("stores_checked" if requests[0].is_store else "loads_checked", len(requests))
         find = self.find_violation
         return [find(r, transfer_stream, source_kind, source_order, waits) for r in requests]
 
-    def apply_policy(
-        self, request: CopyRequest, transfer_stream: int, kind: ViolationKind
-    ) -> Verdict:
+    def apply_policy(self, request: CopyRequest, transfer_stream: int, kind: ViolationKind) -> Verdict:
         """Count a violation (and, but for WARN, a refused copy: RAISE keeps it from the driver
         too), then raise (RAISE), or log once and skip (REFUSE) or copy (WARN)."""
         self.counters.add(f"violations_{kind.value}")
@@ -349,6 +372,4 @@ class CopyGuard:
                 return
             self._logged_kinds.add(kind)
         action = "refused" if self.policy is GuardPolicy.REFUSE else "copied anyway"
-        logger.warning(
-            "%s (%s; further %s violations are only counted)", message, action, kind.value
-        )
+        logger.warning("%s (%s; further %s violations are only counted)", message, action, kind.value)

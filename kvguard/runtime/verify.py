@@ -46,8 +46,11 @@ class BlockSampler:
 
 
 def plan_pairs(
-    src_bases: Sequence[int], dst_bases: Sequence[int], block_bytes: Sequence[int],
-    src_blocks: Sequence[int], dst_blocks: Sequence[int],
+    src_bases: Sequence[int],
+    dst_bases: Sequence[int],
+    block_bytes: Sequence[int],
+    src_blocks: Sequence[int],
+    dst_blocks: Sequence[int],
 ) -> tuple[array[int], array[int], array[int]]:
     """The pairs (srcs, dsts, sizes) comparing block `src_blocks[i]` of every tensor with block
     `dst_blocks[i]` of the same tensor, tensor-major: pair `t * len(src_blocks) + i` is tensor

@@ -86,8 +86,11 @@ class KVGuardCPUOffloadConnector(SimpleCPUOffloadConnector):  # type: ignore[mis
         if self.scheduler_manager is not None or self.worker_handler is not None:
             logger.info(
                 "kvguard active: %s role=%s rank=%d policy=%s verify_fraction=%g%s",
-                KVGUARD_CONNECTOR, role.name, self._rank,
-                self.kvguard_settings.policy.value, self.kvguard_settings.verify_fraction,
+                KVGUARD_CONNECTOR,
+                role.name,
+                self._rank,
+                self.kvguard_settings.policy.value,
+                self.kvguard_settings.verify_fraction,
                 f" ({self.kvguard_shape.describe()})" if self.kvguard_shape else "",
             )
 
@@ -120,8 +123,11 @@ class KVGuardCPUOffloadConnector(SimpleCPUOffloadConnector):  # type: ignore[mis
         # This release creates its stock backend here: swap it before any copy is requested.
         handler._backend.shutdown()
         self._bridge.init(
-            handler.gpu_kv_caches, handler.cpu_kv_caches, handler.device,
-            handler.load_stream, handler.store_stream,
+            handler.gpu_kv_caches,
+            handler.cpu_kv_caches,
+            handler.device,
+            handler.load_stream,
+            handler.store_stream,
         )
         handler._backend = self._bridge
 
@@ -170,9 +176,7 @@ class KVGuardCPUOffloadConnector(SimpleCPUOffloadConnector):  # type: ignore[mis
         if self.kvguard_backend is None:  # the scheduler side: the stock stats, if any
             return super().get_kv_connector_stats()
         counters = self.kvguard_backend.counters
-        deltas = {
-            name: value - self._reported_counters.get(name, 0) for name, value in counters.items()
-        }
+        deltas = {name: value - self._reported_counters.get(name, 0) for name, value in counters.items()}
         self._reported_counters = counters
         stats = KVGuardStats.from_counter_deltas(self._rank, deltas)
         return None if stats.is_empty() else stats
@@ -209,9 +213,7 @@ class KVGuardCPUOffloadConnector(SimpleCPUOffloadConnector):  # type: ignore[mis
                 reports[event_idx] = reports.get(event_idx, 0) + count
             connector_output = dataclasses.replace(
                 connector_output,
-                kv_connector_worker_meta=SimpleCPUOffloadWorkerMetadata(
-                    completed_store_events=reports
-                ),
+                kv_connector_worker_meta=SimpleCPUOffloadWorkerMetadata(completed_store_events=reports),
             )
         super().update_connector_output(connector_output)
 
@@ -228,9 +230,7 @@ class KVGuardCPUOffloadConnector(SimpleCPUOffloadConnector):  # type: ignore[mis
         finally:
             del manager._process_store_completion
 
-    def _release_refused_blocks(
-        self, gpu_block_ids: list[int], cpu_block_ids: list[int], *_: Any
-    ) -> None:
+    def _release_refused_blocks(self, gpu_block_ids: list[int], cpu_block_ids: list[int], *_: Any) -> None:
         manager = self.scheduler_manager
         cpu_blocks = [manager.cpu_block_pool.blocks[block_id] for block_id in cpu_block_ids]
         for block in cpu_blocks:

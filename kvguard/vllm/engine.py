@@ -54,7 +54,8 @@ def install_stock_name_treatment() -> None:
             return True
         children: list[Mapping[str, Any]] = (
             self.kv_connector_extra_config.get("connectors", [])
-            if self.kv_connector == "MultiConnector" else []
+            if self.kv_connector == "MultiConnector"
+            else []
         )
         return any(
             selects_kvguard(child.get("kv_connector"), child.get("kv_connector_module_path"))

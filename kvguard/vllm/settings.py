@@ -40,8 +40,7 @@ class KVGuardSettings:
         unknown = sorted(set(raw) - known)
         if unknown:
             raise KVGuardConfigError(
-                f"unknown kv_connector_extra_config.{SETTINGS_KEY} keys {unknown}; "
-                f"known: {sorted(known)}"
+                f"unknown kv_connector_extra_config.{SETTINGS_KEY} keys {unknown}; known: {sorted(known)}"
             )
         policy_name = raw.get("policy", cls.policy.value)
         try:
@@ -55,12 +54,10 @@ class KVGuardSettings:
         fraction = raw.get("verify_fraction", cls.verify_fraction)
         if isinstance(fraction, bool) or not isinstance(fraction, int | float):
             raise KVGuardConfigError(
-                f"kv_connector_extra_config.{SETTINGS_KEY}.verify_fraction must be a number, "
-                f"got {fraction!r}"
+                f"kv_connector_extra_config.{SETTINGS_KEY}.verify_fraction must be a number, got {fraction!r}"
             )
         if not 0.0 <= fraction <= 1.0:
             raise KVGuardConfigError(
-                f"kv_connector_extra_config.{SETTINGS_KEY}.verify_fraction must be in [0, 1], "
-                f"got {fraction}"
+                f"kv_connector_extra_config.{SETTINGS_KEY}.verify_fraction must be in [0, 1], got {fraction}"
             )
         return cls(policy=policy, verify_fraction=float(fraction))

@@ -21,12 +21,20 @@ from vllm.v1.simple_kv_offload.worker import SimpleCPUOffloadWorker
 
 # Worker state the adapter reads or adjusts (event lists, pending sets, reports).
 _WORKER_ATTRIBUTES = (
-    "_backend", "_load_events", "_store_events", "_pending_load_event_indices",
-    "_pending_store_event_indices", "_connector_metadata",
+    "_backend",
+    "_load_events",
+    "_store_events",
+    "_pending_load_event_indices",
+    "_pending_store_event_indices",
+    "_connector_metadata",
 )
 _WORKER_METHODS = (
-    "register_kv_caches", "bind_connector_metadata", "get_finished",
-    "build_connector_worker_meta", "handle_preemptions", "clear_connector_metadata",
+    "register_kv_caches",
+    "bind_connector_metadata",
+    "get_finished",
+    "build_connector_worker_meta",
+    "handle_preemptions",
+    "clear_connector_metadata",
 )
 _LAUNCH_PARAMETERS = ("src_blocks", "dst_blocks", "is_store", "event_idx", "events_list")
 # Where a refused store is released without entering the CPU cache.
@@ -56,14 +64,17 @@ class WorkerShape:
 
 def detect_worker_shape(worker: SimpleCPUOffloadWorker) -> WorkerShape:
     """Read the shape off a freshly constructed stock worker; raise if kvguard cannot drive it."""
-    missing = [f"SimpleCPUOffloadWorker.{name}" for name in _WORKER_ATTRIBUTES
-               if not hasattr(worker, name)]
-    missing += [f"SimpleCPUOffloadWorker.{name}()" for name in _WORKER_METHODS
-                if not callable(getattr(worker, name, None))]
+    missing = [f"SimpleCPUOffloadWorker.{name}" for name in _WORKER_ATTRIBUTES if not hasattr(worker, name)]
+    missing += [
+        f"SimpleCPUOffloadWorker.{name}()"
+        for name in _WORKER_METHODS
+        if not callable(getattr(worker, name, None))
+    ]
     launch = getattr(DmaCopyBackend, "launch_copy", None)
     parameters = list(inspect.signature(launch).parameters) if callable(launch) else []
-    missing += [f"DmaCopyBackend.launch_copy({name}=...)" for name in _LAUNCH_PARAMETERS
-                if name not in parameters]
+    missing += [
+        f"DmaCopyBackend.launch_copy({name}=...)" for name in _LAUNCH_PARAMETERS if name not in parameters
+    ]
     store_sites, load_sites = _launch_sites()
     if not store_sites:
         missing.append("a SimpleCPUOffloadWorker method that launches stores (is_store=True)")
@@ -79,8 +90,13 @@ def detect_worker_shape(worker: SimpleCPUOffloadWorker) -> WorkerShape:
 
 
 def check_scheduler_shape(manager: SimpleCPUOffloadScheduler) -> None:
-    _raise_if_missing([f"SimpleCPUOffloadScheduler.{name}()" for name in _SCHEDULER_METHODS
-                       if not callable(getattr(manager, name, None))])
+    _raise_if_missing(
+        [
+            f"SimpleCPUOffloadScheduler.{name}()"
+            for name in _SCHEDULER_METHODS
+            if not callable(getattr(manager, name, None))
+        ]
+    )
 
 
 def _launch_sites() -> tuple[tuple[str, ...], tuple[str, ...]]:

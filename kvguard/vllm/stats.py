@@ -64,8 +64,7 @@ def metric_of(counter: str) -> tuple[str, tuple[str, ...]] | None:
         return CHECKED, (counter.removesuffix("s_checked"),)
     if counter.startswith("violations_"):
         return VIOLATIONS, (counter.removeprefix("violations_"),)
-    plain = {"refused": REFUSED, "verified": VERIFIED, "mismatches": MISMATCHES,
-             "recopied": RECOPIED}
+    plain = {"refused": REFUSED, "verified": VERIFIED, "mismatches": MISMATCHES, "recopied": RECOPIED}
     return (plain[counter], ()) if counter in plain else None
 
 
@@ -90,9 +89,7 @@ class KVGuardStats(_StockStats):  # type: ignore[misc]
                 stats.increase_counter(name, delta, (str(rank), *labels))
         return stats
 
-    def increase_counter(
-        self, name: str, amount: int | float = 1, labelvalues: tuple[str, ...] = ()
-    ) -> None:
+    def increase_counter(self, name: str, amount: int | float = 1, labelvalues: tuple[str, ...] = ()) -> None:
         self.data[TYPES].setdefault(name, COUNTER)
         values = self.data[DATA].setdefault(name, {})
         values[labelvalues] = values.get(labelvalues, 0) + amount
@@ -137,9 +134,7 @@ class KVGuardPromMetrics(_StockPromMetrics):  # type: ignore[misc]
     ) -> None:
         super().__init__(vllm_config, metric_types, labelnames, per_engine_labelvalues)
         self._kvguard_counters = {
-            name: self._counter_cls(
-                name=name, documentation=doc, labelnames=[*labelnames, "rank", *extra]
-            )
+            name: self._counter_cls(name=name, documentation=doc, labelnames=[*labelnames, "rank", *extra])
             for name, (doc, extra) in METRICS.items()
         }
         self._kvguard_children: dict[tuple[int, str, tuple[str, ...]], Any] = {}
@@ -148,9 +143,7 @@ class KVGuardPromMetrics(_StockPromMetrics):  # type: ignore[misc]
         ours = {k: v for k, v in transfer_stats_data.get(DATA, {}).items() if k in METRICS}
         stock = {k: v for k, v in transfer_stats_data.get(DATA, {}).items() if k not in METRICS}
         if stock:
-            super().observe(
-                {TYPES: transfer_stats_data.get(TYPES, {}), DATA: stock}, engine_idx
-            )
+            super().observe({TYPES: transfer_stats_data.get(TYPES, {}), DATA: stock}, engine_idx)
         for name, label_values in ours.items():
             for labels, value in label_values.items():
                 key = (engine_idx, name, tuple(labels))

@@ -189,7 +189,9 @@ def test_cache_is_reused_and_invalidated_by_content(tmp_path: Path, monkeypatch:
 
     calls: list[str] = []
     real = engine.summarize
-    monkeypatch.setattr(engine, "summarize", lambda path, data: calls.append(path) or real(path, data))
+    monkeypatch.setattr(
+        engine, "summarize", lambda path, data, *rest: calls.append(path) or real(path, data, *rest)
+    )
     assert check() == [("a.py", "KVG001")]
     assert calls == []  # everything came from the cache
     (tmp_path / "a.py").write_text(
