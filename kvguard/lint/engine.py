@@ -152,6 +152,9 @@ def _run_check(
 
     model = ProjectModel(summaries, known_codes, load_code, earlier, settings.analysis)
     findings = [finding for rule in rules for finding in rule.check(model)]
+    if model.analysed:
+        for failure in model.analysis.failed[:5]:
+            warnings.append(f"internal error, paths through it not checked (please report): {failure}")
     if cache is not None:
         cache.save()
         if model.analysed:

@@ -200,6 +200,8 @@ class Analysis:
 
     runs: list[CopyRun] = field(default_factory=list)
     host_reads: list[HostRead] = field(default_factory=list)
+    # Entry points the analysis failed on (an internal error): their paths are not checked.
+    failed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -374,6 +376,11 @@ class Interpreter:
                 for field_name in _fields_assigned(function.body, holder):
                     key = (module_name, function.class_name, field_name)
                     self._field_writers.setdefault(key, set()).add((module_name, qualname))
+        # The classes that give each field name a value: an unplaced object's field is read
+        # from them when few do (``ctx.lengths`` where one class of the project has ``lengths``).
+        self._field_owners: dict[str, set[tuple[str, str]]] = {}
+        for module_name, class_name, field_name in self._field_writers:
+            self._field_owners.setdefault(field_name, set()).add((module_name, class_name))
         self._uses: dict[int, tuple[set[str], set[str]]] = {}
         # Names of functions passed as values (callbacks, executor tasks, thread targets):
         # they may run on a thread the analysis does not see.
@@ -414,6 +421,7 @@ class Interpreter:
         self._fallback = False
         self.runs: list[CopyRun] = []
         self.host_reads: list[HostRead] = []
+        self.failed: list[str] = []
 
     # ------------------------------------------------------------------ driver
     def run(self) -> Analysis:
@@ -432,12 +440,15 @@ class Interpreter:
                 # Called only from places the analysis cannot resolve (another package, a
                 # registry, a callback): run on their own, where an unresolved stream is not
                 # reported, since the real caller may pass a resolved one.
-                # A thread's target is not among them: it runs as that thread, after the roots.
-                started = {
-                    (start.target.module, start.target.qualname)
-                    for start in self._threads
-                    if isinstance(start.target, FuncV)
-                }
+                # A thread's target, and what it calls, are not among them: they run as that
+                # thread, after the roots.
+                started = self._called_from(
+                    [
+                        (s.target.module, s.target.qualname)
+                        for s in self._threads
+                        if isinstance(s.target, FuncV)
+                    ]
+                )
                 unreached = sorted(self._relevant - self._entered - started)
             self._fallback = True
             for key in unreached:
@@ -447,10 +458,32 @@ class Interpreter:
                 if key not in self._called:
                     self._run_root(key)
             self._fallback = False
-        # Threads consume what the roots put on queues; threads may start threads. Each thread
-        # function runs for at most a few of its starts (the first ones, in the order the roots
-        # made them), so a large project's many threads are all analysed and a thread that
-        # starts itself ends.
+        self._run_threads()
+        return Analysis(self.runs, self.host_reads, self.failed)
+
+    def _called_from(self, functions: list[tuple[str, str]]) -> set[tuple[str, str]]:
+        """These functions and every project function they call by name, transitively."""
+        by_name: dict[str, list[tuple[str, str]]] = {}
+        for key, function in self._functions.items():
+            by_name.setdefault(function.name, []).append(key)
+        found = set(functions)
+        pending = list(functions)
+        while pending:
+            caller = self._functions.get(pending.pop())
+            if caller is None:
+                continue
+            for name in self._uses[id(caller.body)][0]:
+                for key in by_name.get(name, ()):
+                    if key not in found:
+                        found.add(key)
+                        pending.append(key)
+        return found
+
+    def _run_threads(self) -> None:
+        """Threads consume what the roots put on queues; threads may start threads. Each thread
+        function runs for at most a few of its starts (the first ones, in the order the roots
+        made them), so a large project's many threads are all analysed and a thread that
+        starts itself ends."""
         runs: dict[tuple[str, str] | None, int] = {}
         done = 0
         while done < len(self._threads):
@@ -464,9 +497,11 @@ class Interpreter:
             runs[thread_function] = runs.get(thread_function, 0) + 1
             self._fallback = start.fallback
             with contextlib.suppress(RecursionError):  # too deep to follow: left unanalysed
-                self._run_thread(start)
+                try:
+                    self._run_thread(start)
+                except Exception as error:  # a bug here must not cost the rest of the run
+                    self.failed.append(f"thread {start.label}: {type(error).__name__}: {error}")
             self._fallback = False
-        return Analysis(self.runs, self.host_reads)
 
     def _roots(self) -> list[tuple[str, str]]:
         """Functions nothing in the project calls, and module code, that can reach a stream
@@ -583,7 +618,10 @@ class Interpreter:
     def _run_root(self, key: tuple[str, str], instance: ObjectV | None = None) -> None:
         # Nesting deeper than the interpreter can follow leaves this entry point unanalysed.
         with contextlib.suppress(RecursionError):
-            self._run_root_unguarded(key, instance)
+            try:
+                self._run_root_unguarded(key, instance)
+            except Exception as error:  # a bug here must not cost the rest of the run
+                self.failed.append(f"{key[0]}.{key[1]}: {type(error).__name__}: {error}")
 
     def _run_root_unguarded(self, key: tuple[str, str], instance: ObjectV | None) -> None:
         self._budget = _CALLS_PER_ROOT
@@ -1321,8 +1359,17 @@ class Interpreter:
             return base
         if isinstance(base, (TensorV, SeqV, UnionV)):
             return view_of(base)
-        if isinstance(base, Unknown) and base.spelling:
-            return Unknown(f"{base.spelling}.{name}")
+        if isinstance(base, Unknown):
+            owners = self._field_owners.get(name, set())
+            if 1 <= len(owners) <= _MAX_OVERRIDES:
+                stored = [
+                    v for module, cls in sorted(owners) for v in self._heap.get((module, cls, name), [])
+                ]
+                held: list[Value] = [v for v in stored if isinstance(v, (TensorV, StreamV, EventV))]
+                if held:
+                    return join(held)  # what every class that has this field keeps in it
+            if base.spelling:
+                return Unknown(f"{base.spelling}.{name}")
         return UNKNOWN
 
     def _written_where_not_run(self, holder: ObjectV, name: str) -> bool:
@@ -2488,8 +2535,9 @@ def _allocation_memory(args: tuple[Value, ...], kwargs: dict[str, Value], like: 
     if "device" in kwargs:
         return _device_memory(kwargs["device"]) or Memory.UNKNOWN
     if like:  # ``empty_like(t)``: where t is; a table of t's pointers points where t is
-        placed = memory_of(args[0]) if args else None
-        return placed or (Memory.UNKNOWN if isinstance(args[0], TensorV) else Memory.HOST)
+        data = args[0] if args else kwargs.get("data")
+        placed = memory_of(data) if data is not None else None
+        return placed or (Memory.UNKNOWN if isinstance(data, TensorV) else Memory.HOST)
     return Memory.HOST  # torch allocates on the CPU by default
 
 

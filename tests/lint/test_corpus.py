@@ -42,7 +42,6 @@ KNOWN_GAPS = {
     "raw_cupy_with_stream_load_buggy": "cupy `with stream:` around ndarray.set",
     "raw_driver_ptr_tables_buggy": "starred unpacking of cuda-python results",
     "raw_numpy_ptr_spill_buggy": "KVG003 after raw pointer copies",
-    "srv_hicache_layerwise_load_correct": "E.wait(S) on an attribute of a returned object",
     "srv_hicache_storage_executor_buggy": "barrier on a pool thread's own current stream; KVG003 in callees",
     "srv_hicache_stream_table_buggy": "streams in lists indexed by computed positions",
     "srv_hicache_stream_table_correct": "streams in lists indexed by computed positions",

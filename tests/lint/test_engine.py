@@ -288,3 +288,22 @@ def test_a_run_collects_cycles_rarely_and_restores_the_callers_thresholds(tmp_pa
     before = gc.get_threshold()
     run_check([tmp_path / "a.py"], Settings(root=tmp_path), [Probe()], KNOWN, jobs=1, use_cache=False)
     assert seen == [engine._GC_THRESHOLDS] and gc.get_threshold() == before
+
+
+def test_an_internal_error_in_one_entry_point_costs_only_its_paths(
+    lint: Lint, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kvguard.lint.interpreter import Interpreter
+
+    real = Interpreter._external
+
+    def broken(self: Interpreter, dotted: str, *rest: object) -> object:
+        if dotted.endswith("explode"):
+            raise ValueError("boom")
+        return real(self, dotted, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Interpreter, "_external", broken)
+    odd = "import torch\n\ndef f(s):\n    torch.explode(s.wait_stream)\n"
+    result = lint({"race.py": RACE, "odd.py": odd})
+    assert [(f.path, f.code) for f in result.findings] == [("race.py", "KVG001")]
+    assert any("internal error" in w and "odd.f" in w and "boom" in w for w in result.warnings)
