@@ -1393,6 +1393,20 @@ class Interpreter:
             queue.extend(self._base_classes(current))
         return None
 
+    def _arguments(
+        self, call: ir.Call, frame: _Frame, state: _State
+    ) -> tuple[list[Value], list[tuple[str, Value]], _State]:
+        """A call's arguments, evaluated in order (their own calls may have effects)."""
+        args: list[Value] = []
+        for arg in call.args:
+            value, state = self._eval(arg, frame, state)
+            args.append(value)
+        kwargs: list[tuple[str, Value]] = []
+        for key, arg in call.kwargs:
+            value, state = self._eval(arg, frame, state)
+            kwargs.append((key, value))
+        return args, kwargs, state
+
     def _overrides(self, name: str) -> Value | None:
         """A method called on an object the analysis cannot place: every project method of
         that name that matters runs (a backend chosen by configuration), when there are few."""
@@ -1459,14 +1473,7 @@ class Interpreter:
             return UNKNOWN, self._schedule_task(call.args[0], call, frame, state)
         inherited = self._super_method(call, frame)
         if inherited is not None:
-            passed: list[Value] = []
-            for arg in call.args:
-                value, state = self._eval(arg, frame, state)
-                passed.append(value)
-            named: list[tuple[str, Value]] = []
-            for key, arg in call.kwargs:
-                value, state = self._eval(arg, frame, state)
-                named.append((key, value))
+            passed, named, state = self._arguments(call, frame, state)
             return self._invoke(inherited, tuple(passed), tuple(named), state, frame, call)
         if isinstance(call.func, ir.Attr):
             # The receiver is evaluated once: its calls may have effects.
@@ -1480,14 +1487,7 @@ class Interpreter:
                 callee = self._overrides(call.func.name) or callee
         else:
             callee, state = self._eval(call.func, frame, state)
-        args: list[Value] = []
-        for arg in call.args:
-            value, state = self._eval(arg, frame, state)
-            args.append(value)
-        kwargs: list[tuple[str, Value]] = []
-        for key, arg in call.kwargs:
-            value, state = self._eval(arg, frame, state)
-            kwargs.append((key, value))
+        args, kwargs, state = self._arguments(call, frame, state)
         method = call.func.name if isinstance(call.func, ir.Attr) else ""
         for key, arg in call.kwargs:
             if key == "out":  # ``torch.index_select(x, 0, i, out=buf)`` writes buf
