@@ -397,6 +397,9 @@ class Interpreter:
         # Buffers allocated by the entry point now running (a destination no kernel has read).
         self._fresh: set[str] = set()
         self._methods_by_name: dict[str, list[tuple[str, str]]] | None = None
+        # Names of the project's ``async def`` functions: only a call by one of them can be
+        # a coroutine call that runs nothing unless awaited.
+        self._async_names = {function.name for function in self._functions.values() if function.is_async}
         # Fields each instance under construction has been given so far in this construction.
         self._constructing: dict[ObjectV, dict[str, Value]] = {}
         # Streams copies were issued on: the rest of the streams the project makes compute.
@@ -1768,9 +1771,7 @@ class Interpreter:
         if method in NEW_ALLOCATORS and isinstance(receiver, TensorV):
             device = kwargs.get("device")
             placed = _device_memory(device) if device is not None else receiver.memory
-            site = _buffer_site("alloc", frame, call)
-            self._fresh.add(site)
-            return TensorV(placed or Memory.UNKNOWN, site), state
+            return self._fresh_buffer(placed or Memory.UNKNOWN, _buffer_site("alloc", frame, call)), state
         if method in ("pin_memory", "numpy") and isinstance(receiver, (TensorV, Unknown)):
             return TensorV(Memory.HOST, receiver.key if isinstance(receiver, TensorV) else ""), state
         given_stream = kwargs.get("stream")
@@ -1875,17 +1876,13 @@ class Interpreter:
         if last in ALLOCATORS or last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS:
             site = _buffer_site("alloc", frame, call)
             if dotted.startswith(DEVICE_MODULES) and not dotted.startswith("cupyx"):
-                self._fresh.add(site)
-                return TensorV(Memory.DEVICE, site), state  # cupy's arrays live on the device
+                return self._fresh_buffer(Memory.DEVICE, site), state  # cupy's arrays live on the device
             like = last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS
-            self._fresh.add(site)
-            return TensorV(_allocation_memory(args, kwargs, like=like), site), state
+            return self._fresh_buffer(_allocation_memory(args, kwargs, like=like), site), state
         if last in PINNED_ALLOCATORS:
             return TensorV(Memory.HOST, _buffer_site("alloc", frame, call)), state
         if last in DEVICE_ALLOCATORS and dotted.startswith(DEVICE_MODULES):
-            site = _buffer_site("alloc", frame, call)
-            self._fresh.add(site)
-            return TensorV(Memory.DEVICE, site), state
+            return self._fresh_buffer(Memory.DEVICE, _buffer_site("alloc", frame, call)), state
         if last in DEVICE_NAMES:
             return ConstV("cuda", dotted, frame.module.path, None), state
         if args and (last == "int" or (dotted.startswith("ctypes.c_") and "." not in dotted[7:])):
@@ -2095,10 +2092,18 @@ class Interpreter:
         )
         return state
 
+    def _fresh_buffer(self, memory: Memory, site: str) -> TensorV:
+        """A buffer this entry point allocates: no kernel has read it before its first copy."""
+        self._fresh.add(site)
+        return TensorV(memory, site)
+
     def _coroutine_call(self, expr: ir.Expr, frame: _Frame, state: _State) -> bool:
         """Whether an expression calls a project ``async def``."""
         if not isinstance(expr, ir.Call) or not isinstance(expr.func, (ir.Name, ir.Attr)):
             return False
+        called = expr.func.id if isinstance(expr.func, ir.Name) else expr.func.name
+        if called not in self._async_names:
+            return False  # the common case, decided without evaluating the callee
         callee, _ = self._eval(expr.func, frame, state.copy())
         if not isinstance(callee, FuncV):
             return False
