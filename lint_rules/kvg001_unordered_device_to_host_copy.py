@@ -345,7 +345,8 @@ class UnorderedDeviceToHostCopy(Rule):
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
         for runs in unordered_by_site(
-            model.copy_runs, lambda run: run.may_read_device and run.may_write_host
+            model.copy_runs,
+            lambda run: run.may_read_device and run.may_write_host and not run.unwritten_source,
         ):
             run = runs[0]
             assert run.stream is not None

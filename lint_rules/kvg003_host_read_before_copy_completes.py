@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import PurePath
 
 from kvguard.lint.findings import Finding, FlowStep
+from kvguard.lint.interpreter import HostRead
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 
@@ -283,13 +284,21 @@ class HostReadBeforeCopyCompletes(Rule):
     )
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
-        reported: set[tuple[str, int, int]] = set()
+        # One finding per statement: its first read, or the first with no blocking read the
+        # code cannot place between copy and read (that one establishes the hazard).
+        first: dict[tuple[str, int, int], HostRead] = {}
         for read in model.host_reads:
-            site = (read.path, *read.lines)  # one finding per statement: its first read
-            if site in reported:
-                continue
-            reported.add(site)
+            site = (read.path, *read.lines)
+            if site not in first or (first[site].copy.maybe_waited and not read.copy.maybe_waited):
+                first[site] = read
+        for read in first.values():
             copy = read.copy
+            uncertain = (
+                f"{copy.maybe_waited} may have waited for the copy (the code does not show whether "
+                "its tensor is on the GPU)"
+                if copy.maybe_waited
+                else ""
+            )
             yield Finding(
                 path=read.path,
                 code=self.code,
@@ -307,6 +316,7 @@ class HostReadBeforeCopyCompletes(Rule):
                 ),
                 fix_hint="record an event on the copy's stream after the copy and call `.synchronize()` on "
                 "it before the read",
+                uncertain=uncertain,
             )
 
 

@@ -35,10 +35,12 @@ def barrier_fix(runs: list[CopyRun], producers: tuple[str, ...]) -> tuple[Fix | 
         return None, "paths reach it through different stream blocks"
     site = sites.pop()
     assert site is not None
-    path, with_span, stream, torch = site
-    producer = producers[0] if len(producers) == 1 else f"{torch or 'torch'}.cuda.current_stream()"
+    path, with_span, stream, (device_api, needs_import) = site
+    # The current stream of the device module the block itself uses (``torch.xpu``,
+    # ``get_accelerator()``): right on that device.
+    producer = producers[0] if len(producers) == 1 else f"{device_api}.current_stream()"
     barrier = Edit(path, "insert-before", with_span, f"{stream}.wait_stream({producer})\n")
-    edits = (
-        (barrier,) if torch or len(producers) == 1 else (barrier, Edit(path, "import", with_span, "torch"))
-    )
+    edits: tuple[Edit, ...] = (barrier,)
+    if needs_import and len(producers) != 1:
+        edits = (barrier, Edit(path, "import", with_span, needs_import))
     return Fix(f"{stream}.wait_stream({producer}) before the stream block", edits), ""

@@ -8,6 +8,7 @@ import gc
 import hashlib
 import multiprocessing
 import os
+import re
 import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -22,6 +23,7 @@ from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
 from kvguard.lint.files import Candidate, discover, is_excluded
 from kvguard.lint.findings import Finding
 from kvguard.lint.gitcmd import git
+from kvguard.lint.interpreter import module_name_for
 from kvguard.lint.ir import ModuleCode
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Rule
@@ -275,31 +277,112 @@ def _summaries(
     # A file that names nothing the gate knows but imports a function or class the parsed
     # files export calls into the analysis: it is parsed too, for those calls.
     exported = {name for done in results if done is not None for name in done.exported}
-    callers: list[_Item] = []
-    for index, unparsed in enumerate(results):
-        callees = frozenset(unparsed.imported) & exported if unparsed is not None else frozenset()
-        if not callees or unparsed is None:
+    callers = {
+        index: frozenset(unparsed.imported) & exported
+        for index, unparsed in enumerate(results)
+        if unparsed is not None and not unparsed.parsed
+    }
+    _parse_for_names(callers, candidates, results, cache, jobs, progress, sources)
+    # A module the parsed files import from, which defines what they use (a helper that
+    # writes the buffers, a class whose methods they call): parsed for those definitions.
+    _parse_for_names(
+        _definitions_used(candidates, results), candidates, results, cache, jobs, progress, sources
+    )
+    return [summary for summary in results if summary is not None]
+
+
+def _parse_for_names(
+    wanted: dict[int, frozenset[str]],
+    candidates: list[Candidate],
+    results: list[FileSummary | None],
+    cache: SummaryCache | None,
+    jobs: int,
+    progress: Progress | None,
+    sources: dict[str, tuple[Path, frozenset[str]]],
+) -> None:
+    """Parse unparsed files for the names other files need from them (their callers of
+    those names, or their definitions)."""
+    items: list[_Item] = []
+    for index, names in sorted(wanted.items()):
+        unparsed = results[index]
+        if not names or unparsed is None or unparsed.parsed:
             continue
         try:
             data = candidates[index].path.read_bytes()
         except OSError:
             continue
-        key = (
-            cache.key(unparsed.path, data + b"\0calls " + " ".join(sorted(callees)).encode()) if cache else ""
-        )
+        key = cache.key(unparsed.path, data + b"\0calls " + " ".join(sorted(names)).encode()) if cache else ""
         if key:
-            sources[key] = (candidates[index].path, callees)
+            sources[key] = (candidates[index].path, names)
         cached = cache.get(key) if cache is not None else None
         if cached is not None:
             results[index] = cached
         else:
-            callers.append((index, unparsed.path, data, key, callees))
-    for (index, _, _, key, _), summary in zip(callers, _parse_all(callers, jobs, progress), strict=True):
+            items.append((index, unparsed.path, data, key, names))
+    for (index, _, _, key, _), summary in zip(items, _parse_all(items, jobs, progress), strict=True):
         summary.cache_key = key
         results[index] = summary
         if cache is not None:
             cache.put(key, summary)
-    return [summary for summary in results if summary is not None]
+
+
+def _definitions_used(
+    candidates: list[Candidate], results: list[FileSummary | None]
+) -> dict[int, frozenset[str]]:
+    """For each unparsed module a parsed file imports from, the names it may use from there
+    that the module's text defines."""
+    packages: dict[str, bool] = {}
+
+    def is_package(directory: str) -> bool:
+        if directory not in packages:
+            packages[directory] = (Path(directory) / "__init__.py").is_file()
+        return packages[directory]
+
+    modules = [module_name_for(candidate.path.absolute().as_posix(), is_package) for candidate in candidates]
+    unparsed = {
+        name: index
+        for index, (name, summary) in enumerate(zip(modules, results, strict=True))
+        if summary is not None and not summary.parsed and not summary.diagnostics
+    }
+    wanted: dict[int, set[str]] = {}
+    for index, summary in enumerate(results):
+        if summary is None or not summary.parsed or not summary.uses:
+            continue
+        is_init = candidates[index].path.stem == "__init__"
+        package = modules[index] if is_init else modules[index].rpartition(".")[0]
+        for spec, used in summary.uses:
+            module = _absolute_module(spec, package)
+            target = unparsed.get(module)
+            while target is None and "." in module:
+                # Above a namespace package (no ``__init__.py``) module names start lower down.
+                module = module.partition(".")[2]
+                target = unparsed.get(module)
+            if target is not None:
+                wanted.setdefault(target, set()).update(used)
+    found: dict[int, frozenset[str]] = {}
+    for index, names in wanted.items():
+        try:
+            text = candidates[index].path.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            continue
+        defined = set(_DEFINITION.findall(text)) & names
+        if defined:
+            found[index] = frozenset(defined)
+    return found
+
+
+_DEFINITION = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+
+
+def _absolute_module(spec: str, package: str) -> str:
+    """``..helpers`` imported in package ``a.b.c`` is ``a.b.helpers``."""
+    level = len(spec) - len(spec.lstrip("."))
+    if not level:
+        return spec
+    parts = package.split(".") if package else []
+    base = parts[: len(parts) - (level - 1)] if level > 1 else parts
+    rest = spec[level:]
+    return ".".join([*base, rest] if rest else base)
 
 
 # (index, path as shown, bytes, cache key, names of other files' functions it calls)

@@ -75,3 +75,7 @@ class FileSummary:
     # name is parsed after all, for the calls into it.
     exported: tuple[str, ...] = ()
     imported: tuple[str, ...] = ()
+    # A parsed file: each module it imports from (as written, ``.helpers`` or ``pkg.helpers``)
+    # with the names it may use from there (imported names it calls or reads attributes of,
+    # and every method name it calls). An unparsed module that defines one is parsed for it.
+    uses: tuple[tuple[str, tuple[str, ...]], ...] = ()

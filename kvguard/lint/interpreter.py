@@ -68,6 +68,7 @@ from kvguard.lint.values import (
     ExternalV,
     FuncV,
     GeneratorContextV,
+    LambdaV,
     ModuleV,
     ObjectV,
     QueueGetV,
@@ -96,6 +97,8 @@ _RUNS_PER_THREAD_FUNCTION = 8
 # A method called on an unplaced object runs in each project class that defines it, up to
 # this many (beyond, the name is too common to tell which).
 _MAX_OVERRIDES = 4
+# ``range(n)`` with a constant n up to this is read as its elements (two streams in turn).
+_SPELT_RANGE = 8
 _BEFORE_PATH = -1
 # Builtins whose results the analysis reads (a dict display is lowered to a ``dict`` call).
 _BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict"})
@@ -122,14 +125,18 @@ class CopyRun:
     resolved_stream: bool
     # Where a barrier can go mechanically: before the ``with`` that entered the stream, in the
     # copy's own function on the requesting thread (path, with statement, stream spelling,
-    # the module's name for torch or "" if it has none).
-    barrier_site: tuple[str, Span, str, str] | None = None
+    # the device module the block names (``torch.cuda``, ``torch.xpu``, ``get_accelerator()``)
+    # and the module that spelling needs imported, if any).
+    barrier_site: tuple[str, Span, str, tuple[str, str]] | None = None
     # The object's earlier calls left its stream ordered behind the producer after their last
     # copy on it: that orders this copy after the producer's work up to then (what a load
     # overwriting a buffer those calls' kernels read needs), not after what came since.
     ordered_by_earlier_call: bool = False
     # The destination was allocated on this path, before the copy: no kernel has read it.
     fresh_destination: bool = False
+    # The source was allocated on this path and no kernel has written it since: there is no
+    # producer to order behind (a benchmark copying a fresh buffer back and forth).
+    unwritten_source: bool = False
     # The copy's form fixes the destination (``x.cpu()``): it says nothing of the direction.
     implied_destination: bool = False
     blocking: bool = False
@@ -179,6 +186,9 @@ class PendingCopy:
     destination: str  # how the code spells the destination
     stream_key: str
     time: int
+    # A blocking read the code cannot place came since (a ``.tolist()`` of a tensor that may be
+    # on the GPU): the host may have waited for this copy. Says where.
+    maybe_waited: str = ""
 
 
 @dataclass(frozen=True)
@@ -225,6 +235,8 @@ class _State:
     # When the requesting thread last called code outside the project (a kernel launch, say):
     # producer work a barrier must follow to order a stream behind it.
     launched: int = _BEFORE_PATH
+    # Events made on this path and not recorded yet: waiting on one orders nothing.
+    unrecorded: frozenset[str] = frozenset()
 
     def ordered_since(self, stream: str) -> int | None:
         times = [t for t in (self.barriers.get(stream), self.synced, self.ordered_all) if t is not None]
@@ -244,6 +256,7 @@ class _State:
             dict(self.issued),
             self.carried,
             self.launched,
+            self.unrecorded,
         )
 
     def completed(self, stream_key: str | None, before: int | None = None) -> None:
@@ -278,8 +291,14 @@ def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State
             if time is None and (present or key in state.gaps):
                 merged.gaps[key] = ((step,) if step is not None else ()) + state.gaps.get(key, ())
                 break
-    for event in set.intersection(*(set(s.records) for s in states)):
-        merged.records[event] = min((s.records[event] for s in states), key=lambda r: r[1])
+    # An event some paths recorded: its latest record, which on its path follows that path's
+    # writes. Writes are merged by their latest too, so pairing the earliest record with the
+    # latest write would find a stale write no single path has (a loop's turns record and
+    # write the same event and buffer).
+    for event in set().union(*(s.records for s in states)):
+        merged.records[event] = max(
+            (s.records[event] for s in states if event in s.records), key=lambda r: r[1]
+        )
     for state in states:
         for tensor, write in state.writes.items():
             if tensor not in merged.writes or merged.writes[tensor][0] < write[0]:
@@ -292,6 +311,7 @@ def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State
             merged.issued[key] = max(time, merged.issued.get(key, time))
     merged.carried = frozenset.intersection(*(s.carried for s in states))
     merged.launched = max(s.launched for s in states)
+    merged.unrecorded = frozenset().union(*(s.unrecorded for s in states))
     merged.synced = _earliest([s.synced for s in states])
     merged.ordered_all = _earliest([s.ordered_all for s in states])
     return merged
@@ -387,6 +407,7 @@ class Interpreter:
         self._passed: set[str] = set()
         self._relevant: set[tuple[str, str]] = set()
         self._reach: set[tuple[str, str]] = set()
+        self._reach_classes: set[tuple[str, str]] = set()
         self._relevance()
         self._heap: dict[tuple[str, str, str], list[Value]] = {}
         self._instances: list[ObjectV] = []
@@ -396,7 +417,8 @@ class Interpreter:
         self._threads: list[_ThreadStart] = []
         # Buffers allocated by the entry point now running (a destination no kernel has read).
         self._fresh: set[str] = set()
-        self._methods_by_name: dict[str, list[tuple[str, str]]] | None = None
+        self._unwritten: set[str] = set()  # fresh buffers no kernel filled (``empty``)
+        self._methods_by_name: dict[str, list[tuple[str, str, bool]]] | None = None
         # Names of the project's ``async def`` functions: only a call by one of them can be
         # a coroutine call that runs nothing unless awaited.
         self._async_names = {function.name for function in self._functions.values() if function.is_async}
@@ -445,24 +467,26 @@ class Interpreter:
                 # reported, since the real caller may pass a resolved one.
                 # A thread's target, and what it calls, are not among them: they run as that
                 # thread, after the roots.
-                started = self._called_from(
-                    [
-                        (s.target.module, s.target.qualname)
-                        for s in self._threads
-                        if isinstance(s.target, FuncV)
-                    ]
-                )
-                unreached = sorted(self._relevant - self._entered - started)
+                unreached = sorted(self._relevant - self._entered - self._thread_code())
             self._fallback = True
+            started, known = self._thread_code(), len(self._threads)
             for key in unreached:
+                if len(self._threads) != known:  # a fallback root started a thread
+                    started, known = self._thread_code(), len(self._threads)
                 # A call resolved after all (the first pass learnt the fields it goes through)
                 # runs it with its caller's arguments: on its own it would run with none, its
                 # parameters' defaults standing for what the caller passes.
-                if key not in self._called:
+                if key not in self._called and key not in started:
                     self._run_root(key)
             self._fallback = False
         self._run_threads()
         return Analysis(self.runs, self.host_reads, self.failed)
+
+    def _thread_code(self) -> set[tuple[str, str]]:
+        """The functions threads started so far run."""
+        return self._called_from(
+            [(s.target.module, s.target.qualname) for s in self._threads if isinstance(s.target, FuncV)]
+        )
 
     def _called_from(self, functions: list[tuple[str, str]]) -> set[tuple[str, str]]:
         """These functions and every project function they call by name, transitively."""
@@ -472,14 +496,25 @@ class Interpreter:
         found = set(functions)
         pending = list(functions)
         while pending:
-            caller = self._functions.get(pending.pop())
+            module, qualname = pending.pop()
+            caller = self._functions.get((module, qualname))
             if caller is None:
                 continue
-            for name in self._uses[id(caller.body)][0]:
-                for key in by_name.get(name, ()):
-                    if key not in found:
-                        found.add(key)
-                        pending.append(key)
+            plain, on_self = _direct_calls(caller.body)
+            callees = [
+                key for name in plain for key in by_name.get(name, ()) if not self._functions[key].class_name
+            ]
+            if caller.class_name:
+                # ``self.m()``: the method its own class (or a base) defines, not every ``m``.
+                callees += [
+                    method
+                    for name in on_self
+                    if (method := self._method(module, caller.class_name, name)) is not None
+                ]
+            for key in callees:
+                if key not in found:
+                    found.add(key)
+                    pending.append(key)
         return found
 
     def _run_threads(self) -> None:
@@ -571,14 +606,19 @@ class Interpreter:
                 _spelling(d).endswith("contextmanager") for d in function.decorators
             ):
                 seeds.append(key)
-            elif mentioned & WEAK_NAMES:
-                weak.append(key)
+            elif mentioned & WEAK_NAMES or mentioned & _HOST_READS or _TENSOR_WRITE in mentioned:
+                weak.append(key)  # copies, allocations, writes and host reads, on a seed's path
         for module in self._modules.values():
             called, mentioned, passed = _names_used(module.code.body)
             self._uses[id(module.code.body)] = (called, mentioned)
             self._passed |= passed
         self._relevant = self._closure(seeds, callers)
         self._reach = self._closure(seeds + weak, callers)
+        self._reach_classes = {
+            (module, function.class_name)
+            for module, qualname in self._reach
+            if (function := self._functions[(module, qualname)]).class_name
+        }
 
     def _closure(
         self, seeds: list[tuple[str, str]], callers: dict[str, set[tuple[str, str]]]
@@ -629,6 +669,7 @@ class Interpreter:
     def _run_root_unguarded(self, key: tuple[str, str], instance: ObjectV | None) -> None:
         self._budget = _CALLS_PER_ROOT
         self._fresh = set()
+        self._unwritten = set()
         if key[0] == "<module>":
             module = self._modules[key[1]]
             frame = _Frame(module, {}, MAIN_THREAD, (), 0, ())
@@ -652,7 +693,16 @@ class Interpreter:
     def _run_thread(self, start: _ThreadStart) -> None:
         self._budget = _CALLS_PER_ROOT
         self._fresh = set()
+        self._unwritten = set()
         target = start.target
+        if isinstance(target, LambdaV):
+            thread = MAIN_THREAD if start.same_thread else "thread running a lambda"
+            state = start.state.copy()
+            if not start.same_thread:
+                state.streams = ()
+            caller = _Frame(self._modules[target.module], {}, thread, start.flow, 0, ())
+            self._call_lambda(target, start.arguments, state, caller, None)
+            return
         if not isinstance(target, FuncV):
             return
         function = self._functions.get((target.module, target.qualname))
@@ -683,7 +733,20 @@ class Interpreter:
         self._budget -= 1
         if self._budget < 0:
             return taint([*args, *(v for _, v in kwargs)]), state  # this root has had its share
-        if key not in self._reach and not state.streams and caller.thread == MAIN_THREAD:
+        if (
+            key not in self._reach
+            and not state.streams
+            and caller.thread == MAIN_THREAD
+            # A getter or accessor is cheap and may hand out a field that matters.
+            and not _is_property(function)
+            and not (len(function.body) == 1 and isinstance(function.body[0], ir.Return))
+            # A helper handed a stream or event may hand it back (``_ok(cuStreamCreate())``).
+            and not any(_carries_handle(value) for value in (*args, *(v for _, v in kwargs)))
+            # A constructor of a class whose methods matter sets the fields they read.
+            and not (
+                function.name == "__init__" and (func.module, function.class_name) in self._reach_classes
+            )
+        ):
             # It names nothing that matters, and no side stream or copy thread runs it.
             return taint([*args, *(v for _, v in kwargs)]), state
         self._entered.add(key)
@@ -712,13 +775,55 @@ class Interpreter:
             if carried:
                 state.carried = state.carried | carried
         started = self._clock
+        bound_at_entry = dict(env)
         state = self._block(function.body, frame, state)
+        if call is not None and not call.star_args:
+            self._fields_set_through_parameters(function, func.bound, bound_at_entry, frame, call, caller)
         ends = [*frame.exits, *([] if state.returned else [state])]
         state = _merge(ends, [None] * len(ends)) if ends else state
         state.returned = False
         if holder is not None:
             self._note_exit(holder, state, started)
         return (join(frame.returns) if frame.returns else UNKNOWN), state
+
+    def _call_lambda(
+        self, function: LambdaV, args: tuple[Value, ...], state: _State, caller: _Frame, call: ir.Call | None
+    ) -> tuple[Value, _State]:
+        """A lambda's body, over the names it closed over and its arguments."""
+        if caller.depth >= _MAX_DEPTH:
+            return UNKNOWN, state
+        env = dict(function.closure)
+        env.update(zip(function.params, args, strict=False))
+        flow = caller.flow
+        if call is not None:
+            flow = (*flow, FlowStep(caller.module.path, call.span.line, call.span.column, "calls a lambda"))
+        module = self._modules[function.module]
+        frame = _Frame(module, env, caller.thread, flow, caller.depth + 1, caller.stack)
+        return self._eval(function.body, frame, state)
+
+    def _fields_set_through_parameters(
+        self,
+        function: ir.Function,
+        bound: Value | None,
+        given: dict[str, Value],
+        frame: _Frame,
+        call: ir.Call,
+        caller: _Frame,
+    ) -> None:
+        """A struct the caller passed by name and the callee filled field by field
+        (``set_order(attrs, 3)`` doing ``attrs.srcAccessOrder = order``): the caller's
+        variable now has those fields."""
+        params = [p for p in function.params if not p.star]
+        if bound is not None and params and not _is_static(function):
+            params = params[1:]
+        for param, arg in zip(params, call.args, strict=False):
+            filled = frame.env.get(param.name)
+            if (
+                isinstance(arg, ir.Name)
+                and isinstance(filled, RecordV)
+                and filled is not given.get(param.name)
+            ):
+                caller.env[arg.id] = filled
 
     def _note_exit(self, holder: tuple[str, str], state: _State, started: int) -> None:
         """How a method call leaves each stream it issued copies on: ordered behind the producer
@@ -885,12 +990,11 @@ class Interpreter:
         if not self._reporting:  # collecting fields and hand-offs: one turn is enough
             last = self._block(statement.body, frame, state.copy())
             return self._block(statement.orelse, frame, _merge([state, last], [None, None]))
-        # A second turn sees what the end of the body leaves for the next iteration.
-        self._reporting = False
+        # The first turn starts from the state before the loop; a second sees what the end of
+        # the body leaves for the next iteration. Each is its own path: merging their entries
+        # would pair one path's writes with the other's barriers.
         first = self._block(statement.body, frame, state.copy())
-        self._reporting = True
-        entry = _merge([state, first], [None, None])
-        last = self._block(statement.body, frame, entry)
+        last = self._block(statement.body, frame, first.copy())
         # Over a sequence the code spells out (``*streams`` given two streams) the body runs.
         runs_once = isinstance(iterated, SeqV) and bool(iterated.items)
         state = last if runs_once else _merge([state, last], [None, None])
@@ -910,13 +1014,35 @@ class Interpreter:
             return self._block(statement.body, frame, state)
         (context_expr, name), rest = items[0], items[1:]
         context, state = self._eval(context_expr, frame, state)
+        if isinstance(context, UnionV) and all(_stream_context(option) for option in context.options):
+            # One of several streams (``streams[i % 2]``): the block runs on each, paths merged.
+            ends = []
+            for option in context.options:
+                entered = ContextV(option) if isinstance(option, StreamV) else option
+                ends.append(
+                    self._with_context(statement, entered, context_expr, name, rest, frame, state.copy())
+                )
+            return _merge(ends, [None] * len(ends))
+        return self._with_context(statement, context, context_expr, name, rest, frame, state)
+
+    def _with_context(
+        self,
+        statement: ir.With,
+        context: Value,
+        context_expr: ir.Expr,
+        name: ir.Expr | None,
+        rest: tuple[tuple[ir.Expr, ir.Expr | None], ...],
+        frame: _Frame,
+        state: _State,
+    ) -> _State:
         stream = _stream_context(context)
         if stream is not None:
             if name is not None:
                 state = self._assign(name, stream, frame, state, statement)
             saved = state.streams
             spelled = self._plain_stream_spelling(context_expr, statement, saved, frame)
-            entered = (frame.module.path, statement.span, spelled, frame.stack)
+            api = _device_api(context_expr, frame.module.code.imports)
+            entered = (frame.module.path, statement.span, spelled if api[0] else "", api, frame.stack)
             state.streams = (*saved, replace(stream, entered_at=entered))
             state = self._with(statement, rest, frame, state)
             state.streams = saved
@@ -946,6 +1072,11 @@ class Interpreter:
             if (
                 isinstance(holder, ObjectV)
                 and self._method(holder.module, holder.qualname, spelled.name) is None
+                # A field that may hold None (no stream on this device): a barrier on it would fail.
+                and not any(
+                    _is_none(value)
+                    for value in self._heap.get((holder.module, holder.qualname, spelled.name), [])
+                )
             ):
                 return _spelling(spelled)  # a field of a project object, not a property
         return ""
@@ -1031,6 +1162,8 @@ class Interpreter:
             and isinstance(target, (ir.Name, ir.Attr))
         ):
             value = replace(value, label=_spelling(target))  # reports name a stream by where it is kept
+        elif isinstance(target, ir.Attr) and isinstance(value, (SeqV, RecordV)):
+            value = _label_streams(value, _spelling(target))  # ``self.streams[1]``, ``self._streams['load']``
         if isinstance(target, ir.Name):
             if target.id in frame.global_names:
                 self._remember((frame.module.name, "<globals>", target.id), value)
@@ -1051,8 +1184,13 @@ class Interpreter:
                             values.remove(earlier)
                     chain[target.name] = value
                 self._remember_field(holder, target.name, value)
+                if isinstance(statement, ir.Assign) and _has_none_branch(statement.value):
+                    # ``self.stream = Stream() if on_cuda else None``: the field may hold None.
+                    self._remember_field(holder, target.name, ConstV(None, "None", frame.module.path, None))
                 if isinstance(target.base, ir.Name):  # later reads in this function see this value
                     frame.env[f"{target.base.id}.{target.name}"] = value
+            elif isinstance(holder, ClassV):
+                self._remember((holder.module, holder.qualname, target.name), value)
             elif isinstance(target.base, ir.Name):
                 frame.env[f"{target.base.id}.{target.name}"] = value
                 if isinstance(holder, (RecordV, Unknown, ExternalV)):
@@ -1062,17 +1200,21 @@ class Interpreter:
                     type_name = holder.type_name if isinstance(holder, RecordV) else ""
                     frame.env[target.base.id] = RecordV(type_name, tuple(fields.items()))
         elif isinstance(target, ir.Seq):
-            items = _unpack(value, len(target.items))
+            items = _unpack_starred(value, target.items)
             for item_target, item in zip(target.items, items, strict=True):
-                state = self._assign(item_target, item, frame, state, statement)
+                inner = item_target.value if isinstance(item_target, ir.Starred) else item_target
+                state = self._assign(inner, item, frame, state, statement)
         elif isinstance(target, ir.Index):
             keyed = _keyed_spelling(target)
             if keyed:
                 frame.env[keyed] = value  # later reads of ``state[key]`` here see this value
             memory = memory_of(value)
             if memory is not None:
-                # ``caches[name] = tensor``: the container now holds that memory.
-                state = self._holds(target.base, TensorV(memory), frame, state)
+                # ``caches[name] = tensor``: the container now holds that memory (that buffer).
+                held = value if isinstance(value, TensorV) else TensorV(memory)
+                state = self._holds(target.base, held, frame, state)
+            elif isinstance(value, (StreamV, EventV, ObjectV, QueueV)):
+                state = self._holds(target.base, value, frame, state)  # ``events[key] = event``
             if not (isinstance(value, TensorV) and value.key):
                 # Storing a buffer made elsewhere in a container is no kernel; ``t[i] = x`` is.
                 span = target.base.span if isinstance(target.base, (ir.Name, ir.Attr)) else None
@@ -1082,8 +1224,10 @@ class Interpreter:
     def _holds(self, container: ir.Expr, element: Value, frame: _Frame, state: _State) -> _State:
         if isinstance(container, ir.Name):
             held = frame.env.get(container.id, UNKNOWN)
-            if isinstance(held, Unknown):
-                return state  # a container made elsewhere: its other elements are still unknown
+            if isinstance(held, (Unknown, TensorV)):
+                # A container made elsewhere: its other elements are still unknown. A tensor
+                # written in place (``buf[a:b] = x``) is still the same buffer.
+                return state
             frame.env[container.id] = join([held, element])
         elif isinstance(container, ir.Attr):
             holder, state = self._eval(container.base, frame, state)
@@ -1187,8 +1331,35 @@ class Interpreter:
         if key:
             stream = self._stream(frame, state)
             where = stream.key if stream is not None else f"current@{frame.thread}"
-            state.writes[key] = (self._clock, span.line if span else 0, where)
+            written = (self._clock, span.line if span else 0, where)
+            state.writes[key] = written
+            # By the buffer too, where the code shows which one: a helper that writes it under
+            # another name (``k_buf`` here, ``src`` in the copy) writes the same memory.
+            buffer = self._peek(_root_expr(target), frame)
+            if isinstance(buffer, TensorV) and buffer.key:
+                state.writes[buffer.key] = written
+            elif isinstance(buffer, Unknown) and buffer.spelling:
+                state.writes[f"{_UNPLACED}{buffer.spelling}"] = written  # as the caller spells it
         return state
+
+    def _peek(self, expr: ir.Expr, frame: _Frame) -> Value:
+        """What a name or a field of a named object holds, read without running code."""
+        if isinstance(expr, ir.Name):
+            return frame.env.get(expr.id, UNKNOWN)
+        if isinstance(expr, ir.Attr):
+            if isinstance(expr.base, ir.Name):
+                local = frame.env.get(f"{expr.base.id}.{expr.name}")
+                if local is not None:
+                    return local
+            holder = self._peek(expr.base, frame)
+            if (
+                isinstance(holder, ObjectV)
+                and self._method(holder.module, holder.qualname, expr.name) is None
+            ):
+                return self._attribute(holder, expr, frame)
+            if isinstance(holder, Unknown) and holder.spelling:
+                return Unknown(f"{holder.spelling}.{expr.name}")
+        return UNKNOWN
 
     # ------------------------------------------------------------- expressions
     def _eval(self, expr: ir.Expr, frame: _Frame, state: _State) -> tuple[Value, _State]:
@@ -1199,9 +1370,20 @@ class Interpreter:
             if isinstance(expr.base, ir.Name) and f"{expr.base.id}.{expr.name}" in frame.env:
                 return frame.env[f"{expr.base.id}.{expr.name}"], state
             value = self._attribute(base, expr, frame)
-            getter = self._functions.get((value.module, value.qualname)) if isinstance(value, FuncV) else None
-            if isinstance(value, FuncV) and getter is not None and _is_property(getter):
-                return self._invoke(value, (), (), state, frame, None)  # ``self.stream`` runs its getter
+            options = value.options if isinstance(value, UnionV) else (value,)
+            if options and all(
+                isinstance(option, FuncV)
+                and (getter := self._functions.get((option.module, option.qualname))) is not None
+                and _is_property(getter)
+                for option in options
+            ):
+                # ``self.stream`` runs its getter (each one, for an object of several classes).
+                results = []
+                for option in options:
+                    assert isinstance(option, FuncV)
+                    result, state = self._invoke(option, (), (), state, frame, None)
+                    results.append(result)
+                return join(results), state
             return value, state
         if isinstance(expr, ir.Call):
             return self._call(expr, frame, state)
@@ -1230,13 +1412,23 @@ class Interpreter:
             then, state = self._eval(expr.then, frame, state)
             orelse, state = self._eval(expr.orelse, frame, state)
             return join([then, orelse]), state
+        if isinstance(expr, ir.Lambda):
+            return LambdaV(frame.module.name, expr.params, expr.body, tuple(frame.env.items())), state
+        if isinstance(expr, ir.Starred):
+            return self._eval(expr.value, frame, state)
         if isinstance(expr, ir.Comp):
             iterable, state = self._eval(expr.iterable, frame, state)
             scope = replace(frame, env=dict(frame.env))
             state = self._assign(expr.target, _element(iterable), scope, state, expr)
             element, state = self._eval(expr.element, scope, state)
+            count = _small_range(iterable)
+            if isinstance(element, (StreamV, EventV)) and count:
+                # ``[torch.cuda.Stream() for _ in range(2)]``: that many distinct streams.
+                return SeqV(tuple(replace(element, key=f"{element.key}#{i}") for i in range(count))), state
             if isinstance(element, (StreamV, EventV, ObjectV, FuncV, QueueV)):
                 return SeqV((element,)), state  # ``[torch.cuda.Stream() for _ in range(n)]``
+            if isinstance(element, TensorV):
+                return element, state  # buffers made in a loop: one allocation site, one buffer
             return taint([element]), state
         if isinstance(expr, ir.IsNone):
             operand, state = self._eval(expr.operand, frame, state)
@@ -1339,13 +1531,16 @@ class Interpreter:
         if isinstance(base, ObjectV):
             method = self._method(base.module, base.qualname, name)
             if method is not None:
+                if _is_classmethod(self._functions[method]):
+                    return FuncV(method[0], method[1], ClassV(base.module, base.qualname))
                 return FuncV(method[0], method[1], base)
             stored = (base.site and self._heap.get((base.module, f"{base.qualname}@{base.site}", name))) or (
                 self._heap.get((base.module, base.qualname, name))
             )
+            spelled = Unknown(f"{base.alias or 'self'}.{name}")
             if stored and self._written_where_not_run(base, name):
-                stored = [*stored, Unknown(f"self.{name}")]
-            return join(stored) if stored else Unknown(f"self.{name}")
+                stored = [*stored, spelled]
+            return join(stored) if stored else spelled
         if isinstance(base, RecordV):
             found = base.get(name)
             return found if found is not None else UNKNOWN
@@ -1353,7 +1548,12 @@ class Interpreter:
             return self.resolve(f"{base.name}.{name}")
         if isinstance(base, ClassV):
             method = self._method(base.module, base.qualname, name)
-            return FuncV(method[0], method[1]) if method else UNKNOWN
+            if method is not None:
+                classmethod = _is_classmethod(self._functions[method])
+                return FuncV(method[0], method[1], base if classmethod else None)
+            # A class attribute assigned through ``cls.x = ...`` (a singleton's instance).
+            stored = self._heap.get((base.module, base.qualname, name))
+            return join(stored) if stored else UNKNOWN
         if isinstance(base, ExternalV):
             return ExternalV(f"{base.dotted}.{name}")
         if isinstance(base, (StreamV, Unknown)) and name in STREAM_HANDLES:
@@ -1403,14 +1603,19 @@ class Interpreter:
         args: list[Value] = []
         for arg in call.args:
             value, state = self._eval(arg, frame, state)
-            args.append(value)
+            if isinstance(arg, ir.Starred):
+                # ``fn(*args)``: the elements of a sequence the code spells are the arguments.
+                # Otherwise one argument standing for them all (a pointer array's contents).
+                args.extend(value.items if isinstance(value, SeqV) else (taint([value]),))
+            else:
+                args.append(value)
         kwargs: list[tuple[str, Value]] = []
         for key, arg in call.kwargs:
             value, state = self._eval(arg, frame, state)
             kwargs.append((key, value))
         return args, kwargs, state
 
-    def _overrides(self, name: str) -> Value | None:
+    def _overrides(self, name: str, receiver: str = "", call: ir.Call | None = None) -> Value | None:
         """A method called on an object the analysis cannot place: every project method of
         that name that matters runs (a backend chosen by configuration), when there are few."""
         if self._methods_by_name is None:
@@ -1418,15 +1623,26 @@ class Interpreter:
             for (module, qualname), function in self._functions.items():
                 if (
                     function.class_name
-                    and (module, qualname) in self._relevant
+                    and (module, qualname) in self._reach
                     and not function.name.startswith("__")
                 ):
-                    self._methods_by_name.setdefault(function.name, []).append((module, function.class_name))
-        owners = self._methods_by_name.get(name, [])
+                    strong = (module, qualname) in self._relevant
+                    self._methods_by_name.setdefault(function.name, []).append(
+                        (module, function.class_name, strong)
+                    )
+        found_by_name = [
+            (module, cls, strong)
+            for module, cls, strong in self._methods_by_name.get(name, [])
+            # ``comm.init()`` is not a call of ``Backend.init(self, caches, stream)``.
+            if call is None or _accepts(self._functions[(module, f"{cls}.{name}")], call)
+        ]
+        # Those that name a stream construct or a copy first; only if none does, those that
+        # write or read buffers (a helper class whose method fills what a copy reads).
+        owners = [(m, c) for m, c, strong in found_by_name if strong] or [(m, c) for m, c, _ in found_by_name]
         if not 1 <= len(owners) <= _MAX_OVERRIDES:
             return None
         options = [
-            FuncV(found[0], found[1], ObjectV(module, cls))
+            FuncV(found[0], found[1], ObjectV(module, cls, alias=receiver))
             for module, cls in owners
             if (found := self._method(module, cls, name)) is not None
         ]
@@ -1487,7 +1703,7 @@ class Interpreter:
             else:
                 callee = self._attribute(receiver, call.func, frame)
             if isinstance(receiver, Unknown):
-                callee = self._overrides(call.func.name) or callee
+                callee = self._overrides(call.func.name, receiver.spelling, call) or callee
         else:
             callee, state = self._eval(call.func, frame, state)
         args, kwargs, state = self._arguments(call, frame, state)
@@ -1500,6 +1716,12 @@ class Interpreter:
             return special
         if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)):
             state.launched = self._clock
+        if isinstance(callee, Unknown):
+            # Code the project does not show (``self.model.forward(batch, kv)``) may write the
+            # buffers it is given, on the current stream.
+            for arg, value in zip(call.args, args, strict=False):
+                if memory_of(value) not in (None, Memory.HOST):
+                    state = self._write(arg, frame, state, call.span)
         return self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
 
     def _dispatch(
@@ -1553,6 +1775,8 @@ class Interpreter:
             return self._invoke(callee, (*callee.partial, *args), kwargs, state, frame, call)
         if isinstance(callee, ClassV):
             return self._construct(callee, args, kwargs, call, frame, state)
+        if isinstance(callee, LambdaV):
+            return self._call_lambda(callee, args, state, frame, call)
         if isinstance(callee, CopyApiV):
             return self._copy_api(callee.api, args, dict(kwargs), call, frame, state)
         if isinstance(callee, ExternalV):
@@ -1650,6 +1874,7 @@ class Interpreter:
         if method == "record" and isinstance(receiver, EventV):
             stream = _opaque_stream(args[0]) if args else self._current(frame, state)
             state.records[receiver.key] = (stream, now)
+            state.unrecorded = state.unrecorded - {receiver.key}
             self._recorded.add(receiver.key)
             return UNKNOWN, state
         if method == "record" and isinstance(receiver, StreamV) and not args:
@@ -1658,6 +1883,7 @@ class Interpreter:
             event = args[0] if args and isinstance(args[0], EventV) else None
             event = event or EventV(_site(frame, call), f"{receiver.label}.record_event()")
             state.records[event.key] = (receiver, now)
+            state.unrecorded = state.unrecorded - {event.key}
             self._recorded.add(event.key)
             return event, state
         if method == "synchronize":
@@ -1673,8 +1899,12 @@ class Interpreter:
             return UNKNOWN, state
         if isinstance(call.func, ir.Attr) and receiver is not None and method in HOST_READ_METHODS:
             self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
-            if method in ("item", "tolist") and memory_of(receiver) is Memory.DEVICE:
-                self._blocking_read(frame, state)
+            if method in ("item", "tolist"):
+                memory = memory_of(receiver)
+                if memory is Memory.DEVICE:
+                    self._blocking_read(frame, state)
+                elif memory is not Memory.HOST:
+                    self._maybe_blocking_read(f"`.{method}()` at line {call.span.line}", frame, state)
         if method == "write" and args:
             self._host_read(args[0], call.args[0] if call.args else None, "`write()`", call, frame, state)
         if method in ("put", "put_nowait") and isinstance(receiver, QueueV) and args:
@@ -1700,7 +1930,8 @@ class Interpreter:
             method in ARRAY_METHOD_COPIES
             and receiver is not None
             and isinstance(call.func, ir.Attr)
-            and (method != "set" or ("stream" in kwargs and args))
+            # ``set`` is a common name: a copy only into device memory or with a stream.
+            and (method != "set" or (args and ("stream" in kwargs or memory_of(receiver) is Memory.DEVICE)))
             and not isinstance(receiver, (ObjectV, ClassV, ModuleV, ExternalV, QueueV))
         ):
             return self._array_method_copy(call, method, receiver, args, kwargs, frame, state)
@@ -1758,7 +1989,9 @@ class Interpreter:
                     None,
                     written=(result.key, f"the result of {_spelling(call.func)}()"),
                     asynchronous=_may_be_true(kwargs.get("non_blocking")),
-                    implied_destination=True,
+                    # ``.to("cpu", non_blocking=True)`` asks for an asynchronous copy to the host:
+                    # the code chose that side. Without it, the form only names where data ends.
+                    implied_destination=_truth(kwargs.get("non_blocking", UNKNOWN)) is not True,
                 )
                 return result, state
             if moved_to is Memory.DEVICE:
@@ -1771,7 +2004,8 @@ class Interpreter:
         if method in NEW_ALLOCATORS and isinstance(receiver, TensorV):
             device = kwargs.get("device")
             placed = _device_memory(device) if device is not None else receiver.memory
-            return self._fresh_buffer(placed or Memory.UNKNOWN, _buffer_site("alloc", frame, call)), state
+            site = _buffer_site("alloc", frame, call)
+            return self._fresh_buffer(placed or Memory.UNKNOWN, site, method), state
         if method in ("pin_memory", "numpy") and isinstance(receiver, (TensorV, Unknown)):
             return TensorV(Memory.HOST, receiver.key if isinstance(receiver, TensorV) else ""), state
         given_stream = kwargs.get("stream")
@@ -1780,19 +2014,29 @@ class Interpreter:
             and isinstance(given_stream, (StreamV, Unknown))
             and not (isinstance(given_stream, Unknown) and not given_stream.spelling)
         ):
-            # cupy: ``array.get(stream=s)``; ``requests.get(url, stream=True)`` passes a constant.
-            result = TensorV(Memory.HOST, _buffer_site("copy", frame, call))
-            return result, self._copy(
+            # cupy: ``array.get(stream=s)``, into ``out=`` if given; ``requests.get(url,
+            # stream=True)`` passes a constant.
+            out, out_expr = kwargs.get("out"), dict(call.kwargs).get("out")
+            fetched: Value
+            if out is not None and out_expr is not None and memory_of(out) is not None:
+                fetched, written = out, _written(self._identity(out, out_expr, frame), out_expr)
+            else:
+                made = TensorV(Memory.HOST, _buffer_site("copy", frame, call))
+                fetched, written = made, (made.key, f"the result of {_spelling(call.func)}()")
+            source = receiver if receiver is not None and memory_of(receiver) is not None else None
+            return fetched, self._copy(
                 call,
                 method,
                 frame,
                 state,
                 _opaque_stream(given_stream),
-                TensorV(Memory.DEVICE),
-                result,
-                "",
+                source or TensorV(Memory.DEVICE),
+                fetched,
+                _root_spelling(call.func.base) if isinstance(call.func, ir.Attr) else "",
                 None,
-                written=(result.key, f"the result of {_spelling(call.func)}()"),
+                written=written,
+                # cupy waits for the copy before returning unless ``blocking=False``.
+                asynchronous=_truth(kwargs.get("blocking", ConstV(True, "True", "", None))) is False,
             )
         if method in ("append", "extend", "add", "insert") and isinstance(call.func, ir.Attr):
             holder = call.func.base
@@ -1806,7 +2050,14 @@ class Interpreter:
             and isinstance(call.func, ir.Attr)
             and not isinstance(receiver, (ObjectV, ExternalV, ModuleV, ClassV))
         ):
+            if frame.thread == MAIN_THREAD and self._stream(frame, state) is None:
+                state.launched = self._clock  # an in-place kernel on the producer's stream
             return receiver or UNKNOWN, self._write(call.func.base, frame, state, call.span)
+        if method in ("values", "items") and not args and isinstance(receiver, (TensorV, UnionV)):
+            # A dict of buffers (a container is read as what it holds): its values, or
+            # (key, value) pairs.
+            element = _index(receiver, UNKNOWN)
+            return (SeqV((element,)) if method == "values" else SeqV((SeqV((UNKNOWN, element)),))), state
         if method == "data_ptr" and isinstance(receiver, Unknown):
             return TensorV(Memory.UNKNOWN), state  # a pointer to memory the code does not place
         if method in SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
@@ -1837,6 +2088,7 @@ class Interpreter:
         if last in EVENT_CREATORS or (last == "event" and "numba" in dotted):
             site = _site(frame, call)
             event = EventV(site, f"event created at {site}")
+            state.unrecorded = state.unrecorded | {site}
             return (
                 SeqV((ConstV(0, "err", frame.module.path, None), event)) if last in EVENT_CREATORS else event
             ), state
@@ -1846,12 +2098,30 @@ class Interpreter:
             # Inside ``with torch.cuda.stream(s):`` the current stream is s, not the producer.
             return self._current(frame, state), state
         if last == "default_stream":
+            entered = [
+                stream
+                for stream in state.streams
+                if not stream.current_of and not stream.key.startswith("opaque:")
+            ]
+            if entered:
+                # Under a stream the project made, the producer's kernels ran there, unless it
+                # is the copy stream itself (decided when the barrier is read).
+                return StreamV(f"{_DEFAULT_UNDER}{entered[0].key}", "torch.cuda.default_stream()"), state
             return self._current(frame, state, explicit=True), state
+        if last == "set_stream" and args:
+            # ``torch.cuda.set_stream(s)`` replaces the current stream until it is set again
+            # (a ``with`` around it restores what it entered with).
+            chosen = _opaque_stream(args[0]) or self._current(frame, state, explicit=True)
+            state.streams = (*state.streams[:-1], chosen)
+            return UNKNOWN, state
         if last in STREAM_CONTEXTS and args:
+            if isinstance(args[0], UnionV) and all(isinstance(o, StreamV) for o in args[0].options):
+                return UnionV(tuple(ContextV(option) for option in args[0].options)), state  # type: ignore[arg-type]
             stream = _opaque_stream(args[0])
             return (ContextV(stream) if stream is not None else UNKNOWN), state
         if last == "Event":
             site = _site(frame, call)
+            state.unrecorded = state.unrecorded | {site}
             return EventV(site, f"event created at {site}"), state
         if last in DEVICE_SYNCS:
             state.synced = self._clock
@@ -1862,7 +2132,10 @@ class Interpreter:
                 self._host_read(value, expr, f"`{last}()`", call, frame, state)
         if last in QUEUES:
             site = _site(frame, call)
-            return QueueV(site, f"the queue created at {site}"), state
+            owner = frame.env.get("self")
+            # One queue per instance that makes it (a handler per direction, each its own).
+            key = f"{site}@{owner.site}" if isinstance(owner, ObjectV) and owner.site else site
+            return QueueV(key, f"the queue created at {site}"), state
         if last == "Thread":
             target = kwargs.get("target")
             arguments = kwargs.get("args")
@@ -1876,13 +2149,15 @@ class Interpreter:
         if last in ALLOCATORS or last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS:
             site = _buffer_site("alloc", frame, call)
             if dotted.startswith(DEVICE_MODULES) and not dotted.startswith("cupyx"):
-                return self._fresh_buffer(Memory.DEVICE, site), state  # cupy's arrays live on the device
+                return self._fresh_buffer(
+                    Memory.DEVICE, site, last
+                ), state  # cupy's arrays live on the device
             like = last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS
-            return self._fresh_buffer(_allocation_memory(args, kwargs, like=like), site), state
+            return self._fresh_buffer(_allocation_memory(args, kwargs, like=like), site, last), state
         if last in PINNED_ALLOCATORS:
             return TensorV(Memory.HOST, _buffer_site("alloc", frame, call)), state
         if last in DEVICE_ALLOCATORS and dotted.startswith(DEVICE_MODULES):
-            return self._fresh_buffer(Memory.DEVICE, _buffer_site("alloc", frame, call)), state
+            return self._fresh_buffer(Memory.DEVICE, _buffer_site("alloc", frame, call), last), state
         if last in DEVICE_NAMES:
             return ConstV("cuda", dotted, frame.module.path, None), state
         if args and (last == "int" or (dotted.startswith("ctypes.c_") and "." not in dotted[7:])):
@@ -1900,6 +2175,11 @@ class Interpreter:
             return CopyApiV(str(args[1].value)), state
         if last == "zip":
             return ZipV(args), state
+        if dotted == "range" and len(args) == 1 and isinstance(args[0], ConstV):
+            count = args[0].value
+            if isinstance(count, int) and not isinstance(count, bool) and 0 < count <= _SPELT_RANGE:
+                path = frame.module.path
+                return SeqV(tuple(ConstV(i, str(i), path, None) for i in range(count))), state
         if last == "dict" and not args:
             return RecordV("dict", tuple(kwargs.items())), state
         if last in ("list", "tuple") and args:
@@ -2014,10 +2294,17 @@ class Interpreter:
             stream = None  # issued on a configured producer stream: no barrier needed
         key = stream.key if stream is not None else ""
         barrier = state.ordered_since(key) if stream is not None else None
-        write = state.writes.get(source_key) if source_key else None
-        if write is not None and write[2] == copy_stream:
-            write = None  # written on the copy's own stream: stream order covers it
+        buffer_key = source.key if isinstance(source, TensorV) else ""
+        if isinstance(source, Unknown) and source.spelling:
+            buffer_key = f"{_UNPLACED}{source.spelling}"
+        writes = [found for key in (source_key, buffer_key) if key and (found := state.writes.get(key))]
+        write = max(writes) if writes else None
+        if write is not None and (write[2] == copy_stream or write[2] in self._copy_streams):
+            # Written on the copy's own stream (stream order covers it), or by another copy
+            # stream: not the producer this rule orders against.
+            write = None
         stale = barrier is not None and write is not None and write[0] > barrier
+
         current = stream is None or stream.current_of == MAIN_THREAD
         self.runs.append(
             CopyRun(
@@ -2039,6 +2326,9 @@ class Interpreter:
                 barrier_site=self._barrier_site(stream, frame),
                 ordered_by_earlier_call=key in state.carried,
                 fresh_destination=isinstance(destination, TensorV) and destination.key in self._fresh,
+                unwritten_source=isinstance(source, TensorV)
+                and source.key in self._unwritten
+                and write is None,
                 implied_destination=implied_destination,
                 blocking=not asynchronous,
             )
@@ -2092,9 +2382,12 @@ class Interpreter:
         )
         return state
 
-    def _fresh_buffer(self, memory: Memory, site: str) -> TensorV:
-        """A buffer this entry point allocates: no kernel has read it before its first copy."""
+    def _fresh_buffer(self, memory: Memory, site: str, allocator: str) -> TensorV:
+        """A buffer this entry point allocates: no kernel has read it before its first copy.
+        ``empty`` and its kin leave it unwritten; the rest fill it on the current stream."""
         self._fresh.add(site)
+        if allocator.startswith(("empty", "new_empty")) or allocator in DEVICE_ALLOCATORS:
+            self._unwritten.add(site)
         return TensorV(memory, site)
 
     def _coroutine_call(self, expr: ir.Expr, frame: _Frame, state: _State) -> bool:
@@ -2150,17 +2443,29 @@ class Interpreter:
             state.synced = self._clock
             state.completed(f"current@{frame.thread}")
 
-    def _barrier_site(self, stream: StreamV | None, frame: _Frame) -> tuple[str, Span, str, str] | None:
+    def _maybe_blocking_read(self, what: str, frame: _Frame, state: _State) -> None:
+        """A read that blocks the host if its tensor is on the GPU, which the code does not
+        show: copies on the current stream before it may have completed."""
+        if frame.thread != MAIN_THREAD or self._stream(frame, state) is not None:
+            return
+        current = f"current@{frame.thread}"
+        state.pending = {
+            key: copy if copy.maybe_waited or copy.stream_key != current else replace(copy, maybe_waited=what)
+            for key, copy in state.pending.items()
+        }
+
+    def _barrier_site(
+        self, stream: StreamV | None, frame: _Frame
+    ) -> tuple[str, Span, str, tuple[str, str]] | None:
         entered = stream.entered_at if stream is not None else None
         if entered is None or frame.thread != MAIN_THREAD:
             return None
-        path, span, spelled, stack = entered
+        path, span, spelled, api, stack = entered
         if not spelled or path != frame.module.path or stack != frame.stack:
             return None
         if stack and stack[-1].rsplit(".", 1)[-1] in self._passed:
             return None  # the function is passed as a value: it may run on another thread
-        torch = next((local for local, dotted in frame.module.code.imports.items() if dotted == "torch"), "")
-        return path, span, spelled, torch
+        return path, span, spelled, api
 
     # ----------------------------------------------------------------- streams
     def _current(self, frame: _Frame, state: _State, explicit: bool = False) -> StreamV:
@@ -2187,6 +2492,9 @@ class Interpreter:
                 return producer.current_of == MAIN_THREAD
             if producer.key.startswith("opaque:"):
                 return True  # a stream we cannot tell apart from the producer
+            if producer.key.startswith(_DEFAULT_UNDER):
+                under = producer.key.removeprefix(_DEFAULT_UNDER)
+                return under == waiter.key or under in self._copy_streams
             # A stream the project made that no copy runs on is a compute stream: kernels run
             # there (``with compute:`` in cupy, ``kernel[grid, block, compute]`` in numba).
             return producer.key not in self._copy_streams
@@ -2199,6 +2507,8 @@ class Interpreter:
             and event.key not in self._recorded
         ):
             return state  # an event created here and recorded nowhere: waiting on it orders nothing
+        if isinstance(event, EventV) and event.key in state.unrecorded:
+            return state  # made on this path and not recorded yet (recorded after a hand-off)
         if isinstance(event, EventV):
             recorded_on, time = state.records.get(event.key, (None, _BEFORE_PATH))
             if event.key not in state.records or (
@@ -2213,6 +2523,30 @@ class Interpreter:
 
     def _step(self, frame: _Frame, span: Span, message: str) -> FlowStep:
         return FlowStep(frame.module.path, span.line, span.column, message)
+
+
+def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
+    """Names called plainly (``helper(...)``) and methods called on ``self``."""
+    plain: set[str] = set()
+    on_self: set[str] = set()
+
+    def visit(value: object) -> None:
+        if isinstance(value, ir.Call):
+            func = value.func
+            if isinstance(func, ir.Name):
+                plain.add(func.id)
+            elif isinstance(func, ir.Attr) and isinstance(func.base, ir.Name) and func.base.id == "self":
+                on_self.add(func.name)
+        if isinstance(value, (tuple, list)):
+            for item in value:
+                visit(item)
+        elif hasattr(value, "__dataclass_fields__") and not isinstance(value, ir.Function):
+            for name in value.__dataclass_fields__:
+                visit(getattr(value, name))
+
+    for statement in _nested(statements):
+        visit(statement)
+    return plain, on_self
 
 
 def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[str]]:
@@ -2233,6 +2567,8 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[
         elif isinstance(e, ir.Call):
             if isinstance(e.func, (ir.Name, ir.Attr)):
                 called.add(e.func.id if isinstance(e.func, ir.Name) else e.func.name)
+            if isinstance(e.func, ir.Attr) and _in_place(e.func.name):
+                mentioned.add(_TENSOR_WRITE)
             expr(e.func)
             for a in (*e.args, *(value for _, value in e.kwargs)):
                 if isinstance(a, (ir.Name, ir.Attr)):
@@ -2270,13 +2606,20 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[
         elif isinstance(e, ir.Opaque):
             for part in e.parts:
                 expr(part)
+        elif isinstance(e, ir.Starred):
+            expr(e.value)
+        elif isinstance(e, ir.Lambda):
+            expr(e.body)
 
     for statement in _nested(statements):
-        if isinstance(statement, ir.Assign):
-            for target in statement.targets:
+        if isinstance(statement, (ir.Assign, ir.AugAssign)):
+            targets = statement.targets if isinstance(statement, ir.Assign) else (statement.target,)
+            for target in targets:
                 expr(target)
+                if isinstance(target, ir.Index) and isinstance(target.index, (ir.Opaque, ir.Seq)):
+                    mentioned.add(_TENSOR_WRITE)  # ``buf[a:b] = x``, ``buf[i, :] += x``
             expr(statement.value)
-        elif isinstance(statement, (ir.AugAssign, ir.Eval, ir.Return, ir.Yield)):
+        elif isinstance(statement, (ir.Eval, ir.Return, ir.Yield)):
             expr(statement.value)
         elif isinstance(statement, ir.If):
             expr(statement.test)
@@ -2288,6 +2631,20 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[
                 expr(item)
                 expr(name)
     return called, mentioned, passed
+
+
+# Names of the host reading a tensor's memory: a function that names one may read a buffer an
+# unfinished copy writes.
+_HOST_READS = HOST_READ_METHODS | {"numpy"}
+
+# Mentioned by a function that writes into a tensor (a slice assignment, an in-place method):
+# its callers reach a producer's write.
+_TENSOR_WRITE = "<tensor write>"
+
+
+def _in_place(method: str) -> bool:
+    """``fill_``, ``index_copy_``, ``add_``: torch's in-place methods end in one underscore."""
+    return method.endswith("_") and not method.endswith("__") and len(method) > 1
 
 
 def _fields_assigned(statements: Sequence[ir.Stmt], holder: str) -> set[str]:
@@ -2333,11 +2690,11 @@ def _executor_job(
     """The job and its arguments of a hand-off to a worker thread, if the call is one."""
     if isinstance(receiver, (ObjectV, ClassV)):
         return None  # the project's own ``submit``: followed as a call
-    if method in ("submit", "to_thread") and args and isinstance(args[0], FuncV):
+    if method in ("submit", "to_thread") and args and isinstance(args[0], (FuncV, LambdaV)):
         return args[0], tuple(args[1:])
-    if method == "map" and len(args) >= 2 and isinstance(args[0], FuncV):
+    if method == "map" and len(args) >= 2 and isinstance(args[0], (FuncV, LambdaV)):
         return args[0], tuple(_element(a) for a in args[1:])
-    if method == "run_in_executor" and len(args) >= 2 and isinstance(args[1], FuncV):
+    if method == "run_in_executor" and len(args) >= 2 and isinstance(args[1], (FuncV, LambdaV)):
         return args[1], tuple(args[2:])
     return None
 
@@ -2377,6 +2734,10 @@ def _is_property(function: ir.Function) -> bool:
     )
 
 
+def _is_classmethod(function: ir.Function) -> bool:
+    return any(_spelling(d) == "classmethod" for d in function.decorators)
+
+
 def _is_static(function: ir.Function) -> bool:
     return any(_spelling(d) in ("staticmethod",) for d in function.decorators)
 
@@ -2392,6 +2753,41 @@ def _spelling(expr: ir.Expr) -> str:
     return ""
 
 
+def _has_none_branch(expr: ir.Expr) -> bool:
+    return isinstance(expr, ir.Cond) and any(
+        isinstance(branch, ir.Const) and branch.value is None for branch in (expr.then, expr.orelse)
+    )
+
+
+def _device_api(context: ir.Expr, imports: dict[str, str]) -> tuple[str, str]:
+    """The device module a stream context is entered through (``torch.xpu`` of
+    ``torch.xpu.stream(s)``, ``get_accelerator()``), when it can be spelt again without
+    running code that takes arguments, and the module a barrier spelling it needs imported
+    (``torch`` for ``on_stream(s)`` imported from ``torch.cuda``); "" otherwise."""
+    if not isinstance(context, ir.Call):
+        return "", ""
+    if isinstance(context.func, ir.Name):
+        dotted = imports.get(context.func.id, "")
+        module_dotted, _, _ = dotted.rpartition(".")
+        if not module_dotted:
+            return "", ""
+        top, _, rest = module_dotted.partition(".")
+        local = next((name for name, bound in imports.items() if bound == top), "")
+        return f"{local or top}.{rest}" if rest else (local or top), "" if local else top
+    if not isinstance(context.func, ir.Attr):
+        return "", ""
+    module = context.func.base
+    part: ir.Expr = module
+    while True:
+        if isinstance(part, ir.Attr):
+            part = part.base
+        elif isinstance(part, ir.Call) and not part.args and not part.kwargs:
+            part = part.func
+        else:
+            break
+    return (_spelling(module), "") if isinstance(part, ir.Name) else ("", "")
+
+
 def _keyed_spelling(expr: ir.Index) -> str:
     """``state[key]`` as a local name, when container and key are plain names or constants."""
     base = _spelling(expr.base) if isinstance(expr.base, (ir.Name, ir.Attr)) else ""
@@ -2403,12 +2799,18 @@ def _keyed_spelling(expr: ir.Index) -> str:
     return f"{base}[{key}]" if base and key else ""
 
 
-def _root_spelling(expr: ir.Expr) -> str:
+def _root_expr(expr: ir.Expr) -> ir.Expr:
+    """The buffer a slice, view or element names (``t`` of ``t[i].view(...)``)."""
     while isinstance(expr, ir.Index) or (
         isinstance(expr, ir.Call) and isinstance(expr.func, ir.Attr) and expr.func.name in SAME_MEMORY_METHODS
     ):
         expr = expr.base if isinstance(expr, ir.Index) else expr.func.base  # type: ignore[union-attr]
-    return _spelling(expr) if isinstance(expr, (ir.Name, ir.Attr)) else ""
+    return expr
+
+
+def _root_spelling(expr: ir.Expr) -> str:
+    root = _root_expr(expr)
+    return _spelling(root) if isinstance(root, (ir.Name, ir.Attr)) else ""
 
 
 def _may_be_true(flag: Value | None) -> bool:
@@ -2436,6 +2838,13 @@ def _site(frame: _Frame, call: ir.Call) -> str:
     return f"{frame.module.path}:{call.span.line}:{call.span.column}"
 
 
+# The key prefix of writes to a buffer the analysis cannot place, by how its value is spelt.
+_UNPLACED = "unplaced:"
+
+# The key prefix of the default stream taken while a project-made stream was current.
+_DEFAULT_UNDER = "default-under:"
+
+
 def _opaque_stream(value: Value) -> StreamV | None:
     if isinstance(value, StreamV):
         return value
@@ -2453,11 +2862,61 @@ def _stream_context(value: Value) -> StreamV | None:
     return None
 
 
+def _label_streams(value: SeqV | RecordV, spelled: str) -> Value:
+    """New streams kept in a list or dict, named by their place in it."""
+
+    def label(item: Value, place: str) -> Value:
+        if isinstance(item, StreamV) and item.label == _NEW_STREAM:
+            return replace(item, label=f"{spelled}[{place}]")
+        return item
+
+    if isinstance(value, SeqV):
+        if len(value.items) == 1:  # one stream standing for every element
+            return SeqV((label(value.items[0], "..."),))
+        return SeqV(tuple(label(item, str(i)) for i, item in enumerate(value.items)))
+    return RecordV(value.type_name, tuple((key, label(item, repr(key))) for key, item in value.fields))
+
+
+def _accepts(method: ir.Function, call: ir.Call) -> bool:
+    """Whether a method's signature can take a call's arguments (the receiver aside)."""
+    if call.star_args:
+        return True
+    params = method.params[1:] if not _is_static(method) else method.params
+    named = [param for param in params if not param.star]
+    varargs = any(param.star == "*" for param in params)
+    varkw = any(param.star == "**" for param in params)
+    if len(call.args) > len(named) and not varargs:
+        return False
+    given = {key for key, _ in call.kwargs}
+    if any(param.default is None and param.name not in given for param in named[len(call.args) :]):
+        return False
+    return varkw or given <= {param.name for param in named}
+
+
+def _carries_handle(value: Value, depth: int = 0) -> bool:
+    """Whether a value is or holds a stream, event or queue."""
+    if isinstance(value, (StreamV, EventV, QueueV, ContextV)):
+        return True
+    if depth < 2 and isinstance(value, (SeqV, UnionV)):
+        items = value.items if isinstance(value, SeqV) else value.options
+        return any(_carries_handle(item, depth + 1) for item in items)
+    return False
+
+
+def _small_range(iterable: Value) -> int:
+    """n for ``range(n)`` with a small constant n (a few streams made in a comprehension)."""
+    if isinstance(iterable, SeqV) and iterable.items and all(isinstance(i, ConstV) for i in iterable.items):
+        return len(iterable.items)
+    return 0
+
+
 def _is_none(value: Value) -> bool | None:
     if isinstance(value, ConstV):
         return value.value is None
     if isinstance(value, (Unknown, UnionV)):
         return None
+    if isinstance(value, ExternalV) and value.dotted.endswith("()"):
+        return None  # what a library call returned (``cache.get(key)``) may be None
     return False
 
 
@@ -2483,6 +2942,18 @@ def _element(value: Value) -> Value:
     return UNKNOWN
 
 
+def _unpack_starred(value: Value, targets: tuple[ir.Expr, ...]) -> list[Value]:
+    """``err, *rest = result``: the starred target takes the middle of a spelt sequence."""
+    star = next((i for i, t in enumerate(targets) if isinstance(t, ir.Starred)), None)
+    if star is None:
+        return _unpack(value, len(targets))
+    after = len(targets) - star - 1
+    if not isinstance(value, SeqV) or len(value.items) < len(targets) - 1:
+        return [UNKNOWN] * len(targets)
+    end = len(value.items) - after
+    return [*value.items[:star], SeqV(value.items[star:end]), *value.items[end:]]
+
+
 def _unpack(value: Value, count: int) -> list[Value]:
     if isinstance(value, UnionV):
         columns = [_unpack(option, count) for option in value.options]
@@ -2497,6 +2968,12 @@ def _unpack(value: Value, count: int) -> list[Value]:
 
 
 def _index(base: Value, index: Value) -> Value:
+    if isinstance(base, UnionV):
+        # A container held in a field: its empty display and what was stored in it since.
+        options = [option for option in base.options if not (isinstance(option, SeqV) and not option.items)]
+        return join([_index(option, index) for option in options]) if options else UNKNOWN
+    if isinstance(base, (StreamV, EventV, ObjectV, QueueV, FuncV)):
+        return base  # a container known only by what it holds (``events[key]``)
     if isinstance(base, SeqV) and isinstance(index, ConstV) and isinstance(index.value, int):
         if -len(base.items) <= index.value < len(base.items):
             return base.items[index.value]

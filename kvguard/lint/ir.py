@@ -98,7 +98,25 @@ class Opaque:
     parts: tuple[Expr, ...] = ()
 
 
-Expr = Name | Attr | Call | Const | Seq | Index | Cond | Not | IsNone | Equals | Comp | Opaque
+@dataclass(frozen=True)
+class Starred:
+    """``*items`` among a call's arguments: its elements are arguments in turn."""
+
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Lambda:
+    """``lambda a, b: body``: a function whose body is one expression, over the names it sees."""
+
+    params: tuple[str, ...]
+    body: Expr
+    span: Span
+
+
+Expr = (
+    Name | Attr | Call | Const | Seq | Index | Cond | Not | IsNone | Equals | Comp | Opaque | Starred | Lambda
+)
 
 
 @dataclass(frozen=True)

@@ -237,7 +237,10 @@ class ModuleReader:
             kwargs: list[tuple[str, ir.Expr]] = []
             star = False
             for arg in node.args:
-                if arg.star:
+                if arg.star == "*":
+                    star = True
+                    args.append(ir.Starred(self._expr(arg.value)))
+                elif arg.star:
                     star = True
                     args.append(ir.Opaque((self._expr(arg.value),)))
                 elif arg.keyword is not None:
@@ -253,7 +256,14 @@ class ModuleReader:
             value = node.evaluated_value
             return ir.Const(value if isinstance(value, (str, bytes)) else None, self._span(node))
         if isinstance(node, (cst.Tuple, cst.List)):
-            return ir.Seq(tuple(self._expr(e.value) for e in node.elements))
+            return ir.Seq(
+                tuple(
+                    ir.Starred(self._expr(e.value))
+                    if isinstance(e, cst.StarredElement)
+                    else self._expr(e.value)
+                    for e in node.elements
+                )
+            )
         if isinstance(node, cst.Dict):
             return self._dict(node)
         if isinstance(node, cst.Await):
@@ -288,7 +298,10 @@ class ModuleReader:
         if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             clause = node.for_in
             return ir.Comp(self._expr(node.elt), self._expr(clause.target), self._expr(clause.iter))
-        if isinstance(node, (cst.Lambda, cst.Yield)):
+        if isinstance(node, cst.Lambda):
+            params = tuple(param.name.value for param in node.params.params)
+            return ir.Lambda(params, self._expr(node.body), self._span(node))
+        if isinstance(node, cst.Yield):
             return ir.Opaque()
         # Anything else: keep the parts whose calls may matter.
         return ir.Opaque(tuple(self._expr(child) for child in _expression_children(node)))

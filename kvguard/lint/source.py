@@ -104,6 +104,7 @@ def summarize(path: str, data: bytes, callees: frozenset[str] = frozenset()) -> 
         return summary
     summary.parsed = True
     _parse_into(summary, text, callees)
+    summary.uses = _uses(text)
     return summary
 
 
@@ -119,6 +120,34 @@ def _imported_names(text: str) -> tuple[str, ...]:
             if name.isidentifier():
                 found.add(name)
     return tuple(sorted(found))
+
+
+_IMPORT_FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)", re.MULTILINE)
+_IMPORT_AS = re.compile(r"^[ \t]*import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$", re.MULTILINE)
+_METHOD_CALL = re.compile(r"\.(\w+)\s*\(")
+
+
+def _uses(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """What this file may use from each module it imports: the imported names it calls or
+    reads an attribute of, and every method name it calls (a helper class's method called on
+    an object the analysis cannot place)."""
+    methods = set(_METHOD_CALL.findall(text))
+    found: dict[str, set[str]] = {}
+    for match in _IMPORT_FROM.finditer(text):
+        module = match.group(1)
+        for part in match.group(2).strip("()").replace("\\", " ").split(","):
+            words = part.split()
+            if not words or not words[0].isidentifier():
+                continue
+            local = words[2] if len(words) == 3 and words[1] == "as" else words[0]
+            if re.search(rf"\b{re.escape(local)}\s*[(.]", text[match.end() :]):
+                found.setdefault(module, set()).add(words[0])
+    for match in _IMPORT_AS.finditer(text):
+        module, alias = match.group(1), match.group(2) or match.group(1)
+        used = set(re.findall(rf"\b{re.escape(alias)}\.(\w+)\s*\(", text))
+        if used:
+            found.setdefault(module, set()).update(used)
+    return tuple((module, tuple(sorted(names | methods))) for module, names in sorted(found.items()))
 
 
 # CPython refuses more than 200 nested brackets; libcst's native parser can crash the
@@ -195,10 +224,13 @@ def _parse_segments(text: str, callees: frozenset[str]) -> tuple[list[Segment], 
 
     pieces = _top_level_pieces(text)
     gated = [passes_gate(piece.encode("utf-8", "surrogatepass")) for _, piece in pieces]
+    # The definitions other files use from this one, and what they call here in turn.
+    defining = _with_callees(pieces, [bool(callees) and _defines(piece, callees) for _, piece in pieces])
+    reached = [keep or defines for keep, defines in zip(gated, defining, strict=True)]
     wanted, exported = _with_callers(
         pieces,
-        gated,
-        [keep or _wanted(piece) for keep, (_, piece) in zip(gated, pieces, strict=True)],
+        reached,
+        [keep or _wanted(piece) for keep, (_, piece) in zip(reached, pieces, strict=True)],
         callees,
     )
     if len(wanted) == len(pieces):
@@ -253,6 +285,33 @@ def _with_callers(
         for name in _DEFINED.findall(piece)
     }
     return [entry for entry, keep in zip(pieces, wanted, strict=True) if keep], tuple(sorted(exported))
+
+
+def _defines(piece: str, names: frozenset[str]) -> bool:
+    """Whether a top-level piece defines one of the names, as itself or as a method."""
+    if not piece.startswith(_DEFINITIONS):
+        return False
+    if set(_DEFINED.findall(piece)) & names:
+        return True
+    return any(name in names for name in _METHOD_DEFINED.findall(piece))
+
+
+_METHOD_DEFINED = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+
+
+def _with_callees(pieces: list[tuple[int, str]], reached: list[bool]) -> list[bool]:
+    """The reached pieces and the top-level definitions they call, to a fixed point."""
+    reached = list(reached)
+    defined = [set(_DEFINED.findall(piece)) for _, piece in pieces]
+    pending = [piece for (_, piece), keep in zip(pieces, reached, strict=True) if keep]
+    while pending:
+        called = {name for piece in pending for name in re.findall(r"\b(\w+)\s*\(", piece)}
+        pending = []
+        for index, (_, piece) in enumerate(pieces):
+            if not reached[index] and piece.startswith(_DEFINITIONS) and defined[index] & called:
+                reached[index] = True
+                pending.append(piece)
+    return reached
 
 
 def _wanted(piece: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kvguard.lint import ir
 from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Span
 
@@ -30,8 +31,12 @@ class StreamV:
     label: str  # how reports name it
     current_of: str = ""  # the thread whose current stream this is, if it is one
     # Where a ``with torch.cuda.stream(x)`` made it current: (path, with statement, spelling of
-    # x, function stack). Not part of its identity.
-    entered_at: tuple[str, Span, str, tuple[str, ...]] | None = field(default=None, compare=False)
+    # x or "" where a barrier cannot name it, the device module spelt there and the import
+    # that spelling needs, function stack).
+    # Not part of its identity.
+    entered_at: tuple[str, Span, str, tuple[str, str], tuple[str, ...]] | None = field(
+        default=None, compare=False
+    )
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,16 @@ class FuncV:
 
 
 @dataclass(frozen=True)
+class LambdaV:
+    """A lambda, with the names it closes over as they were where it was made."""
+
+    module: str
+    params: tuple[str, ...]
+    body: ir.Expr
+    closure: tuple[tuple[str, Value], ...]
+
+
+@dataclass(frozen=True)
 class ClassV:
     module: str
     qualname: str
@@ -99,6 +114,9 @@ class ObjectV:
     module: str
     qualname: str  # its class
     site: str = ""  # where it was constructed; "" stands for every instance of the class
+    # How the code that reached it spells it (``self.cache`` for an instance the analysis
+    # cannot place): its unknown fields are spelt from there.
+    alias: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -167,6 +185,7 @@ Value = (
     | SeqV
     | ZipV
     | FuncV
+    | LambdaV
     | ClassV
     | ObjectV
     | ExternalV
@@ -226,8 +245,8 @@ def memory_of(value: Value) -> Memory | None:
 
 def view_of(value: Value) -> Value:
     """A view, slice or pointer of a tensor: same memory, same buffer."""
-    if isinstance(value, TensorV):
-        return value
+    if isinstance(value, (TensorV, Unknown)):
+        return value  # an unplaced buffer's view is still that buffer, as spelt
     return taint([value])
 
 

@@ -310,17 +310,23 @@ def test_an_analysis_result_round_trips(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_the_expected_shape_decodes() -> None:
-    data = b'["FileSummary", "a.py", ["ModuleCode", [], [], [], [], []], [], [], true, "", ["f"], []]'
-    assert serial.loads(data, FileSummary) == FileSummary("a.py", ModuleCode(), parsed=True, exported=("f",))
+    data = (
+        b'["FileSummary", "a.py", ["ModuleCode", [], [], [], [], []], [], [], true, "", ["f"], [],'
+        b' [[".helpers", ["fill"]]]]'
+    )
+    assert serial.loads(data, FileSummary) == FileSummary(
+        "a.py", ModuleCode(), parsed=True, exported=("f",), uses=((".helpers", ("fill",)),)
+    )
 
 
 @pytest.mark.parametrize(
     "data",
     [
         b'["Popen", "touch x"]',
-        b'["FileSummary", "a.py", null, [], [], "yes", "", [], []]',
-        b'["FileSummary", "a.py", ["Popen", []], [], [], true, "", [], []]',
-        b'["FileSummary", "a.py", null, [], [], true, "", [1], []]',
+        b'["FileSummary", "a.py", null, [], [], "yes", "", [], [], []]',
+        b'["FileSummary", "a.py", ["Popen", []], [], [], true, "", [], [], []]',
+        b'["FileSummary", "a.py", null, [], [], true, "", [1], [], []]',
+        b'["FileSummary", "a.py", null, [], [], true, "", [], [], [["m", [2]]]]',
         b'{"__class__": "os.system"}',
         b"[" * 100_000,
         b"\x80\x04",

@@ -90,6 +90,27 @@ def store(gpu, side):
         cpu.copy_(gpu, non_blocking=True)
 """
 
+XPU_STORE = """\
+import torch
+
+
+def store(gpu, side):
+    cpu = torch.empty(gpu.shape, pin_memory=True)
+    with torch.xpu.stream(side):
+        cpu.copy_(gpu, non_blocking=True)
+"""
+
+ACCELERATOR_STORE = """\
+import torch
+from deepspeed.accelerator import get_accelerator
+
+
+def store(gpu, side):
+    cpu = torch.empty(gpu.shape, pin_memory=True)
+    with get_accelerator().stream(side):
+        cpu.copy_(gpu, non_blocking=True)
+"""
+
 LOAD_BLOCK = """\
 import torch
 
@@ -162,6 +183,19 @@ CASES = {
         {"load.py": LOAD_BLOCK},
         "load.py",
         "    stream.wait_stream(torch.cuda.current_stream())\n    with torch.cuda.stream(stream):\n",
+    ),
+    "KVG001 on XPU waits on the XPU's current stream": (
+        "KVG001",
+        {"store.py": XPU_STORE},
+        "store.py",
+        "    side.wait_stream(torch.xpu.current_stream())\n    with torch.xpu.stream(side):\n",
+    ),
+    "KVG001 through get_accelerator() waits on its current stream": (
+        "KVG001",
+        {"store.py": ACCELERATOR_STORE},
+        "store.py",
+        "    side.wait_stream(get_accelerator().current_stream())\n"
+        "    with get_accelerator().stream(side):\n",
     ),
     "KVG001 module without a torch name gets the import": (
         "KVG001",
@@ -267,6 +301,28 @@ def load(gpu, n, a, b):
     with torch.cuda.stream(a):
         with torch.cuda.stream(b):
             gpu.copy_(pinned, non_blocking=True)
+""",
+    "stream field that is None on some devices": """\
+import torch
+
+
+class Loader:
+    def __init__(self, device):
+        self.stream = torch.cuda.Stream() if device.type == "cuda" else None
+
+    def load(self, gpu, n):
+        pinned = torch.empty(n, pin_memory=True)
+        with torch.cuda.stream(self.stream):
+            gpu.copy_(pinned, non_blocking=True)
+""",
+    "device module chosen by an argument": """\
+import torch
+
+
+def load(gpu, n, stream, device):
+    pinned = torch.empty(n, pin_memory=True)
+    with torch.get_device_module(device).stream(stream):
+        gpu.copy_(pinned, non_blocking=True)
 """,
     "stream bound by an earlier item of the with": """\
 import torch

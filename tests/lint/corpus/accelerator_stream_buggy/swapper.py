@@ -21,6 +21,7 @@ class StateSwapper:
 def offload_with_device_module(host, numel):
     module = torch.get_device_module("cuda")
     device_buffer = torch.empty(numel, device="cuda")
+    device_buffer.normal_()
     side = module.Stream()
     with module.stream(side):
         # expect: KVG001

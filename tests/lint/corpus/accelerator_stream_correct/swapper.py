@@ -20,6 +20,7 @@ class StateSwapper:
 def offload_with_device_module(host, numel):
     module = torch.get_device_module("cuda")
     device_buffer = torch.empty(numel, device="cuda")
+    device_buffer.normal_()
     side = module.Stream()
     side.wait_stream(module.current_stream())
     with module.stream(side):

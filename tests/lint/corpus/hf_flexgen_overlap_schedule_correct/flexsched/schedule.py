@@ -4,7 +4,7 @@ compute stream, and stores layer j-1's new K/V on a store stream. FlexGen itself
 with ``torch.cuda.synchronize()``; this version replaces that with events: each layer's compute
 event is recorded after its kernels are queued, the store of layer j-1 waits layer j-1's event,
 and the cache load of layer j+1 waits the event of layer j-1, the last layer that used the same
-device buffer."""
+device buffer, after that layer's store has read it."""
 
 import torch
 
@@ -71,10 +71,11 @@ class OverlapScheduler:
         self.load_cache(0, 0)
         for i in range(gen_len):
             for j in range(self.num_layers):
+                # layer j-1's buffer is layer j+1's: store it before the load overwrites it
+                self.store_cache(i, j - 1)
                 self.load_weight(j + 1)
                 self.load_cache(i + (j + 1) // self.num_layers, j + 1)
                 hidden = self.compute_layer(i, j, hidden)
-                self.store_cache(i, j - 1)
             self.store_cache(i, self.num_layers - 1)
         self.store_cache_stream.synchronize()
         return hidden
