@@ -2544,8 +2544,7 @@ def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
             for name in value.__dataclass_fields__:
                 visit(getattr(value, name))
 
-    for statement in _nested(statements):
-        visit(statement)
+    visit(tuple(statements))  # the walk descends into nested blocks itself
     return plain, on_self
 
 
