@@ -365,6 +365,11 @@ class UnorderedDeviceToHostCopy(Rule):
             copy_step = FlowStep(run.path, run.span.line, run.span.column, f"{run.form} on stream '{stream}'")
             flow = (*run.flow, *run.gap, copy_step)
             uncertain = "" if run.direction_shown else "the code does not show which way it copies"
+            if not uncertain and all(r.on_thread_default_stream for r in runs):
+                uncertain = (
+                    "it runs on another thread's current stream, which is the producer's own (the default "
+                    "stream every thread shares) unless one of them set another"
+                )
             fix, why_not = barrier_fix(runs, model.producer_streams) if not uncertain else (None, "uncertain")
             yield Finding(
                 path=run.path,

@@ -55,8 +55,11 @@ class UnorderedLoadToDevice(Rule):
             "that stream: `S.wait_stream(P)`, `S.wait_event(E)` / `E.wait(S)` with E recorded on "
             "the producer, or a host-blocking sync. The same paths as KVG001 are followed (calls, "
             "queues, copy threads). A destination the same entry point allocated before the copy "
-            "is not flagged: no kernel has read it yet. The source access order is not this rule's "
-            "concern: ANY is fine for a pinned host source."
+            "is not flagged: no kernel has read it yet. A destination that is a parameter of a "
+            "function the project calls only from code the analysis cannot follow is uncertain "
+            "(its callers may have just allocated it): shown with `--include-uncertain`, never "
+            "fixed. The source access order is not this rule's concern: ANY is fine for a pinned "
+            "host source."
         ),
         why=(
             "A load overwrites GPU blocks. The scheduler hands a load blocks it just freed, and "
@@ -193,7 +196,18 @@ class UnorderedLoadToDevice(Rule):
             )
             flow = (*run.flow, *run.gap, copy_step)
             direction = _direction(run.source_memory, run.destination_memory)
-            fix, why_not = barrier_fix(runs, model.producer_streams)
+            uncertain = (
+                "the destination is passed by callers the analysis could not follow, so whether "
+                "a kernel still reads it is not shown"
+                if all(r.destination_from_caller for r in runs)
+                else (
+                    "it runs on another thread's current stream, which is the producer's own (the default "
+                    "stream every thread shares) unless one of them set another"
+                    if all(r.on_thread_default_stream for r in runs)
+                    else ""
+                )
+            )
+            fix, why_not = barrier_fix(runs, model.producer_streams) if not uncertain else (None, "uncertain")
             yield Finding(
                 path=run.path,
                 code=self.code,
@@ -206,6 +220,7 @@ class UnorderedLoadToDevice(Rule):
                 "wait_stream(torch.cuda.current_stream())` or wait on an event recorded there"
                 + (f" (no automatic fix: {why_not})" if fix is None else ""),
                 fix=fix,
+                uncertain=uncertain,
             )
 
 

@@ -140,10 +140,23 @@ class CopyRun:
     # The copy's form fixes the destination (``x.cpu()``): it says nothing of the direction.
     implied_destination: bool = False
     blocking: bool = False
+    # The destination is what unfollowed callers pass (see ``Unknown.from_caller``).
+    destination_from_caller: bool = False
 
     @property
     def on_side_stream(self) -> bool:
         return self.stream is not None and self.stream.current_of != MAIN_THREAD
+
+    @property
+    def on_thread_default_stream(self) -> bool:
+        """Issued on another thread's current stream, no stream of its own entered. Unless one
+        of the two threads set a stream, that is the producer's own: PyTorch's default stream is
+        one per device, shared by every thread."""
+        return (
+            self.stream is not None
+            and self.stream.key.startswith("current@")
+            and self.stream.current_of != MAIN_THREAD
+        )
 
     @property
     def may_read_device(self) -> bool:
@@ -401,7 +414,18 @@ class Interpreter:
         self._field_owners: dict[str, set[tuple[str, str]]] = {}
         for module_name, class_name, field_name in self._field_writers:
             self._field_owners.setdefault(field_name, set()).add((module_name, class_name))
+        # A class that answers the name with a method or property owns it too: its value is
+        # not one of the assigned fields (``obj.tensor`` of a class whose ``tensor`` is a property).
+        for (module_name, _), function in self._functions.items():
+            if function.class_name and function.name in self._field_owners:
+                self._field_owners[function.name].add((module_name, function.class_name))
         self._uses: dict[int, tuple[set[str], set[str]]] = {}
+        # Functions defined inside another function (closures).
+        self._nested = {
+            (module, qualname)
+            for module, qualname in self._functions
+            if "." in qualname and (module, qualname.rsplit(".", 1)[0]) in self._functions
+        }
         # Names of functions passed as values (callbacks, executor tasks, thread targets):
         # they may run on a thread the analysis does not see.
         self._passed: set[str] = set()
@@ -419,6 +443,9 @@ class Interpreter:
         self._fresh: set[str] = set()
         self._unwritten: set[str] = set()  # fresh buffers no kernel filled (``empty``)
         self._methods_by_name: dict[str, list[tuple[str, str, bool]]] | None = None
+        self._functions_by_name: dict[str, list[tuple[str, str]]] | None = None
+        self._callees: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._nested_in: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         # Names of the project's ``async def`` functions: only a call by one of them can be
         # a coroutine call that runs nothing unless awaited.
         self._async_names = {function.name for function in self._functions.values() if function.is_async}
@@ -467,7 +494,7 @@ class Interpreter:
                 # reported, since the real caller may pass a resolved one.
                 # A thread's target, and what it calls, are not among them: they run as that
                 # thread, after the roots.
-                unreached = sorted(self._relevant - self._entered - self._thread_code())
+                unreached = sorted(self._relevant - self._entered - self._thread_code() - self._nested)
             self._fallback = True
             started, known = self._thread_code(), len(self._threads)
             for key in unreached:
@@ -490,16 +517,33 @@ class Interpreter:
 
     def _called_from(self, functions: list[tuple[str, str]]) -> set[tuple[str, str]]:
         """These functions and every project function they call by name, transitively."""
-        by_name: dict[str, list[tuple[str, str]]] = {}
-        for key, function in self._functions.items():
-            by_name.setdefault(function.name, []).append(key)
         found = set(functions)
         pending = list(functions)
         while pending:
-            module, qualname = pending.pop()
-            caller = self._functions.get((module, qualname))
-            if caller is None:
-                continue
+            for key in self._direct_callees(pending.pop()):
+                if key not in found:
+                    found.add(key)
+                    pending.append(key)
+        return found
+
+    def _direct_callees(self, caller_key: tuple[str, str]) -> list[tuple[str, str]]:
+        """The project functions a function calls by plain name or through ``self`` (read once)."""
+        known = self._callees.get(caller_key)
+        if known is not None:
+            return known
+        if self._functions_by_name is None:
+            self._functions_by_name = {}
+            for key, function in self._functions.items():
+                self._functions_by_name.setdefault(function.name, []).append(key)
+        if self._nested_in is None:
+            self._nested_in = {}
+            for module, qualname in sorted(self._nested):
+                parent = (module, qualname.rsplit(".", 1)[0])
+                self._nested_in.setdefault(parent, []).append((module, qualname))
+        by_name = self._functions_by_name
+        caller = self._functions.get(caller_key)
+        callees: list[tuple[str, str]] = []
+        if caller is not None:
             plain, on_self = _direct_calls(caller.body)
             callees = [
                 key for name in plain for key in by_name.get(name, ()) if not self._functions[key].class_name
@@ -509,13 +553,21 @@ class Interpreter:
                 callees += [
                     method
                     for name in on_self
-                    if (method := self._method(module, caller.class_name, name)) is not None
+                    if (method := self._method(caller_key[0], caller.class_name, name)) is not None
                 ]
-            for key in callees:
-                if key not in found:
-                    found.add(key)
-                    pending.append(key)
-        return found
+            # Functions defined inside it run as part of it (called there, or handed on as
+            # callbacks), with its ``self``.
+            for nested in self._nested_in.get(caller_key, ()):
+                callees.append(nested)
+                if caller.class_name:
+                    _, nested_on_self = _direct_calls(self._functions[nested].body)
+                    callees += [
+                        method
+                        for name in nested_on_self
+                        if (method := self._method(caller_key[0], caller.class_name, name)) is not None
+                    ]
+        self._callees[caller_key] = callees
+        return callees
 
     def _run_threads(self) -> None:
         """Threads consume what the roots put on queues; threads may start threads. Each thread
@@ -581,6 +633,8 @@ class Interpreter:
             and key in self._relevant
             and key not in constructors
             and key not in initialisers
+            # A function defined in another runs with the names that one binds, as it runs.
+            and key not in self._nested
             # A constructor runs where its class is constructed.
             and not (function.name == "__init__" and function.class_name.rsplit(".", 1)[-1] in called)
         )
@@ -760,6 +814,8 @@ class Interpreter:
                 FlowStep(caller.module.path, call.span.line, call.span.column, f"calls {function.qualname}"),
             )
         env = self._bind(function, func.bound, args, kwargs, module, caller, call)
+        if func.closure:
+            env = {**dict(func.closure), **env}
         thread = caller.thread
         if thread == MAIN_THREAD and _taught(
             f"{func.module}.{func.qualname}", self._taught.copy_thread_functions
@@ -899,7 +955,7 @@ class Interpreter:
                     )
                 env[param.name] = value
             else:
-                env[param.name] = Unknown(param.name)
+                env[param.name] = Unknown(param.name, from_caller=self._fallback and caller.depth == 0)
         return env
 
     # -------------------------------------------------------------- statements
@@ -931,7 +987,9 @@ class Interpreter:
                 value, state = self._eval(statement.value, frame, state)
                 frame.returns.append(value)
             state.returned = True
-            frame.exits.append(state.copy())
+            leaving = state.copy()
+            leaving.returned = False  # it goes on at the caller, merged with the other exits
+            frame.exits.append(leaving)
             return state
         if isinstance(statement, ir.Yield):
             if statement.value is not None:
@@ -968,8 +1026,30 @@ class Interpreter:
         if queried is not None:
             # ``if event.query():`` — the branch where it returned True has waited for it.
             self._host_waited(queried[0], other if queried[1] else taken)
-        taken = self._block(statement.body, frame, taken)
+        env_before = dict(frame.env)
+        narrowed = _narrowed(statement.test, frame.env)
+        if narrowed is None:
+            taken = self._block(statement.body, frame, taken)
+        else:
+            # ``if batch:`` — in the body the collection holds something (``[]`` and ``None``
+            # are the other branch's), so a loop over it runs.
+            name, before, inside = narrowed
+            frame.env[name] = inside
+            taken = self._block(statement.body, frame, taken)
+            if frame.env.get(name) is inside:
+                frame.env[name] = before
+        env_taken = dict(frame.env)
+        frame.env.clear()
+        frame.env.update(env_before)
         other = self._block(statement.orelse, frame, other)
+        # After the if, a name holds what either branch that goes on left in it.
+        if taken.returned:
+            pass  # the other branch's names stand
+        elif other.returned:
+            frame.env.clear()
+            frame.env.update(env_taken)
+        else:
+            _join_envs(frame.env, env_taken)
         other_label = (
             f"else branch of the if at line {line}"
             if statement.has_else
@@ -985,8 +1065,9 @@ class Interpreter:
 
     def _loop(self, statement: ir.Loop, frame: _Frame, state: _State) -> _State:
         iterated, state = self._eval(statement.iter, frame, state)
+        element = _element(iterated)
         if statement.target is not None:
-            state = self._assign(statement.target, _element(iterated), frame, state, statement)
+            state = self._assign(statement.target, element, frame, state, statement)
         if not self._reporting:  # collecting fields and hand-offs: one turn is enough
             last = self._block(statement.body, frame, state.copy())
             return self._block(statement.orelse, frame, _merge([state, last], [None, None]))
@@ -996,7 +1077,9 @@ class Interpreter:
         first = self._block(statement.body, frame, state.copy())
         last = self._block(statement.body, frame, first.copy())
         # Over a sequence the code spells out (``*streams`` given two streams) the body runs.
-        runs_once = isinstance(iterated, SeqV) and bool(iterated.items)
+        # So it does over a collection of events or streams: one that is empty holds no work
+        # to wait for, so the path that skips the body waits for nothing either.
+        runs_once = _holds_something(iterated) or _orders_something(element)
         state = last if runs_once else _merge([state, last], [None, None])
         queried = self._queried(statement.iter, frame, state) if statement.target is None else None
         if queried is not None and queried[1]:
@@ -1460,6 +1543,9 @@ class Interpreter:
     def _name(self, expr: ir.Name, frame: _Frame) -> Value:
         if expr.id in frame.env:
             return frame.env[expr.id]
+        if frame.stack and (frame.module.name, f"{frame.stack[-1]}.{expr.id}") in self._functions:
+            # A function defined in the running one: it closes over the names bound here.
+            return FuncV(frame.module.name, f"{frame.stack[-1]}.{expr.id}", closure=tuple(frame.env.items()))
         value = self._global(frame.module, expr.id, set())
         if isinstance(value, ConstV) and expr.span is not None:
             return replace(value, spelling=expr.id, path=frame.module.path, span=expr.span)
@@ -1568,8 +1654,14 @@ class Interpreter:
                 stored = [
                     v for module, cls in sorted(owners) for v in self._heap.get((module, cls, name), [])
                 ]
-                held: list[Value] = [v for v in stored if isinstance(v, (TensorV, StreamV, EventV))]
-                if held:
+                handles = (TensorV, StreamV, EventV)
+                held: list[Value] = [v for v in stored if isinstance(v, handles)]
+                holders = {
+                    owner
+                    for owner in owners
+                    if any(isinstance(v, handles) for v in self._heap.get((*owner, name), []))
+                }
+                if held and holders == owners:
                     return join(held)  # what every class that has this field keeps in it
             if base.spelling:
                 return Unknown(f"{base.spelling}.{name}")
@@ -1850,8 +1942,11 @@ class Interpreter:
             receiver = EventV(f"opaque:{receiver.spelling}", receiver.spelling)
         if method == "wait_event" and args and isinstance(args[0], Unknown) and args[0].spelling:
             args = [EventV(f"opaque:{args[0].spelling}", args[0].spelling), *args[1:]]
-        if method in ("wait_stream", "wait_event", "synchronize", "record") and isinstance(receiver, UnionV):
-            # ``for s in streams: s.wait_stream(cur)``: each stream the loop can name waits.
+        if method in ("wait_stream", "wait_event", "synchronize", "record", "wait") and isinstance(
+            receiver, UnionV
+        ):
+            # ``for s in streams: s.wait_stream(cur)``: each stream the loop can name waits;
+            # ``e.wait(s)`` with e one of several events (a method some classes override).
             for option in receiver.options:
                 if isinstance(option, (StreamV, EventV)):
                     found = self._special(call, method, option, callee, args, kwargs, frame, state)
@@ -2331,6 +2426,7 @@ class Interpreter:
                 and write is None,
                 implied_destination=implied_destination,
                 blocking=not asynchronous,
+                destination_from_caller=isinstance(destination, Unknown) and destination.from_caller,
             )
         )
         return state
@@ -2938,7 +3034,48 @@ def _element(value: Value) -> Value:
         return join(list(value.items)) if value.items else UNKNOWN
     if isinstance(value, TensorV):
         return value
+    if isinstance(value, UnionV):  # one of several collections: an element of one of them
+        return join([_element(option) for option in value.options])
     return UNKNOWN
+
+
+def _join_envs(env: dict[str, Value], other: dict[str, Value]) -> None:
+    """Bindings where two paths meet: a name either path rebound holds either value."""
+    for name, value in other.items():
+        mine = env.get(name)
+        if mine is None:
+            env[name] = value  # bound on one path only: where it is read, that path ran
+        elif mine is not value and mine != value:
+            env[name] = join([mine, value])
+
+
+def _holds_something(value: Value) -> bool:
+    """A sequence the code spells with items, whichever option it is."""
+    options = value.options if isinstance(value, UnionV) else (value,)
+    return all(isinstance(option, SeqV) and option.items for option in options)
+
+
+def _narrowed(test: ir.Expr, env: dict[str, Value]) -> tuple[str, Value, Value] | None:
+    """For ``if name:`` over a name that may be an empty sequence or None: (name, its value,
+    its value where the test holds)."""
+    if not isinstance(test, ir.Name) or not isinstance(env.get(test.id), UnionV):
+        return None
+    value = env[test.id]
+    assert isinstance(value, UnionV)
+    kept = [
+        option
+        for option in value.options
+        if not (isinstance(option, SeqV) and not option.items) and _is_none(option) is not True
+    ]
+    if not kept or len(kept) == len(value.options):
+        return None
+    return test.id, value, join(kept)
+
+
+def _orders_something(value: Value) -> bool:
+    """An event or stream, whichever option it is."""
+    options = value.options if isinstance(value, UnionV) else (value,)
+    return all(isinstance(option, (EventV, StreamV)) for option in options)
 
 
 def _unpack_starred(value: Value, targets: tuple[ir.Expr, ...]) -> list[Value]:

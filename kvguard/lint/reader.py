@@ -91,7 +91,7 @@ class ModuleReader:
                     )
                 )
                 self._definitions(_suite(statement.body), f"{qualname}.", qualname)
-            elif isinstance(statement, (cst.If, cst.Try, cst.With)):
+            elif isinstance(statement, (cst.If, cst.Try, cst.With, cst.For, cst.While)):
                 self._definitions(_suite(statement.body), prefix, class_name)
 
     def _function(self, node: cst.FunctionDef, prefix: str, class_name: str) -> None:

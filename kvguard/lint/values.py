@@ -20,6 +20,9 @@ class Unknown:
     """Nothing is known; ``spelling`` names the expression for messages."""
 
     spelling: str = ""
+    # A parameter of an entry point the project calls from code the analysis could not follow:
+    # what the callers pass (a buffer they just allocated, say) is not known.
+    from_caller: bool = False
 
 
 UNKNOWN = Unknown()
@@ -91,6 +94,8 @@ class FuncV:
     qualname: str
     bound: Value | None = None  # the receiver of a bound method
     partial: tuple[Value, ...] = ()  # leading arguments bound by ``functools.partial``
+    # A nested function's enclosing names, as they are where it is named (``self`` among them).
+    closure: tuple[tuple[str, Value], ...] = ()
 
 
 @dataclass(frozen=True)
