@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Finding, FlowStep
-from kvguard.lint.interpreter import MAIN_THREAD
+from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
@@ -171,24 +171,27 @@ class UnorderedLoadToDevice(Rule):
     )
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
-        # A later write of a host source does not matter to a load: any barrier orders it.
         for runs in unordered_by_site(
             model.copy_runs,
             lambda run: (
                 _is_load(run.source_memory, run.destination_memory)
-                and run.stale_write_line is None
                 and not run.ordered_by_earlier_call
                 and not run.fresh_destination
             ),
+            ordered=_ordered_load,
         ):
             run = runs[0]
             stream = run.stream
             assert stream is not None
-            problem = (
-                f"some paths reach it with no barrier on '{stream.label}'"
-                if run.gap
-                else f"no barrier on '{stream.label}' behind the compute stream precedes it"
-            )
+            if run.destination_used_line is not None:
+                problem = (
+                    f"the barrier on '{stream.label}' is taken before the compute stream uses the "
+                    f"destination at line {run.destination_used_line}"
+                )
+            elif run.gap:
+                problem = f"some paths reach it with no barrier on '{stream.label}'"
+            else:
+                problem = f"no barrier on '{stream.label}' behind the compute stream precedes it"
             if run.thread != MAIN_THREAD:
                 problem += f" (it runs on the {run.thread}, whose current stream is not the compute stream)"
             copy_step = FlowStep(
@@ -222,6 +225,13 @@ class UnorderedLoadToDevice(Rule):
                 fix=fix,
                 uncertain=uncertain,
             )
+
+
+def _ordered_load(run: CopyRun) -> bool:
+    """A barrier precedes the load, and the compute stream did not use the destination after
+    it. A later write of a host source does not matter to a load: any barrier orders it."""
+    barrier = run.ordered or run.stale_write_line is not None
+    return barrier and run.destination_used_line is None
 
 
 def _is_load(source: Memory, destination: Memory) -> bool:

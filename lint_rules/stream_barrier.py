@@ -9,13 +9,17 @@ from kvguard.lint.findings import Edit, Fix
 from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
 
 
-def unordered_by_site(runs: Iterable[CopyRun], wanted: Callable[[CopyRun], bool]) -> list[list[CopyRun]]:
-    """Copies on a side stream that no barrier orders and ``wanted`` picks, one list per copy
-    site; paths that show the copy's direction and whose stream the analysis resolved come first
-    (they tell the clearest story)."""
+def unordered_by_site(
+    runs: Iterable[CopyRun],
+    wanted: Callable[[CopyRun], bool],
+    ordered: Callable[[CopyRun], bool] = lambda run: run.ordered,
+) -> list[list[CopyRun]]:
+    """Copies on a side stream that no barrier orders (as ``ordered`` reads it) and ``wanted``
+    picks, one list per copy site; paths that show the copy's direction and whose stream the
+    analysis resolved come first (they tell the clearest story)."""
     by_site: dict[tuple[str, int, int], list[CopyRun]] = {}
     for run in sorted(runs, key=lambda run: (not run.direction_shown, not run.resolved_stream)):
-        if not run.ordered and run.on_side_stream and run.stream is not None and wanted(run):
+        if not ordered(run) and run.on_side_stream and run.stream is not None and wanted(run):
             by_site.setdefault((run.path, run.span.line, run.span.column), []).append(run)
     return list(by_site.values())
 

@@ -136,6 +136,11 @@ SAME_MEMORY_METHODS = frozenset(
 # Streams: constructors, context managers, the current and default stream, handles.
 STREAM_CONSTRUCTORS = frozenset({"Stream", "ExternalStream", "cudaStreamCreate", "cuStreamCreate"})
 STREAM_CONTEXTS = frozenset({"stream", "StreamContext"})
+# Types that wrap a raw stream or event handle without making a new one
+# (``driver.CUstream(torch_stream.cuda_stream)``, cupy's ``ExternalStream(ptr)``).
+HANDLE_WRAPPERS = frozenset(
+    {"CUstream", "cudaStream_t", "hipStream_t", "CUevent", "cudaEvent_t", "ExternalStream"}
+)
 CURRENT_STREAM = frozenset({"current_stream", "get_current_stream"})
 DEFAULT_STREAM = frozenset({"default_stream"})
 STREAM_HANDLES = frozenset({"cuda_stream", "handle", "stream_id", "ptr"})

@@ -34,6 +34,7 @@ from kvguard.lint.api import (
     EVENT_CREATORS,
     EVENT_RECORDS,
     EVENT_SYNCS,
+    HANDLE_WRAPPERS,
     HOST_READ_FUNCTIONS,
     HOST_READ_METHODS,
     KIND_MEMORY,
@@ -120,6 +121,8 @@ class CopyRun:
     gap: tuple[FlowStep, ...]
     stale_write_line: int | None
     host_synced: bool
+    # Where the producer used a load's destination after the barrier (the barrier predates it).
+    destination_used_line: int | None
     flow: tuple[FlowStep, ...]
     thread: str
     resolved_stream: bool
@@ -1026,7 +1029,6 @@ class Interpreter:
         if queried is not None:
             # ``if event.query():`` — the branch where it returned True has waited for it.
             self._host_waited(queried[0], other if queried[1] else taken)
-        env_before = dict(frame.env)
         narrowed = _narrowed(statement.test, frame.env)
         if narrowed is None:
             taken = self._block(statement.body, frame, taken)
@@ -1038,18 +1040,7 @@ class Interpreter:
             taken = self._block(statement.body, frame, taken)
             if frame.env.get(name) is inside:
                 frame.env[name] = before
-        env_taken = dict(frame.env)
-        frame.env.clear()
-        frame.env.update(env_before)
         other = self._block(statement.orelse, frame, other)
-        # After the if, a name holds what either branch that goes on left in it.
-        if taken.returned:
-            pass  # the other branch's names stand
-        elif other.returned:
-            frame.env.clear()
-            frame.env.update(env_taken)
-        else:
-            _join_envs(frame.env, env_taken)
         other_label = (
             f"else branch of the if at line {line}"
             if statement.has_else
@@ -1508,8 +1499,10 @@ class Interpreter:
             if isinstance(element, (StreamV, EventV)) and count:
                 # ``[torch.cuda.Stream() for _ in range(2)]``: that many distinct streams.
                 return SeqV(tuple(replace(element, key=f"{element.key}#{i}") for i in range(count))), state
-            if isinstance(element, (StreamV, EventV, ObjectV, FuncV, QueueV)):
-                return SeqV((element,)), state  # ``[torch.cuda.Stream() for _ in range(n)]``
+            held = element.options if isinstance(element, UnionV) else (element,)
+            if all(isinstance(option, (StreamV, EventV, ObjectV, FuncV, QueueV, ClassV)) for option in held):
+                # ``[torch.cuda.Stream() for _ in range(n)]``, ``{c.name: c for c in classes}``
+                return SeqV((element,)), state
             if isinstance(element, TensorV):
                 return element, state  # buffers made in a loop: one allocation site, one buffer
             return taint([element]), state
@@ -1642,7 +1635,7 @@ class Interpreter:
             return join(stored) if stored else UNKNOWN
         if isinstance(base, ExternalV):
             return ExternalV(f"{base.dotted}.{name}")
-        if isinstance(base, (StreamV, Unknown)) and name in STREAM_HANDLES:
+        if isinstance(base, (StreamV, EventV, Unknown)) and name in STREAM_HANDLES:
             return base  # a stream's handle (``s.cuda_stream``) names the stream itself
         if isinstance(base, ConstV) and name == "value":
             return base
@@ -2174,6 +2167,8 @@ class Interpreter:
         last = dotted.rsplit(".", 1)[-1]
         if last in COPY_APIS:
             return self._copy_api(last, args, kwargs, call, frame, state)
+        if last in HANDLE_WRAPPERS and len(args) == 1 and isinstance(args[0], (StreamV, EventV)):
+            return args[0], state  # the same stream or event, as the driver's type
         if last == "Stream" or (last == "stream" and not args and "numba" in dotted):
             return StreamV(_site(frame, call), _NEW_STREAM), state  # numba's ``cuda.stream()`` makes one
         if last in STREAM_CREATORS:
@@ -2315,10 +2310,19 @@ class Interpreter:
         elif layout.stream is not None and len(args) >= max(layout.stream_needs, layout.stream + 1):
             stream = args[layout.stream]
         kind = _kind(args[layout.kind]) if layout.kind is not None and len(args) > layout.kind else None
-        if layout.memory is not None:
-            source, destination = (TensorV(m) for m in layout.memory)
-        elif kind in KIND_MEMORY:
-            source, destination = (TensorV(m) for m in KIND_MEMORY[kind])
+        # The form or the kind says where each side lives; the buffers stay what they are.
+        sides = (
+            layout.memory
+            if layout.memory is not None
+            else KIND_MEMORY.get(kind)
+            if kind is not None
+            else None
+        )
+        if sides is not None:
+            source, destination = (
+                TensorV(memory, value.key if isinstance(value, TensorV) else "")
+                for memory, value in zip(sides, (source, destination), strict=True)
+            )
         order = _order_in(list(kwargs.items()))
         if layout.ordered:
             order = order or _order_in([("", a) for a in args])
@@ -2399,6 +2403,14 @@ class Interpreter:
             # stream: not the producer this rule orders against.
             write = None
         stale = barrier is not None and write is not None and write[0] > barrier
+        # A load's destination the producer used (wrote, so also read) after the barrier: the
+        # barrier does not cover those kernels, and the load may land while they run.
+        used = state.writes.get(destination.key) if isinstance(destination, TensorV) else None
+        if used is not None and (used[2] == copy_stream or used[2] in self._copy_streams):
+            used = None
+        used_after_barrier = None
+        if barrier is not None and used is not None and used[0] > barrier:
+            used_after_barrier = used[1]
 
         current = stream is None or stream.current_of == MAIN_THREAD
         self.runs.append(
@@ -2414,6 +2426,7 @@ class Interpreter:
                 ordered=barrier is not None and not stale,
                 gap=state.gaps.get(key, ()) if barrier is None else (),
                 stale_write_line=write[1] if stale and write is not None else None,
+                destination_used_line=used_after_barrier,
                 host_synced=state.synced is not None and (write is None or write[0] < state.synced),
                 flow=frame.flow,
                 thread=frame.thread,
@@ -3037,16 +3050,6 @@ def _element(value: Value) -> Value:
     if isinstance(value, UnionV):  # one of several collections: an element of one of them
         return join([_element(option) for option in value.options])
     return UNKNOWN
-
-
-def _join_envs(env: dict[str, Value], other: dict[str, Value]) -> None:
-    """Bindings where two paths meet: a name either path rebound holds either value."""
-    for name, value in other.items():
-        mine = env.get(name)
-        if mine is None:
-            env[name] = value  # bound on one path only: where it is read, that path ran
-        elif mine is not value and mine != value:
-            env[name] = join([mine, value])
 
 
 def _holds_something(value: Value) -> bool:

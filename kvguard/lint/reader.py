@@ -298,6 +298,10 @@ class ModuleReader:
         if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             clause = node.for_in
             return ir.Comp(self._expr(node.elt), self._expr(clause.target), self._expr(clause.iter))
+        if isinstance(node, cst.DictComp):
+            # A container of its values, as a dict display with computed keys is.
+            clause = node.for_in
+            return ir.Comp(self._expr(node.value), self._expr(clause.target), self._expr(clause.iter))
         if isinstance(node, cst.Lambda):
             params = tuple(param.name.value for param in node.params.params)
             return ir.Lambda(params, self._expr(node.body), self._span(node))

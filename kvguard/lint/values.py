@@ -260,4 +260,12 @@ def taint(values: list[Value]) -> Value:
     memories = {m for m in (memory_of(v) for v in values) if m is not None}
     if not memories:
         return UNKNOWN
-    return TensorV(memories.pop() if len(memories) == 1 else Memory.UNKNOWN)
+    # Derived from one buffer only (``base + block * nbytes`` from its ``data_ptr()``): still
+    # that buffer, for the writes and reads tracked on it.
+    keys = {v.key for v in values if isinstance(v, TensorV)}
+    key = (
+        keys.pop()
+        if len(keys) == 1 and all(isinstance(v, (TensorV, ConstV, Unknown)) for v in values)
+        else ""
+    )
+    return TensorV(memories.pop() if len(memories) == 1 else Memory.UNKNOWN, key)

@@ -25,9 +25,6 @@ Found = set[tuple[str, int, str]]
 KNOWN_GAPS = {
     "kv_cuda_core_batch_buggy": "cuda.core copy_batch and CopyOptions",
     "kv_default_order_buggy": "KVG003 after batch copies into data_ptr() destinations",
-    "kv_override_registry_buggy": "class chosen from a dict of classes",
-    "raw_cumemcpy_origin_correct": "stream synchronised through a helper's handle",
-    "raw_cupy_handle_interop_buggy": "cupy .ptr handles into cuda-python copies",
     "raw_numpy_ptr_spill_buggy": "KVG003 after raw pointer copies",
     "srv_hicache_storage_executor_buggy": "barrier on a pool thread's own current stream; KVG003 in callees",
     "train_activation_offload_buggy": "barrier before an opaque call that writes",
