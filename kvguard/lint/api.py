@@ -136,6 +136,8 @@ SAME_MEMORY_METHODS = frozenset(
 # Streams: constructors, context managers, the current and default stream, handles.
 STREAM_CONSTRUCTORS = frozenset({"Stream", "ExternalStream", "cudaStreamCreate", "cuStreamCreate"})
 STREAM_CONTEXTS = frozenset({"stream", "StreamContext"})
+# numpy integer scalars made from an address (``np.uint64(t.data_ptr())``) are that address.
+NUMPY_SCALARS = frozenset({"uint64", "int64", "uintp", "intp", "uint32", "int32"})
 # Types that wrap a raw stream or event handle without making a new one
 # (``driver.CUstream(torch_stream.cuda_stream)``, cupy's ``ExternalStream(ptr)``).
 HANDLE_WRAPPERS = frozenset(

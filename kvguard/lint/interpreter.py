@@ -41,6 +41,7 @@ from kvguard.lint.api import (
     KIND_SPELLINGS,
     LIKE_ALLOCATORS,
     NEW_ALLOCATORS,
+    NUMPY_SCALARS,
     ORDER_KEYWORDS,
     ORDER_SPELLINGS,
     ORDER_STRINGS,
@@ -449,6 +450,7 @@ class Interpreter:
         self._functions_by_name: dict[str, list[tuple[str, str]]] | None = None
         self._callees: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._nested_in: dict[tuple[str, str], list[tuple[str, str]]] | None = None
+        self._closure_names_of: dict[tuple[str, str], set[str]] = {}
         # Names of the project's ``async def`` functions: only a call by one of them can be
         # a coroutine call that runs nothing unless awaited.
         self._async_names = {function.name for function in self._functions.values() if function.is_async}
@@ -1531,20 +1533,40 @@ class Interpreter:
         for part in expr.parts:
             value, state = self._eval(part, frame, state)
             parts.append(value)
-        return taint(parts), state
+        return taint(parts, same_buffer=True), state
 
     def _name(self, expr: ir.Name, frame: _Frame) -> Value:
         if expr.id in frame.env:
             return frame.env[expr.id]
-        if frame.stack and (frame.module.name, f"{frame.stack[-1]}.{expr.id}") in self._functions:
-            # A function defined in the running one: it closes over the names bound here.
-            return FuncV(frame.module.name, f"{frame.stack[-1]}.{expr.id}", closure=tuple(frame.env.items()))
+        nested = (frame.module.name, f"{frame.stack[-1]}.{expr.id}") if frame.stack else None
+        if nested is not None and nested in self._functions:
+            # A function defined in the running one: it closes over the names bound here that
+            # it (or a function inside it) uses. A closure held in one is kept without its own
+            # names, so closures made in a loop do not nest in each other.
+            used = self._closure_names(nested)
+            closure = tuple(
+                (name, replace(value, closure=()) if isinstance(value, FuncV) else value)
+                for name, value in frame.env.items()
+                if name in used
+            )
+            return FuncV(*nested, closure=closure)
         value = self._global(frame.module, expr.id, set())
         if isinstance(value, ConstV) and expr.span is not None:
             return replace(value, spelling=expr.id, path=frame.module.path, span=expr.span)
         if isinstance(value, Unknown):
             return Unknown(expr.id)
         return value
+
+    def _closure_names(self, key: tuple[str, str]) -> set[str]:
+        """The names a nested function and the functions inside it mention."""
+        found = self._closure_names_of.get(key)
+        if found is None:
+            found = set(self._uses[id(self._functions[key].body)][1])
+            for module, qualname in self._nested:
+                if module == key[0] and qualname.startswith(f"{key[1]}."):
+                    found |= self._uses[id(self._functions[(module, qualname)].body)][1]
+            self._closure_names_of[key] = found
+        return found
 
     def _global(self, module: ModuleEntry, name: str, seen: set[tuple[str, str]]) -> Value:
         if (module.name, name) in seen:
@@ -2250,7 +2272,11 @@ class Interpreter:
             return self._fresh_buffer(Memory.DEVICE, _buffer_site("alloc", frame, call), last), state
         if last in DEVICE_NAMES:
             return ConstV("cuda", dotted, frame.module.path, None), state
-        if args and (last == "int" or (dotted.startswith("ctypes.c_") and "." not in dotted[7:])):
+        if args and (
+            last == "int"
+            or (dotted.startswith("ctypes.c_") and "." not in dotted[7:])
+            or (dotted.startswith("numpy.") and last in NUMPY_SCALARS)
+        ):
             # ``int(x)`` and a ctypes scalar made from x (``ctypes.c_void_p(s.cuda_stream)``)
             # carry x's meaning: the same stream handle, pointer or order value.
             return args[0], state

@@ -6,6 +6,8 @@ What the code means for stream ordering is the interpreter's business.
 
 from __future__ import annotations
 
+import bisect
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -18,10 +20,17 @@ from kvguard.lint.positions import Position, positions
 
 @dataclass(frozen=True)
 class Segment:
-    """A parsed piece of a file: a whole module, or top-level statements starting at ``first_line``."""
+    """A parsed file, or some of its top-level statements joined into one module: ``starts``
+    pairs the module line where each joined piece starts with its line in the file."""
 
     module: cst.Module
-    first_line: int = 1
+    starts: tuple[tuple[int, int], ...] = ((1, 1),)
+
+    def offset_at(self, line: int) -> int:
+        """How far the file line of a statement starting at this module line is from it."""
+        index = bisect.bisect_right(self.starts, (line, sys.maxsize)) - 1
+        start, first = self.starts[max(index, 0)]
+        return first - start
 
 
 class ModuleReader:
@@ -35,13 +44,15 @@ class ModuleReader:
     def read(self) -> ir.ModuleCode:
         for segment in self._segments:
             self._positions = positions(segment.module)
-            self._offset = segment.first_line - 1
-            self._module_level(segment.module.body)
+            body = segment.module.body
+            offsets = [segment.offset_at(self._positions[statement][0]) for statement in body]
+            self._module_level(body, offsets)
         return self.code
 
     # ------------------------------------------------------------ module level
-    def _module_level(self, body: Sequence[cst.BaseStatement]) -> None:
-        for statement in body:
+    def _module_level(self, body: Sequence[cst.BaseStatement], offsets: Sequence[int]) -> None:
+        """Names first, then definitions, then module code, each statement at its offset."""
+        for statement, self._offset in zip(body, offsets, strict=True):
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     self._names(small)
@@ -51,8 +62,10 @@ class ModuleReader:
                     if isinstance(inner, cst.SimpleStatementLine):
                         for small in inner.body:
                             self._names(small)
-        self._definitions(body, prefix="", class_name="")
-        self.code.body.extend(self._block(body))
+        for statement, self._offset in zip(body, offsets, strict=True):
+            self._definitions([statement], prefix="", class_name="")
+        for statement, self._offset in zip(body, offsets, strict=True):
+            self.code.body.extend(self._block([statement]))
 
     def _names(self, small: cst.BaseSmallStatement) -> None:
         if isinstance(small, cst.Import):

@@ -235,8 +235,19 @@ def _parse_segments(text: str, callees: frozenset[str]) -> tuple[list[Segment], 
     )
     if len(wanted) == len(pieces):
         return [Segment(cst.parse_module(text))], exported
+    # The wanted pieces as one module, parsed once, with where each piece starts in it and in
+    # the file.
+    joined: list[str] = []
+    starts: list[tuple[int, int]] = []
+    line = 1
+    for first, piece in wanted:
+        if not piece.endswith(("\n", "\r")):
+            piece += "\n"
+        starts.append((line, first))
+        joined.append(piece)
+        line += len(piece.splitlines())
     try:
-        return [Segment(cst.parse_module(piece), first) for first, piece in wanted], exported
+        return [Segment(cst.parse_module("".join(joined)), tuple(starts))], exported
     except cst.ParserSyntaxError:
         return [Segment(cst.parse_module(text))], exported
 

@@ -255,17 +255,14 @@ def view_of(value: Value) -> Value:
     return taint([value])
 
 
-def taint(values: list[Value]) -> Value:
-    """The value of an opaque operation on these inputs: derived from their tensors, if any."""
+def taint(values: list[Value], same_buffer: bool = False) -> Value:
+    """The value of an opaque operation on these inputs: derived from their tensors, if any.
+    With ``same_buffer`` (an operator over one buffer's address: ``base + block * nbytes``)
+    the result is still that buffer, for the writes and reads tracked on it."""
     memories = {m for m in (memory_of(v) for v in values) if m is not None}
     if not memories:
         return UNKNOWN
-    # Derived from one buffer only (``base + block * nbytes`` from its ``data_ptr()``): still
-    # that buffer, for the writes and reads tracked on it.
     keys = {v.key for v in values if isinstance(v, TensorV)}
-    key = (
-        keys.pop()
-        if len(keys) == 1 and all(isinstance(v, (TensorV, ConstV, Unknown)) for v in values)
-        else ""
-    )
+    placed = [v for v in values if memory_of(v) is not None]
+    key = keys.pop() if same_buffer and len(keys) == 1 and len(placed) == 1 else ""
     return TensorV(memories.pop() if len(memories) == 1 else Memory.UNKNOWN, key)
