@@ -112,6 +112,14 @@ class UnorderedLoadToDevice(Rule):
             note="each call ends by ordering the copy stream behind the kernel that reads the buffer, "
             "so the next call's load finds it ordered",
         ),
+        Example(
+            _CLOSING_BARRIER.replace("{END}", "        self.copy_stream.wait_stream(compute)").replace(
+                "    def apply(self, logits, host_mask):\n",
+                "    def apply(self, logits, host_mask):\n        if host_mask is None:\n            return\n",
+            ),
+            note="a call that returns early copies nothing, so it leaves the stream as the last "
+            "call left it: ordered",
+        ),
     )
     INVALID = (
         Example(

@@ -841,10 +841,12 @@ class Interpreter:
         if call is not None and not call.star_args:
             self._fields_set_through_parameters(function, func.bound, bound_at_entry, frame, call, caller)
         ends = [*frame.exits, *([] if state.returned else [state])]
+        if holder is not None:
+            # Each way out on its own: one that issued no copy on a stream leaves it as it was.
+            for end in ends or [state]:
+                self._note_exit(holder, end, started)
         state = _merge(ends, [None] * len(ends)) if ends else state
         state.returned = False
-        if holder is not None:
-            self._note_exit(holder, state, started)
         return (join(frame.returns) if frame.returns else UNKNOWN), state
 
     def _call_lambda(
