@@ -66,6 +66,16 @@ class UnorderedDeviceToHostCopy(Rule):
     )
     VALID = (
         Example(
+            "import torch\n\n"
+            "def store(host, gpu, stream):\n"
+            "    current = torch.cuda.current_stream()\n"
+            "    if current != stream:\n"
+            "        stream.wait_stream(current)\n"
+            "    with torch.cuda.stream(stream):\n"
+            "        host.copy_(gpu, non_blocking=True)\n",
+            note="the wait is skipped only where the stream is the current one",
+        ),
+        Example(
             "import torch\n"
             "def store(gpu, stream):\n"
             "    cpu = torch.empty(gpu.shape, pin_memory=True)\n"

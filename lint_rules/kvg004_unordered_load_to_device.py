@@ -115,7 +115,9 @@ class UnorderedLoadToDevice(Rule):
         Example(
             _CLOSING_BARRIER.replace("{END}", "        self.copy_stream.wait_stream(compute)").replace(
                 "    def apply(self, logits, host_mask):\n",
-                "    def apply(self, logits, host_mask):\n        if host_mask is None:\n            return\n",
+                "    def apply(self, logits, host_mask):\n"
+                "        if host_mask is None:\n"
+                "            return\n",
             ),
             note="a call that returns early copies nothing, so it leaves the stream as the last "
             "call left it: ordered",

@@ -1033,6 +1033,21 @@ class Interpreter:
         if queried is not None:
             # ``if event.query():`` — the branch where it returned True has waited for it.
             self._host_waited(queried[0], other if queried[1] else taken)
+        if isinstance(statement.test, ir.Equals):
+            # ``if stream != current: stream.wait_stream(current)``: on the path where the two
+            # streams are one, each is ordered behind the other as it is behind itself.
+            same = taken if not statement.test.negated else other
+            left = self._peek(statement.test.left, frame)
+            right = self._peek(statement.test.right, frame)
+            for waiter, producer in ((left, right), (right, left)):
+                if (
+                    isinstance(waiter, StreamV)
+                    and isinstance(producer, StreamV)
+                    and waiter.key != producer.key
+                    and self._is_producer(producer, waiter)
+                ):
+                    same.barriers[waiter.key] = self._clock
+                    same.gaps.pop(waiter.key, None)
         narrowed = _narrowed(statement.test, frame.env)
         if narrowed is None:
             taken = self._block(statement.body, frame, taken)
@@ -1074,7 +1089,7 @@ class Interpreter:
         # Over a sequence the code spells out (``*streams`` given two streams) the body runs.
         # So it does over a collection of events or streams: one that is empty holds no work
         # to wait for, so the path that skips the body waits for nothing either.
-        runs_once = _holds_something(iterated) or _orders_something(element)
+        runs_once = _holds_something(iterated) or _orders_something(element) or _waits_on_each(statement)
         state = last if runs_once else _merge([state, last], [None, None])
         queried = self._queried(statement.iter, frame, state) if statement.target is None else None
         if queried is not None and queried[1]:
@@ -1208,6 +1223,15 @@ class Interpreter:
         """``item = q.get()``: the rest of the block runs once per payload put on the queue,
         in the state the putter left (its barriers), with the putter's path."""
         puts = self._puts.get(queue.queue.key, [])
+        if "@" not in queue.queue.key:
+            # The queue of an instance the analysis does not place stands for any instance's
+            # queue made there: what every one of them was given.
+            puts = [
+                put
+                for key, made in self._puts.items()
+                if key.split("@")[0] == queue.queue.key
+                for put in made
+            ]
         if not puts:
             for target in statement.targets:
                 state = self._assign(target, UNKNOWN, frame, state, statement)
@@ -3078,6 +3102,46 @@ def _element(value: Value) -> Value:
     if isinstance(value, UnionV):  # one of several collections: an element of one of them
         return join([_element(option) for option in value.options])
     return UNKNOWN
+
+
+def _waits_on_each(loop: ir.Loop) -> bool:
+    """Whether the loop's body waits on each element (``for e in events: e.synchronize()``,
+    through nested loops over the element's parts): over an empty collection it has nothing to
+    wait for, whatever the collection is."""
+    bound = _target_names(loop.target)
+    if not bound:
+        return False
+
+    def waits(statements: Sequence[ir.Stmt]) -> bool:
+        for statement in statements:
+            if (
+                isinstance(statement, ir.Loop)
+                and isinstance(statement.iter, ir.Name)
+                and statement.iter.id in bound
+            ):
+                bound.update(_target_names(statement.target))
+                if waits(statement.body):
+                    return True
+            elif isinstance(statement, ir.Eval) and isinstance(statement.value, ir.Call):
+                func = statement.value.func
+                if (
+                    isinstance(func, ir.Attr)
+                    and func.name in ("synchronize", "wait")
+                    and isinstance(func.base, ir.Name)
+                    and func.base.id in bound
+                ):
+                    return True
+        return False
+
+    return waits(loop.body)
+
+
+def _target_names(target: ir.Expr | None) -> set[str]:
+    if isinstance(target, ir.Name):
+        return {target.id}
+    if isinstance(target, ir.Seq):
+        return {name for item in target.items for name in _target_names(item)}
+    return set()
 
 
 def _holds_something(value: Value) -> bool:
