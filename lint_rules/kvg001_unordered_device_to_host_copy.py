@@ -67,12 +67,17 @@ class UnorderedDeviceToHostCopy(Rule):
     VALID = (
         Example(
             "import torch\n\n"
-            "def store(host, gpu, stream):\n"
-            "    current = torch.cuda.current_stream()\n"
-            "    if current != stream:\n"
-            "        stream.wait_stream(current)\n"
-            "    with torch.cuda.stream(stream):\n"
-            "        host.copy_(gpu, non_blocking=True)\n",
+            "class Snapshot:\n"
+            "    def __init__(self, n):\n"
+            "        self.gpu = torch.zeros(n, device='cuda')\n"
+            "        self.host = torch.empty(n, pin_memory=True)\n"
+            "        self.stream = torch.cuda.Stream()\n\n"
+            "    def store(self):\n"
+            "        current = torch.cuda.current_stream()\n"
+            "        if current != self.stream:\n"
+            "            self.stream.wait_stream(current)\n"
+            "        with torch.cuda.stream(self.stream):\n"
+            "            self.host.copy_(self.gpu, non_blocking=True)\n",
             note="the wait is skipped only where the stream is the current one",
         ),
         Example(
