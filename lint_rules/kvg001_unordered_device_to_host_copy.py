@@ -9,7 +9,7 @@ from kvguard.lint.interpreter import MAIN_THREAD
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
-from lint_rules.stream_barrier import barrier_fix, unordered_by_site
+from lint_rules.stream_barrier import ON_SHARED_DEFAULT_STREAM, barrier_fix, unordered_by_site
 
 _BAD = """\
 with torch.cuda.stream(store_stream):
@@ -381,10 +381,7 @@ class UnorderedDeviceToHostCopy(Rule):
             flow = (*run.flow, *run.gap, copy_step)
             uncertain = "" if run.direction_shown else "the code does not show which way it copies"
             if not uncertain and all(r.on_thread_default_stream for r in runs):
-                uncertain = (
-                    "it runs on another thread's current stream, which is the producer's own (the default "
-                    "stream every thread shares) unless one of them set another"
-                )
+                uncertain = ON_SHARED_DEFAULT_STREAM
             fix, why_not = barrier_fix(runs, model.producer_streams) if not uncertain else (None, "uncertain")
             yield Finding(
                 path=run.path,

@@ -10,7 +10,7 @@ from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
-from lint_rules.stream_barrier import barrier_fix, unordered_by_site
+from lint_rules.stream_barrier import ON_SHARED_DEFAULT_STREAM, barrier_fix, unordered_by_site
 
 _BAD = """\
 with torch.cuda.stream(load_stream):
@@ -213,12 +213,7 @@ class UnorderedLoadToDevice(Rule):
                 "the destination is passed by callers the analysis could not follow, so whether "
                 "a kernel still reads it is not shown"
                 if all(r.destination_from_caller for r in runs)
-                else (
-                    "it runs on another thread's current stream, which is the producer's own (the default "
-                    "stream every thread shares) unless one of them set another"
-                    if all(r.on_thread_default_stream for r in runs)
-                    else ""
-                )
+                else (ON_SHARED_DEFAULT_STREAM if all(r.on_thread_default_stream for r in runs) else "")
             )
             fix, why_not = barrier_fix(runs, model.producer_streams) if not uncertain else (None, "uncertain")
             yield Finding(

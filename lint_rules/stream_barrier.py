@@ -8,6 +8,12 @@ from collections.abc import Callable, Iterable
 from kvguard.lint.findings import Edit, Fix
 from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
 
+# Why a copy on another thread's implicit current stream is uncertain.
+ON_SHARED_DEFAULT_STREAM = (
+    "it runs on another thread's current stream, which is the producer's own (the default "
+    "stream every thread shares) unless one of them set another"
+)
+
 
 def unordered_by_site(
     runs: Iterable[CopyRun],
