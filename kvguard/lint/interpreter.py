@@ -85,6 +85,7 @@ from kvguard.lint.values import (
     ZipV,
     join,
     memory_of,
+    options,
     taint,
     view_of,
 )
@@ -424,12 +425,13 @@ class Interpreter:
             if function.class_name and function.name in self._field_owners:
                 self._field_owners[function.name].add((module_name, function.class_name))
         self._uses: dict[int, tuple[set[str], set[str]]] = {}
-        # Functions defined inside another function (closures).
-        self._nested = {
-            (module, qualname)
-            for module, qualname in self._functions
-            if "." in qualname and (module, qualname.rsplit(".", 1)[0]) in self._functions
-        }
+        # Functions defined inside another function (closures), by the function they are in.
+        self._nested_in: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for module_name, qualname in sorted(self._functions):
+            parent = (module_name, qualname.rpartition(".")[0])
+            if parent in self._functions:
+                self._nested_in.setdefault(parent, []).append((module_name, qualname))
+        self._nested = {key for inner in self._nested_in.values() for key in inner}
         # Names of functions passed as values (callbacks, executor tasks, thread targets):
         # they may run on a thread the analysis does not see.
         self._passed: set[str] = set()
@@ -449,7 +451,6 @@ class Interpreter:
         self._methods_by_name: dict[str, list[tuple[str, str, bool]]] | None = None
         self._functions_by_name: dict[str, list[tuple[str, str]]] | None = None
         self._callees: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        self._nested_in: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         self._closure_names_of: dict[tuple[str, str], set[str]] = {}
         # Names of the project's ``async def`` functions: only a call by one of them can be
         # a coroutine call that runs nothing unless awaited.
@@ -540,11 +541,6 @@ class Interpreter:
             self._functions_by_name = {}
             for key, function in self._functions.items():
                 self._functions_by_name.setdefault(function.name, []).append(key)
-        if self._nested_in is None:
-            self._nested_in = {}
-            for module, qualname in sorted(self._nested):
-                parent = (module, qualname.rsplit(".", 1)[0])
-                self._nested_in.setdefault(parent, []).append((module, qualname))
         by_name = self._functions_by_name
         caller = self._functions.get(caller_key)
         callees: list[tuple[str, str]] = []
@@ -553,26 +549,26 @@ class Interpreter:
             callees = [
                 key for name in plain for key in by_name.get(name, ()) if not self._functions[key].class_name
             ]
-            if caller.class_name:
+            owner = self._self_class(caller_key)
+            if owner:
                 # ``self.m()``: the method its own class (or a base) defines, not every ``m``.
                 callees += [
                     method
                     for name in on_self
-                    if (method := self._method(caller_key[0], caller.class_name, name)) is not None
+                    if (method := self._method(caller_key[0], owner, name)) is not None
                 ]
             # Functions defined inside it run as part of it (called there, or handed on as
-            # callbacks), with its ``self``.
-            for nested in self._nested_in.get(caller_key, ()):
-                callees.append(nested)
-                if caller.class_name:
-                    _, nested_on_self = _direct_calls(self._functions[nested].body)
-                    callees += [
-                        method
-                        for name in nested_on_self
-                        if (method := self._method(caller_key[0], caller.class_name, name)) is not None
-                    ]
+            # callbacks).
+            callees += self._nested_in.get(caller_key, [])
         self._callees[caller_key] = callees
         return callees
+
+    def _self_class(self, key: tuple[str, str]) -> str:
+        """The class whose ``self`` a function sees: its own, or a nested function's enclosing
+        method's."""
+        while key in self._nested:
+            key = (key[0], key[1].rpartition(".")[0])
+        return self._functions[key].class_name
 
     def _run_threads(self) -> None:
         """Threads consume what the roots put on queues; threads may start threads. Each thread
@@ -1343,7 +1339,7 @@ class Interpreter:
 
     def _remember_field(self, holder: ObjectV, name: str, value: Value) -> None:
         """A field of one instance, and of the class as a whole (what a generic ``self`` sees)."""
-        for option in value.options if isinstance(value, UnionV) else (value,):
+        for option in options(value):
             if isinstance(option, StreamV):
                 self._field_streams.setdefault((holder.module, holder.qualname), set()).add(option.key)
         self._remember((holder.module, holder.qualname, name), value)
@@ -1472,16 +1468,15 @@ class Interpreter:
             if isinstance(expr.base, ir.Name) and f"{expr.base.id}.{expr.name}" in frame.env:
                 return frame.env[f"{expr.base.id}.{expr.name}"], state
             value = self._attribute(base, expr, frame)
-            options = value.options if isinstance(value, UnionV) else (value,)
-            if options and all(
+            if all(
                 isinstance(option, FuncV)
                 and (getter := self._functions.get((option.module, option.qualname))) is not None
                 and _is_property(getter)
-                for option in options
+                for option in options(value)
             ):
                 # ``self.stream`` runs its getter (each one, for an object of several classes).
                 results = []
-                for option in options:
+                for option in options(value):
                     assert isinstance(option, FuncV)
                     result, state = self._invoke(option, (), (), state, frame, None)
                     results.append(result)
@@ -1527,8 +1522,10 @@ class Interpreter:
             if isinstance(element, (StreamV, EventV)) and count:
                 # ``[torch.cuda.Stream() for _ in range(2)]``: that many distinct streams.
                 return SeqV(tuple(replace(element, key=f"{element.key}#{i}") for i in range(count))), state
-            held = element.options if isinstance(element, UnionV) else (element,)
-            if all(isinstance(option, (StreamV, EventV, ObjectV, FuncV, QueueV, ClassV)) for option in held):
+            if all(
+                isinstance(option, (StreamV, EventV, ObjectV, FuncV, QueueV, ClassV))
+                for option in options(element)
+            ):
                 # ``[torch.cuda.Stream() for _ in range(n)]``, ``{c.name: c for c in classes}``
                 return SeqV((element,)), state
             if isinstance(element, TensorV):
@@ -1588,9 +1585,8 @@ class Interpreter:
         found = self._closure_names_of.get(key)
         if found is None:
             found = set(self._uses[id(self._functions[key].body)][1])
-            for module, qualname in self._nested:
-                if module == key[0] and qualname.startswith(f"{key[1]}."):
-                    found |= self._uses[id(self._functions[(module, qualname)].body)][1]
+            for inner in self._nested_in.get(key, []):
+                found |= self._closure_names(inner)
             self._closure_names_of[key] = found
         return found
 
@@ -3146,8 +3142,7 @@ def _target_names(target: ir.Expr | None) -> set[str]:
 
 def _holds_something(value: Value) -> bool:
     """A sequence the code spells with items, whichever option it is."""
-    options = value.options if isinstance(value, UnionV) else (value,)
-    return all(isinstance(option, SeqV) and option.items for option in options)
+    return all(isinstance(option, SeqV) and option.items for option in options(value))
 
 
 def _narrowed(test: ir.Expr, env: dict[str, Value]) -> tuple[str, Value, Value] | None:
@@ -3169,8 +3164,7 @@ def _narrowed(test: ir.Expr, env: dict[str, Value]) -> tuple[str, Value, Value] 
 
 def _orders_something(value: Value) -> bool:
     """An event or stream, whichever option it is."""
-    options = value.options if isinstance(value, UnionV) else (value,)
-    return all(isinstance(option, (EventV, StreamV)) for option in options)
+    return all(isinstance(option, (EventV, StreamV)) for option in options(value))
 
 
 def _unpack_starred(value: Value, targets: tuple[ir.Expr, ...]) -> list[Value]:

@@ -204,11 +204,16 @@ Value = (
 )
 
 
+def options(value: Value) -> tuple[Value, ...]:
+    """What a value may be: each option of a union, or the value itself."""
+    return value.options if isinstance(value, UnionV) else (value,)
+
+
 def join(values: list[Value]) -> Value:
     """Several possible values as one."""
     distinct: list[Value] = []
     for value in values:
-        for option in value.options if isinstance(value, UnionV) else (value,):
+        for option in options(value):
             if option not in distinct:
                 distinct.append(option)
     known = [
