@@ -302,7 +302,7 @@ class HostReadBeforeCopyCompletes(Rule):
             yield Finding(
                 path=read.path,
                 code=self.code,
-                message=f"{read.how} reads `{copy.destination}` while the {copy.form} into it "
+                message=f"{read.how} reads `{read.read or copy.destination}` while the {copy.form} into it "
                 f"({_where(copy.path, copy.line, read.path)}) may still be running: no host wait for "
                 "that copy precedes the read on some path",
                 span=read.span,

@@ -173,6 +173,14 @@ DEVICE_SYNCS = frozenset({"synchronize", "cudaDeviceSynchronize", "cuCtxSynchron
 # Ways the host reads a buffer's bytes: methods of the buffer, and functions given it.
 # ``.numpy()`` is not one: it makes a view, and vLLM reads such views only after a wait.
 HOST_READ_METHODS = frozenset({"tolist", "item", "tobytes", "tofile", "__array__"})
+# Tensor methods that compute from every element: on a host tensor they run on the CPU, at
+# once, so they read its bytes as the call is made (``pinned.double().sum()``).
+HOST_COMPUTE_METHODS = frozenset(
+    {"sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var", "norm"}
+    | {"abs", "all", "any", "eq", "ne", "equal", "allclose", "isnan", "isinf", "isfinite", "nonzero"}
+    | {"count_nonzero", "sort", "topk", "cumsum", "clone", "double", "float", "half", "bfloat16"}
+    | {"long", "int", "short"}
+)
 HOST_READ_FUNCTIONS = frozenset(
     {"memoryview", "bytes", "bytearray", "int", "float", "bool", "asarray", "array", "save", "dump", "equal"}
 )

@@ -35,6 +35,7 @@ from kvguard.lint.api import (
     EVENT_RECORDS,
     EVENT_SYNCS,
     HANDLE_WRAPPERS,
+    HOST_COMPUTE_METHODS,
     HOST_READ_FUNCTIONS,
     HOST_READ_METHODS,
     KIND_MEMORY,
@@ -220,6 +221,7 @@ class HostRead:
     copy: PendingCopy
     flow: tuple[FlowStep, ...]
     thread: str
+    read: str = ""  # how the code names what it reads, where it names it plainly
 
 
 @dataclass
@@ -287,6 +289,20 @@ class _State:
                 and (before is None or copy.time < before)
             )
         }
+
+
+@dataclass
+class _Path:
+    """One way through a branch: where it leaves the state and the names, and its step."""
+
+    state: _State
+    env: dict[str, Value]
+    step: FlowStep | None
+
+
+# Branches on which stream to use, nested or in sequence, that each run the rest of their
+# block on their own: past this, paths merge.
+_MAX_SPLITS = 3
 
 
 def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State:
@@ -435,6 +451,7 @@ class Interpreter:
         # Names of functions passed as values (callbacks, executor tasks, thread targets):
         # they may run on a thread the analysis does not see.
         self._passed: set[str] = set()
+        self._splits = 0  # branches now running the rest of their block on their own
         self._relevant: set[tuple[str, str]] = set()
         self._reach: set[tuple[str, str]] = set()
         self._reach_classes: set[tuple[str, str]] = set()
@@ -484,12 +501,13 @@ class Interpreter:
     # ------------------------------------------------------------------ driver
     def run(self) -> Analysis:
         roots = self._roots()
+        writers = self._methods_filling_fields(roots)
         unreached: list[tuple[str, str]] = []
         for reporting in (False, True):
             self._reporting = reporting
             self._puts, self._threads = {}, []
             self._called = set()
-            for root in roots:
+            for root in roots if reporting else [*writers, *roots]:
                 self._run_root(root)
                 # Methods also run once per instance the project constructs, with its own fields.
                 for instance in self._instances_for(root):
@@ -597,9 +615,7 @@ class Interpreter:
     def _roots(self) -> list[tuple[str, str]]:
         """Functions nothing in the project calls, and module code, that can reach a stream
         ordering construct; everything else is reached from them or cannot matter."""
-        called: set[str] = set()
-        for function in self._functions.values():
-            called |= self._uses[id(function.body)][0]
+        called = self._names_called()
         roots = [
             ("<module>", name)
             for name, module in sorted(self._modules.items())
@@ -645,6 +661,32 @@ class Interpreter:
         roots += sorted(plain, key=lambda key: not (self._uses[id(self._functions[key].body)][0] & puts))
         return roots
 
+    def _names_called(self) -> set[str]:
+        """Every name some project function calls."""
+        return {name for function in self._functions.values() for name in self._uses[id(function.body)][0]}
+
+    def _methods_filling_fields(self, roots: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Other methods of the classes the roots belong to, called from outside the project,
+        that set or fill a field of their object (``self.tag_to_state[tag] = tensor``): what
+        they store is what the roots may read there, so they run while fields are collected.
+        Methods the project calls run where they are called, with their caller's arguments."""
+        called = self._names_called()
+        classes = {
+            (module, function.class_name)
+            for module, qualname in roots
+            if (function := self._functions.get((module, qualname))) is not None and function.class_name
+        }
+        return sorted(
+            key
+            for key, function in self._functions.items()
+            if (key[0], function.class_name) in classes
+            and key not in self._relevant
+            and key not in self._nested
+            and function.name not in called
+            and function.params
+            and _fields_assigned(function.body, function.params[0].name, items=True)
+        )
+
     def _relevance(self) -> None:
         """Which functions can matter: those naming a stream construct, a raw copy, a thread
         or a source order (relevant), and those naming a tensor copy or allocation (reach);
@@ -655,7 +697,9 @@ class Interpreter:
             called, mentioned, passed = _names_used(function.body)
             self._uses[id(function.body)] = (called, mentioned)
             self._passed |= passed
-            for name in called:
+            # Handing a function on (``partial(self.job)``, ``pool.submit(self.job)``) is how
+            # it comes to run: the hand-off matters as a call would.
+            for name in called | passed:
                 callers.setdefault(name, set()).add(key)
             if mentioned & SEED_NAMES or any(
                 _spelling(d).endswith("contextmanager") for d in function.decorators
@@ -795,6 +839,7 @@ class Interpreter:
             # A getter or accessor is cheap and may hand out a field that matters.
             and not _is_property(function)
             and not (len(function.body) == 1 and isinstance(function.body[0], ir.Return))
+            and not _hands_out_a_field(function)
             # A helper handed a stream or event may hand it back (``_ok(cuStreamCreate())``).
             and not any(_carries_handle(value) for value in (*args, *(v for _, v in kwargs)))
             # A constructor of a class whose methods matter sets the fields they read.
@@ -972,7 +1017,15 @@ class Interpreter:
                 for target in statement.targets:
                     state = self._assign(target, value, frame, state, statement)
                 continue
-            state = self._statement(statement, frame, state)
+            if isinstance(statement, ir.If):
+                before = frame.env  # _if_paths gives each branch its own copy
+                state, finished = self._after_if(
+                    before, self._if_paths(statement, frame, state), statements[index + 1 :], frame
+                )
+                if finished:
+                    return state
+            else:
+                state = self._statement(statement, frame, state)
             if state.returned:
                 break
         return state
@@ -999,7 +1052,8 @@ class Interpreter:
                 state = self._eval(statement.value, frame, state)[1]
             return frame.on_yield(state) if frame.on_yield is not None else state
         if isinstance(statement, ir.If):
-            return self._if(statement, frame, state)
+            before = frame.env
+            return self._after_if(before, self._if_paths(statement, frame, state), (), frame)[0]
         if isinstance(statement, ir.Loop):
             return self._loop(statement, frame, state)
         if isinstance(statement, ir.With):
@@ -1016,13 +1070,13 @@ class Interpreter:
             return self._block(statement.final, frame, state)
         return state
 
-    def _if(self, statement: ir.If, frame: _Frame, state: _State) -> _State:
+    def _if_paths(self, statement: ir.If, frame: _Frame, state: _State) -> list[_Path]:
+        """The paths through an ``if``: each one's state, names, and the step that names it."""
         test, state = self._eval(statement.test, frame, state)
         truth = _truth(test)
-        if truth is True:
-            return self._block(statement.body, frame, state)
-        if truth is False:
-            return self._block(statement.orelse, frame, state)
+        if truth is not None:
+            state = self._block(statement.body if truth else statement.orelse, frame, state)
+            return [_Path(state, frame.env, None)]
         line = statement.span.line
         taken, other = state.copy(), state.copy()
         queried = self._queried(statement.test, frame, state)
@@ -1044,6 +1098,8 @@ class Interpreter:
                 ):
                     same.barriers[waiter.key] = self._clock
                     same.gaps.pop(waiter.key, None)
+        before_env = dict(frame.env)
+        frame.env = dict(before_env)
         narrowed = _narrowed(statement.test, frame.env)
         if narrowed is None:
             taken = self._block(statement.body, frame, taken)
@@ -1055,19 +1111,48 @@ class Interpreter:
             taken = self._block(statement.body, frame, taken)
             if frame.env.get(name) is inside:
                 frame.env[name] = before
+        taken_env = frame.env
+        frame.env = dict(before_env)
         other = self._block(statement.orelse, frame, other)
         other_label = (
             f"else branch of the if at line {line}"
             if statement.has_else
             else (f"path where the if at line {line} is not taken")
         )
-        return _merge(
-            [taken, other],
-            [
-                self._step(frame, statement.span, f"if branch at line {line}"),
-                self._step(frame, statement.span, other_label),
-            ],
+        return [
+            _Path(taken, taken_env, self._step(frame, statement.span, f"if branch at line {line}")),
+            _Path(other, frame.env, self._step(frame, statement.span, other_label)),
+        ]
+
+    def _after_if(
+        self, before: dict[str, Value], paths: list[_Path], rest: Sequence[ir.Stmt], frame: _Frame
+    ) -> tuple[_State, bool]:
+        """Where the paths of an ``if`` join, given the names before it: (the state, whether
+        ``rest`` ran already). Paths
+        that bind a stream or event differently (``stream = side if overlap else current``)
+        each run the rest of the block on their own, so that a barrier taken on one path is
+        not paired with the stream the other path chose."""
+        live = [path for path in paths if not path.state.returned]
+        split = (
+            len(live) > 1
+            and rest
+            and self._splits < _MAX_SPLITS
+            and _streams_differ(live[0].env, live[1].env)
         )
+        if not split:
+            frame.env = _merge_names(before, paths)
+            return _merge([p.state for p in paths], [p.step for p in paths]), False
+        ends, envs = [], []
+        self._splits += 1
+        try:
+            for path in paths:
+                frame.env = dict(path.env)
+                ends.append(path.state if path.state.returned else self._block(rest, frame, path.state))
+                envs.append(_Path(ends[-1], frame.env, path.step))
+        finally:
+            self._splits -= 1
+        frame.env = _merge_names(before, envs)
+        return _merge(ends, [p.step for p in paths]), True
 
     def _loop(self, statement: ir.Loop, frame: _Frame, state: _State) -> _State:
         iterated, state = self._eval(statement.iter, frame, state)
@@ -1081,6 +1166,8 @@ class Interpreter:
         # the body leaves for the next iteration. Each is its own path: merging their entries
         # would pair one path's writes with the other's barriers.
         first = self._block(statement.body, frame, state.copy())
+        if statement.target is not None:
+            _forget_fields(frame.env, statement.target)  # the next turn's element is another
         last = self._block(statement.body, frame, first.copy())
         # Over a sequence the code spells out (``*streams`` given two streams) the body runs.
         # So it does over a collection of events or streams: one that is empty holds no work
@@ -1265,6 +1352,8 @@ class Interpreter:
         if isinstance(target, ir.Name):
             if target.id in frame.global_names:
                 self._remember((frame.module.name, "<globals>", target.id), value)
+            if frame.env.get(target.id) is not value:
+                _forget_fields(frame.env, target)
             frame.env[target.id] = value
         elif isinstance(target, ir.Attr):
             holder, state = self._eval(target.base, frame, state)
@@ -1307,7 +1396,12 @@ class Interpreter:
             if keyed:
                 frame.env[keyed] = value  # later reads of ``state[key]`` here see this value
             memory = memory_of(value)
-            if memory is not None:
+            if memory is None and isinstance(value, Unknown):
+                # Something the code does not place goes in, so what comes out may be anything.
+                memory = Memory.UNKNOWN
+            if isinstance(self._peek(target.base, frame), TensorV):
+                pass  # ``buf[a:b] = x`` writes into a tensor, which holds no element
+            elif memory is not None:
                 # ``caches[name] = tensor``: the container now holds that memory (that buffer).
                 held = value if isinstance(value, TensorV) else TensorV(memory)
                 state = self._holds(target.base, held, frame, state)
@@ -1386,12 +1480,13 @@ class Interpreter:
     def _host_read(
         self, value: Value, expr: ir.Expr | None, how: str, call: ir.Call, frame: _Frame, state: _State
     ) -> None:
-        if not state.pending or not self._reporting:
+        if not state.pending or not self._reporting or (isinstance(value, TensorV) and value.address):
             return
         copy = state.pending.get(self._identity(value, expr, frame))
         if copy is not None:
+            read = _read_spelling(expr) if expr is not None else ""
             self.host_reads.append(
-                HostRead(frame.module.path, call.span, call.lines, how, copy, frame.flow, frame.thread)
+                HostRead(frame.module.path, call.span, call.lines, how, copy, frame.flow, frame.thread, read)
             )
 
     def _host_waited(self, target: Value | None, state: _State) -> None:
@@ -2029,6 +2124,13 @@ class Interpreter:
                     state.synced = record[1]
             self._host_waited(target, state)
             return UNKNOWN, state
+        if (
+            isinstance(call.func, ir.Attr)
+            and method in HOST_COMPUTE_METHODS
+            and receiver is not None
+            and memory_of(receiver) is Memory.HOST
+        ):
+            self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
         if isinstance(call.func, ir.Attr) and receiver is not None and method in HOST_READ_METHODS:
             self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
             if method in ("item", "tolist"):
@@ -2107,6 +2209,12 @@ class Interpreter:
         if method == "to" and receiver is not None and not isinstance(receiver, (ObjectV, ExternalV)):
             device = args[0] if args else kwargs.get("device")
             moved_to = _device_memory(device) if device is not None else None
+            if isinstance(device, UnionV) and "dtype" not in kwargs:
+                # ``t.to(x.device)`` where x may be one of several: one place if they agree.
+                places = {_device_memory(option) for option in device.options}
+                if len(places) != 1 or None in places:
+                    return TensorV(Memory.UNKNOWN), state
+                moved_to = places.pop()
             if moved_to is Memory.HOST:
                 result = TensorV(Memory.HOST, _buffer_site("copy", frame, call))
                 state = self._copy(
@@ -2138,6 +2246,10 @@ class Interpreter:
             placed = _device_memory(device) if device is not None else receiver.memory
             site = _buffer_site("alloc", frame, call)
             return self._fresh_buffer(placed or Memory.UNKNOWN, site, method), state
+        if method == "pin_memory" and args and not isinstance(receiver, TensorV):
+            # ``get_accelerator().pin_memory(t)``: the tensor is the argument.
+            pinned = args[0]
+            return TensorV(Memory.HOST, pinned.key if isinstance(pinned, TensorV) else ""), state
         if method in ("pin_memory", "numpy") and isinstance(receiver, (TensorV, Unknown)):
             return TensorV(Memory.HOST, receiver.key if isinstance(receiver, TensorV) else ""), state
         given_stream = kwargs.get("stream")
@@ -2192,6 +2304,8 @@ class Interpreter:
             return (SeqV((element,)) if method == "values" else SeqV((SeqV((UNKNOWN, element)),))), state
         if method == "data_ptr" and isinstance(receiver, Unknown):
             return TensorV(Memory.UNKNOWN), state  # a pointer to memory the code does not place
+        if method == "data_ptr" and isinstance(receiver, TensorV):
+            return replace(receiver, address=True), state
         if method in SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
             return view_of(receiver), state
         if isinstance(receiver, TensorV) and receiver.memory is not Memory.UNKNOWN:
@@ -2264,6 +2378,8 @@ class Interpreter:
         if last in HOST_READ_FUNCTIONS:
             for value, expr in zip(args, call.args, strict=False):
                 self._host_read(value, expr, f"`{last}()`", call, frame, state)
+            if last == "int" and len(args) == 1 and isinstance(args[0], TensorV) and args[0].address:
+                return args[0], state  # ``int(dst[i])`` over a table of addresses: an address
         if last in QUEUES:
             site = _site(frame, call)
             owner = frame.env.get("self")
@@ -2280,6 +2396,9 @@ class Interpreter:
                     _ThreadStart(target, items, state.copy(), (*frame.flow, step), dotted, self._fallback)
                 )
             return ExternalV(f"{dotted}()"), state  # its ``start()`` is the library's
+        if last == "arange" and dotted.startswith("numpy"):
+            # Index values (``base + np.arange(n) * stride``), not memory a copy reads or writes.
+            return UNKNOWN, state
         if last in ALLOCATORS or last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS:
             site = _buffer_site("alloc", frame, call)
             if dotted.startswith(DEVICE_MODULES) and not dotted.startswith("cupyx"):
@@ -2803,11 +2922,14 @@ def _in_place(method: str) -> bool:
     return method.endswith("_") and not method.endswith("__") and len(method) > 1
 
 
-def _fields_assigned(statements: Sequence[ir.Stmt], holder: str) -> set[str]:
-    """Names of ``holder.NAME = ...`` (or ``+=``) targets anywhere in the statements."""
+def _fields_assigned(statements: Sequence[ir.Stmt], holder: str, items: bool = False) -> set[str]:
+    """Names of ``holder.NAME = ...`` (or ``+=``) targets anywhere in the statements, and with
+    ``items`` of ``holder.NAME[key] = ...`` too."""
     found: set[str] = set()
 
     def target(expr: ir.Expr) -> None:
+        if items and isinstance(expr, ir.Index):
+            target(expr.base)
         if isinstance(expr, ir.Attr) and isinstance(expr.base, ir.Name) and expr.base.id == holder:
             found.add(expr.name)
         elif isinstance(expr, ir.Seq):
@@ -2821,6 +2943,34 @@ def _fields_assigned(statements: Sequence[ir.Stmt], holder: str) -> set[str]:
         elif isinstance(statement, ir.AugAssign):
             target(statement.target)
     return found
+
+
+def _forget_fields(env: dict[str, Value], target: ir.Expr) -> None:
+    """Another object is bound to the names in ``target``: what was assigned to the fields of
+    the one before (``item.data = ...``) is not this one's."""
+    if isinstance(target, ir.Seq):
+        for item in target.items:
+            _forget_fields(env, item)
+    elif isinstance(target, ir.Name):
+        prefix = f"{target.id}."
+        for stale in [name for name in env if name.startswith(prefix)]:
+            del env[stale]
+
+
+def _hands_out_a_field(function: ir.Function) -> bool:
+    """A method that returns what its object holds (``return self.buffers[self.free.pop()]``):
+    a pool handing out a pinned buffer is where the buffer a copy writes comes from."""
+    if not function.class_name or not function.params:
+        return False
+    holder = function.params[0].name
+    for statement in _nested(function.body):
+        if isinstance(statement, ir.Return) and statement.value is not None:
+            value = statement.value
+            while isinstance(value, ir.Index):
+                value = value.base
+            if isinstance(value, ir.Attr) and isinstance(value.base, ir.Name) and value.base.id == holder:
+                return True
+    return False
 
 
 def _nested(statements: Sequence[ir.Stmt]) -> Iterable[ir.Stmt]:
@@ -2975,11 +3125,37 @@ def _may_be_true(flag: Value | None) -> bool:
 
 
 def _written(identity: str, expr: ir.Expr) -> tuple[str, str]:
-    """A copy destination: its identity, and how messages name it (a slice by its buffer)."""
+    """A copy destination: its identity, and how messages name it (a slice by its buffer, an
+    address by what it is made from)."""
+    if (
+        isinstance(expr, ir.Call)
+        and len(expr.args) == 1
+        and _spelling(expr.func).rsplit(".", 1)[-1] in ({"int", "c_void_p"} | NUMPY_SCALARS)
+    ):
+        return _written(identity, expr.args[0])
     if isinstance(expr, ir.Index):
         base = _spelling(expr.base)
         return identity, f"{base}[...]" if base else ""
     return identity, _spelling(expr)
+
+
+def _read_spelling(expr: ir.Expr) -> str:
+    """How a message names the buffer a read reads: ``self.cache[...]`` for
+    ``self.cache[first].flatten()[:16]``, through indexing and views."""
+    indexed = False
+    while True:
+        if isinstance(expr, ir.Index):
+            expr, indexed = expr.base, True
+        elif (
+            isinstance(expr, ir.Call)
+            and isinstance(expr.func, ir.Attr)
+            and expr.func.name in (SAME_MEMORY_METHODS | {"numpy"})
+        ):
+            expr = expr.func.base
+        else:
+            break
+    spelt = _spelling(expr) if isinstance(expr, (ir.Name, ir.Attr)) else ""
+    return f"{spelt}[...]" if spelt and indexed else spelt
 
 
 def _buffer_site(kind: str, frame: _Frame, call: ir.Call) -> str:
@@ -3143,6 +3319,37 @@ def _target_names(target: ir.Expr | None) -> set[str]:
 def _holds_something(value: Value) -> bool:
     """A sequence the code spells with items, whichever option it is."""
     return all(isinstance(option, SeqV) and option.items for option in options(value))
+
+
+def _merge_names(before: dict[str, Value], paths: Sequence[_Path]) -> dict[str, Value]:
+    """Names where paths join: a name bound differently on two paths is either value
+    (``if not available: device = "cpu"`` leaves the device unknown), except two different
+    buffers, where the last path to bind it wins: host reads are matched by one identity."""
+    live = [path.env for path in paths if not path.state.returned] or [paths[-1].env]
+    merged = dict(live[0])
+    for env in live[1:]:
+        for name, value in env.items():
+            held = merged.get(name)
+            if held is None or held is value:
+                merged[name] = value
+            elif isinstance(held, TensorV) and isinstance(value, TensorV) and held.key != value.key:
+                if value is not before.get(name):
+                    merged[name] = value
+            else:
+                merged[name] = join([held, value])
+    return merged
+
+
+def _streams_differ(one: dict[str, Value], other: dict[str, Value]) -> bool:
+    """Whether two paths bind some name to different streams or events."""
+    return any(
+        name in other and other[name] != value and (_orders_anything(value) or _orders_anything(other[name]))
+        for name, value in one.items()
+    )
+
+
+def _orders_anything(value: Value) -> bool:
+    return any(isinstance(option, (EventV, StreamV)) for option in options(value))
 
 
 def _narrowed(test: ir.Expr, env: dict[str, Value]) -> tuple[str, Value, Value] | None:

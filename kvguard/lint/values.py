@@ -56,6 +56,9 @@ class TensorV:
     # Which buffer it is, where the code shows it (an allocation or copy site): host reads
     # of a copy's destination are matched by it. Views and pointers keep it.
     key: str = ""
+    # An address into the buffer (``t.data_ptr()``, ``base + i * nbytes``), not its bytes:
+    # reading one reads no element of the buffer.
+    address: bool = False
 
 
 @dataclass(frozen=True)
@@ -230,7 +233,9 @@ def join(values: list[Value]) -> Value:
         memories = {v.memory for v in tensors}
         keys = {v.key for v in tensors}
         return TensorV(
-            memories.pop() if len(memories) == 1 else Memory.UNKNOWN, keys.pop() if len(keys) == 1 else ""
+            memories.pop() if len(memories) == 1 else Memory.UNKNOWN,
+            keys.pop() if len(keys) == 1 else "",
+            all(v.address for v in tensors),
         )
     return UnionV(tuple(known[:8]))
 
@@ -267,6 +272,10 @@ def taint(values: list[Value], same_buffer: bool = False) -> Value:
     memories = {m for m in (memory_of(v) for v in values) if m is not None}
     if not memories:
         return UNKNOWN
+    addresses = [v for v in values if isinstance(v, TensorV) and v.address]
+    if same_buffer and len(addresses) == 1:
+        # An address plus offsets (a table of them, an index array) points into its buffer.
+        return addresses[0]
     keys = {v.key for v in values if isinstance(v, TensorV)}
     placed = [v for v in values if memory_of(v) is not None]
     key = keys.pop() if same_buffer and len(keys) == 1 and len(placed) == 1 else ""

@@ -24,14 +24,10 @@ Found = set[tuple[str, int, str]]
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
     "kv_cuda_core_batch_buggy": "cuda.core copy_batch and CopyOptions",
-    "kv_default_order_buggy": "KVG003 after batch copies into data_ptr() destinations",
-    "raw_numpy_ptr_spill_buggy": "KVG003 after raw pointer copies",
-    "srv_hicache_storage_executor_buggy": "barrier on a pool thread's own current stream; KVG003 in callees",
     "train_activation_offload_buggy": "barrier before an opaque call that writes",
     "train_lazy_copy_stream_buggy": "KVG003 through dict entries under computed keys",
     "train_nvme_param_swap_buggy": "aio writes as host reads",
-    "train_offload_config_barrier_buggy": "host reads through CPU tensor ops",
-    "train_swap_writer_thread_buggy": "KVG003 through a pool method's return",
+    "train_offload_config_barrier_buggy": "KVG003 under a constructor flag that is off by default",
 }
 
 
