@@ -57,6 +57,10 @@ RAW_COPIES: dict[str, RawCopy] = {
     "memcpyAsync": RawCopy("runtime", 0, 1, stream=4, kind=3),
     "cudaMemcpy2DAsync": RawCopy("runtime", 0, 2, stream=7, kind=6),
     "hipMemcpy2DAsync": RawCopy("runtime", 0, 2, stream=7, kind=6),
+    # cuda.core: ``copy_batch(stream, srcs, dsts, options=CopyOptions(src_access_order=...))``.
+    "copy_batch": RawCopy(
+        "cuda.core", destination=2, source=1, stream=0, stream_keywords=("stream",), ordered=True
+    ),
     # vLLM-style custom ops: (source cache, destination cache, block mapping) on the current stream.
     "swap_blocks": RawCopy("custom op", destination=1, source=0, stream=None, stream_keywords=()),
     "swap_blocks_batch": RawCopy("custom op", destination=1, source=0, stream=None, stream_keywords=()),
@@ -134,7 +138,11 @@ SAME_MEMORY_METHODS = frozenset(
 )
 
 # Streams: constructors, context managers, the current and default stream, handles.
-STREAM_CONSTRUCTORS = frozenset({"Stream", "ExternalStream", "cudaStreamCreate", "cuStreamCreate"})
+STREAM_CONSTRUCTORS = frozenset(
+    {"Stream", "ExternalStream", "cudaStreamCreate", "cuStreamCreate", "create_stream"}
+)
+# Objects made over an address that stand for the memory there (cuda.core's ``Buffer``).
+ADDRESS_WRAPPERS = frozenset({"from_handle"})
 STREAM_CONTEXTS = frozenset({"stream", "StreamContext"})
 # numpy integer scalars made from an address (``np.uint64(t.data_ptr())``) are that address.
 NUMPY_SCALARS = frozenset({"uint64", "int64", "uintp", "intp", "uint32", "int32"})
@@ -181,6 +189,10 @@ HOST_COMPUTE_METHODS = frozenset(
     | {"count_nonzero", "sort", "topk", "cumsum", "clone", "double", "float", "half", "bfloat16"}
     | {"long", "int", "short"}
 )
+# Methods that read the buffer given as their first argument on the host: file and socket
+# writes, and asynchronous I/O handles that write it out from their own threads (DeepSpeed's
+# ``aio_handle.async_pwrite(buffer, path)``).
+HOST_READ_ARGUMENT_METHODS = frozenset({"write", "pwrite", "async_pwrite", "sync_pwrite", "sendall"})
 HOST_READ_FUNCTIONS = frozenset(
     {"memoryview", "bytes", "bytearray", "int", "float", "bool", "asarray", "array", "save", "dump", "equal"}
 )

@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 
 from kvguard.lint import ir
 from kvguard.lint.api import (
+    ADDRESS_WRAPPERS,
     ALLOCATORS,
     ARRAY_METHOD_COPIES,
     COPY_APIS,
@@ -36,6 +37,7 @@ from kvguard.lint.api import (
     EVENT_SYNCS,
     HANDLE_WRAPPERS,
     HOST_COMPUTE_METHODS,
+    HOST_READ_ARGUMENT_METHODS,
     HOST_READ_FUNCTIONS,
     HOST_READ_METHODS,
     KIND_MEMORY,
@@ -2085,6 +2087,9 @@ class Interpreter:
                     if found is not None:
                         state = found[1]
             return UNKNOWN, state
+        if method == "wait" and isinstance(receiver, StreamV) and args:
+            # cuda.core: ``stream.wait(event_or_stream)``.
+            method = "wait_stream" if isinstance(args[0], StreamV) else "wait_event"
         if method == "wait_stream" and isinstance(receiver, StreamV) and args:
             producer = args[0]
             if self._is_producer(producer, receiver):
@@ -2139,8 +2144,8 @@ class Interpreter:
                     self._blocking_read(frame, state)
                 elif memory is not Memory.HOST:
                     self._maybe_blocking_read(f"`.{method}()` at line {call.span.line}", frame, state)
-        if method == "write" and args:
-            self._host_read(args[0], call.args[0] if call.args else None, "`write()`", call, frame, state)
+        if method in HOST_READ_ARGUMENT_METHODS and args:
+            self._host_read(args[0], call.args[0] if call.args else None, f"`{method}()`", call, frame, state)
         if method in ("put", "put_nowait") and isinstance(receiver, QueueV) and args:
             step = FlowStep(frame.module.path, call.span.line, call.span.column, f"put on {receiver.label}")
             if self._reporting or not self._puts.get(receiver.key):
@@ -2327,6 +2332,15 @@ class Interpreter:
             return self._copy_api(last, args, kwargs, call, frame, state)
         if last in HANDLE_WRAPPERS and len(args) == 1 and isinstance(args[0], (StreamV, EventV)):
             return args[0], state  # the same stream or event, as the driver's type
+        if last == "create_stream":
+            # cuda.core: ``device.create_stream()`` makes a stream; given one (a torch stream,
+            # through its ``__cuda_stream__``) it wraps that same stream.
+            if args and isinstance(args[0], StreamV):
+                return args[0], state
+            if not args:
+                return StreamV(_site(frame, call), _NEW_STREAM), state
+        if last in ADDRESS_WRAPPERS and args and isinstance(args[0], TensorV):
+            return args[0], state  # ``Buffer.from_handle(ptr, size)``: the memory at that address
         if last == "Stream" or (last == "stream" and not args and "numba" in dotted):
             return StreamV(_site(frame, call), _NEW_STREAM), state  # numba's ``cuda.stream()`` makes one
         if last in STREAM_CREATORS:
@@ -2491,8 +2505,8 @@ class Interpreter:
                 for memory, value in zip(sides, (source, destination), strict=True)
             )
         order = _order_in(list(kwargs.items()))
-        if layout.ordered:
-            order = order or _order_in([("", a) for a in args])
+        if layout.ordered:  # in attributes passed positionally or by another keyword
+            order = order or _order_in([("", a) for a in (*args, *kwargs.values())])
         flag = kwargs.get("is_src_access_order_any")
         if flag is not None and _truth(flag) is True:
             where = flag if isinstance(flag, ConstV) else None
@@ -2504,7 +2518,11 @@ class Interpreter:
                 where.path if where else frame.module.path,
             )
         stream_value = stream if stream is None or isinstance(stream, StreamV) else _opaque_stream(stream)
-        spelled = call.args[0] if call.args and not call.star_args else None
+        spelled = (
+            call.args[layout.destination]
+            if len(call.args) > layout.destination and not call.star_args
+            else None
+        )
         written = _written(self._identity(destination, spelled, frame), spelled) if spelled else ("", "")
         return UNKNOWN, self._copy(
             call, api, frame, state, stream_value, source, destination, "", order, written=written

@@ -23,10 +23,8 @@ Found = set[tuple[str, int, str]]
 # Projects the analysis does not get right yet, and why. Each is an expected failure that
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
-    "kv_cuda_core_batch_buggy": "cuda.core copy_batch and CopyOptions",
     "train_activation_offload_buggy": "barrier before an opaque call that writes",
     "train_lazy_copy_stream_buggy": "KVG003 through dict entries under computed keys",
-    "train_nvme_param_swap_buggy": "aio writes as host reads",
     "train_offload_config_barrier_buggy": "KVG003 under a constructor flag that is off by default",
 }
 
