@@ -98,6 +98,8 @@ MAIN_THREAD = "the requesting thread"
 # few dozen; the budget keeps one sprawling entry point from taking the run's time.
 _CALLS_PER_ROOT = 600
 _NEW_STREAM = "a stream created here"
+# Written by code the analysis does not see, which may write any buffer (a generator's caller).
+_ANY_BUFFER = "<any buffer>"
 _MAX_DEPTH = 12
 _RUNS_PER_THREAD_FUNCTION = 8
 # A method called on an unplaced object runs in each project class that defines it, up to
@@ -307,6 +309,15 @@ class _Path:
 _MAX_SPLITS = 3
 
 
+def _merge_or_end(states: Sequence[_State], otherwise: _State) -> _State:
+    """The paths merged, without steps; with none, ``otherwise`` (a path that has ended)."""
+    if not states:
+        ended = otherwise.copy()
+        ended.returned = True
+        return ended
+    return _merge(states, [None] * len(states))
+
+
 def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State:
     """Where paths join. Paths that returned are left out: they continue at the caller."""
     live = [(s, step) for s, step in zip(states, steps, strict=True) if not s.returned]
@@ -375,10 +386,15 @@ class _Frame:
     stack: tuple[str, ...]
     returns: list[Value] = field(default_factory=list)
     exits: list[_State] = field(default_factory=list)  # states of paths that returned early
-    on_yield: Callable[[_State], _State] | None = None
+    # Runs a ``with`` block where a context-manager generator yields (the state there, and
+    # what it yields, bound to the ``as`` name).
+    on_yield: Callable[[_State, Value, Span], _State] | None = None
     global_names: tuple[str, ...] = ()
     # Parameters bound to a caller's buffer: the caller's identity for that buffer.
     aliases: dict[str, str] = field(default_factory=dict)
+    # Per enclosing loop, innermost last: the states of paths that broke out of it, and of
+    # paths that continued to its next turn.
+    loops: list[tuple[list[_State], list[_State]]] = field(default_factory=list)
 
 
 @dataclass
@@ -880,6 +896,7 @@ class Interpreter:
                 state.carried = state.carried | carried
         started = self._clock
         bound_at_entry = dict(env)
+        entered_on = state.streams
         state = self._block(function.body, frame, state)
         if call is not None and not call.star_args:
             self._fields_set_through_parameters(function, func.bound, bound_at_entry, frame, call, caller)
@@ -890,6 +907,11 @@ class Interpreter:
                 self._note_exit(holder, end, started)
         state = _merge(ends, [None] * len(ends)) if ends else state
         state.returned = False
+        if call is not None:
+            # A callee that ``set_stream``s and returns without restoring installs that stream
+            # as the thread's current one (vLLM's ``current_stream()`` on its first call): the
+            # caller's later work, its producer's kernels included, runs there.
+            state.streams = entered_on
         return (join(frame.returns) if frame.returns else UNKNOWN), state
 
     def _call_lambda(
@@ -1049,10 +1071,32 @@ class Interpreter:
             leaving.returned = False  # it goes on at the caller, merged with the other exits
             frame.exits.append(leaving)
             return state
+        if isinstance(statement, ir.Jump):
+            if frame.loops:
+                # The path goes on after the loop, or at its next turn: the rest of the body
+                # does not run on it.
+                leaving = state.copy()
+                leaving.returned = False
+                frame.loops[-1][0 if statement.leaves else 1].append(leaving)
+                state.returned = True
+            return state
         if isinstance(statement, ir.Yield):
+            yielded: Value = UNKNOWN
             if statement.value is not None:
-                state = self._eval(statement.value, frame, state)[1]
-            return frame.on_yield(state) if frame.on_yield is not None else state
+                yielded, state = self._eval(statement.value, frame, state)
+            if frame.on_yield is not None:
+                return frame.on_yield(state, yielded, statement.span)
+            if frame.thread == MAIN_THREAD:
+                # A generator resumed by its caller (``next(layers)`` once per layer): between
+                # the yield and the resumption the caller's kernels run and may write, or read,
+                # any buffer.
+                stream = self._stream(frame, state)
+                state.writes[_ANY_BUFFER] = (
+                    self._clock,
+                    statement.span.line,
+                    stream.key if stream is not None else f"current@{frame.thread}",
+                )
+            return state
         if isinstance(statement, ir.If):
             before = frame.env
             return self._after_if(before, self._if_paths(statement, frame, state), (), frame)[0]
@@ -1161,25 +1205,46 @@ class Interpreter:
         element = _element(iterated)
         if statement.target is not None:
             state = self._assign(statement.target, element, frame, state, statement)
+        # ``while True:`` ends only where its body breaks out (or returns).
+        forever = statement.target is None and _truth(iterated) is True
         if not self._reporting:  # collecting fields and hand-offs: one turn is enough
-            last = self._block(statement.body, frame, state.copy())
-            return self._block(statement.orelse, frame, _merge([state, last], [None, None]))
+            last, broke = self._turn(statement, frame, state.copy())
+            ends = [*broke] if forever else [state, last, *broke]
+            return self._block(statement.orelse, frame, _merge_or_end(ends, last))
         # The first turn starts from the state before the loop; a second sees what the end of
         # the body leaves for the next iteration. Each is its own path: merging their entries
         # would pair one path's writes with the other's barriers.
-        first = self._block(statement.body, frame, state.copy())
+        first, broke = self._turn(statement, frame, state.copy())
         if statement.target is not None:
             _forget_fields(frame.env, statement.target)  # the next turn's element is another
-        last = self._block(statement.body, frame, first.copy())
+        last = first
+        if not first.returned:
+            last, broke_later = self._turn(statement, frame, first.copy())
+            broke = broke + broke_later
         # Over a sequence the code spells out (``*streams`` given two streams) the body runs.
         # So it does over a collection of events or streams: one that is empty holds no work
         # to wait for, so the path that skips the body waits for nothing either.
         runs_once = _holds_something(iterated) or _orders_something(element) or _waits_on_each(statement)
-        state = last if runs_once else _merge([state, last], [None, None])
+        if forever:
+            state = _merge_or_end(broke, last)
+        else:
+            state = _merge_or_end([last, *broke] if runs_once else [state, last, *broke], last)
         queried = self._queried(statement.iter, frame, state) if statement.target is None else None
         if queried is not None and queried[1]:
             self._host_waited(queried[0], state)  # ``while not event.query(): ...`` ends once it is done
         return self._block(statement.orelse, frame, state)
+
+    def _turn(self, statement: ir.Loop, frame: _Frame, start: _State) -> tuple[_State, list[_State]]:
+        """One run of a loop's body: the state its turn ends in (continues included) and the
+        states of the paths that broke out."""
+        frame.loops.append(([], []))
+        try:
+            end = self._block(statement.body, frame, start)
+        finally:
+            broke, continued = frame.loops.pop()
+        if continued:
+            end = _merge_or_end([end, *continued], end)
+        return end, broke
 
     def _with(
         self,
@@ -1226,7 +1291,7 @@ class Interpreter:
             state.streams = saved
             return state
         if isinstance(context, GeneratorContextV):
-            return self._enter_generator(context, statement, rest, frame, state)
+            return self._enter_generator(context, statement, name, rest, frame, state)
         if name is not None:
             state = self._assign(name, context, frame, state, statement)
         return self._with(statement, rest, frame, state)
@@ -1263,6 +1328,7 @@ class Interpreter:
         self,
         context: GeneratorContextV,
         statement: ir.With,
+        name: ir.Expr | None,
         rest: tuple[tuple[ir.Expr, ir.Expr | None], ...],
         frame: _Frame,
         state: _State,
@@ -1283,10 +1349,12 @@ class Interpreter:
         )
         entered = False
 
-        def body(at_yield: _State) -> _State:
+        def body(at_yield: _State, yielded: Value, _: Span) -> _State:
             nonlocal entered
             entered = True
             outer_streams = at_yield.streams
+            if name is not None:
+                at_yield = self._assign(name, yielded, frame, at_yield, statement)
             result = self._with(statement, rest, frame, at_yield)
             result.streams = outer_streams
             return result
@@ -2257,6 +2325,15 @@ class Interpreter:
             return TensorV(Memory.HOST, pinned.key if isinstance(pinned, TensorV) else ""), state
         if method in ("pin_memory", "numpy") and isinstance(receiver, (TensorV, Unknown)):
             return TensorV(Memory.HOST, receiver.key if isinstance(receiver, TensorV) else ""), state
+        if (
+            method in ("get", "pop", "setdefault")
+            and args
+            and "stream" not in kwargs
+            and isinstance(receiver, (SeqV, UnionV, RecordV))
+        ):
+            # ``cache.get(key)``: what was stored there, as ``cache[key]`` would give it.
+            stored = _index(receiver, args[0])
+            return (join([stored, args[1]]) if method == "setdefault" and len(args) > 1 else stored), state
         given_stream = kwargs.get("stream")
         if (
             method in ("get", "asnumpy")
@@ -2581,7 +2658,9 @@ class Interpreter:
         buffer_key = source.key if isinstance(source, TensorV) else ""
         if isinstance(source, Unknown) and source.spelling:
             buffer_key = f"{_UNPLACED}{source.spelling}"
-        writes = [found for key in (source_key, buffer_key) if key and (found := state.writes.get(key))]
+        writes = [
+            found for key in (source_key, buffer_key, _ANY_BUFFER) if key and (found := state.writes.get(key))
+        ]
         write = max(writes) if writes else None
         if write is not None and (write[2] == copy_stream or write[2] in self._copy_streams):
             # Written on the copy's own stream (stream order covers it), or by another copy
@@ -2590,7 +2669,12 @@ class Interpreter:
         stale = barrier is not None and write is not None and write[0] > barrier
         # A load's destination the producer used (wrote, so also read) after the barrier: the
         # barrier does not cover those kernels, and the load may land while they run.
-        used = state.writes.get(destination.key) if isinstance(destination, TensorV) else None
+        used_at = [
+            found
+            for key in (destination.key if isinstance(destination, TensorV) else "", _ANY_BUFFER)
+            if key and (found := state.writes.get(key))
+        ]
+        used = max(used_at) if used_at else None
         if used is not None and (used[2] == copy_stream or used[2] in self._copy_streams):
             used = None
         used_after_barrier = None
@@ -2618,7 +2702,10 @@ class Interpreter:
                 resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
                 barrier_site=self._barrier_site(stream, frame),
                 ordered_by_earlier_call=key in state.carried,
-                fresh_destination=isinstance(destination, TensorV) and destination.key in self._fresh,
+                # Allocated by this entry point, and no kernel has used it since.
+                fresh_destination=isinstance(destination, TensorV)
+                and destination.key in self._fresh
+                and used is None,
                 unwritten_source=isinstance(source, TensorV)
                 and source.key in self._unwritten
                 and write is None,
@@ -2862,6 +2949,8 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[
                 called.add(e.func.id if isinstance(e.func, ir.Name) else e.func.name)
             if isinstance(e.func, ir.Attr) and _in_place(e.func.name):
                 mentioned.add(_TENSOR_WRITE)
+            if isinstance(e.func, ir.Index):
+                mentioned.add(_TENSOR_WRITE)  # a kernel launch, ``kernel[grid, block, stream](buf)``
             expr(e.func)
             for a in (*e.args, *(value for _, value in e.kwargs)):
                 if isinstance(a, (ir.Name, ir.Attr)):

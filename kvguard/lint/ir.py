@@ -150,6 +150,14 @@ class Return:
 
 
 @dataclass(frozen=True)
+class Jump:
+    """``break`` (leaves the loop) or ``continue`` (starts its next turn)."""
+
+    leaves: bool
+    span: Span
+
+
+@dataclass(frozen=True)
 class Yield:
     value: Expr | None
     span: Span
@@ -189,7 +197,7 @@ class With:
     span: Span
 
 
-Stmt = Assign | AugAssign | Eval | Return | Yield | If | Loop | Try | With
+Stmt = Assign | AugAssign | Eval | Return | Jump | Yield | If | Loop | Try | With
 
 
 @dataclass(frozen=True)

@@ -229,6 +229,8 @@ class ModuleReader:
                 yield ir.Eval(self._expr(small.value), span, lines, awaited)
         elif isinstance(small, cst.Return):
             yield ir.Return(self._optional(small.value), span)
+        elif isinstance(small, (cst.Break, cst.Continue)):
+            yield ir.Jump(isinstance(small, cst.Break), span)
         elif isinstance(small, cst.Global) and self._globals:
             self._globals[-1].update(name.name.value for name in small.names)
 
