@@ -358,7 +358,10 @@ def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State
             merged.issued[key] = max(time, merged.issued.get(key, time))
     merged.carried = frozenset.intersection(*(s.carried for s in states))
     merged.launched = max(s.launched for s in states)
-    merged.unrecorded = frozenset().union(*(s.unrecorded for s in states))
+    # Unrecorded only where no path recorded it: a loop that records an event per element
+    # (``for x in xs: ...; done.record()``) and the path that skips an empty loop join here,
+    # and waiting on the event after the loop orders behind the last record.
+    merged.unrecorded = frozenset.intersection(*(s.unrecorded for s in states))
     merged.synced = _earliest([s.synced for s in states])
     merged.ordered_all = _earliest([s.ordered_all for s in states])
     return merged
@@ -1595,14 +1598,19 @@ class Interpreter:
             stream = self._stream(frame, state)
             where = stream.key if stream is not None else f"current@{frame.thread}"
             written = (self._clock, span.line if span else 0, where)
-            state.writes[key] = written
+            keys = [key]
             # By the buffer too, where the code shows which one: a helper that writes it under
             # another name (``k_buf`` here, ``src`` in the copy) writes the same memory.
             buffer = self._peek(_root_expr(target), frame)
             if isinstance(buffer, TensorV) and buffer.key:
-                state.writes[buffer.key] = written
+                keys.append(buffer.key)
             elif isinstance(buffer, Unknown) and buffer.spelling:
-                state.writes[f"{_UNPLACED}{buffer.spelling}"] = written  # as the caller spells it
+                keys.append(f"{_UNPLACED}{buffer.spelling}")  # as the caller spells it
+            for written_key in keys:
+                earlier = state.writes.get(written_key)
+                if earlier is not None and earlier[2] != where and where in self._copy_streams:
+                    continue  # a copy stream's write does not hide the producer's use before it
+                state.writes[written_key] = written
         return state
 
     def _peek(self, expr: ir.Expr, frame: _Frame) -> Value:
@@ -2069,6 +2077,14 @@ class Interpreter:
             return self._invoke(callee, (*callee.partial, *args), kwargs, state, frame, call)
         if isinstance(callee, ClassV):
             return self._construct(callee, args, kwargs, call, frame, state)
+        if isinstance(callee, ObjectV):
+            # Calling an object runs its ``__call__``; a torch module's runs its ``forward``.
+            for name in ("__call__", "forward"):
+                method = self._method(callee.module, callee.qualname, name)
+                if method is not None:
+                    bound = FuncV(method[0], method[1], callee)
+                    return self._invoke(bound, args, kwargs, state, frame, call)
+            return UNKNOWN, state
         if isinstance(callee, LambdaV):
             return self._call_lambda(callee, args, state, frame, call)
         if isinstance(callee, CopyApiV):
@@ -2386,6 +2402,19 @@ class Interpreter:
             return (SeqV((element,)) if method == "values" else SeqV((SeqV((UNKNOWN, element)),))), state
         if method == "data_ptr" and isinstance(receiver, Unknown):
             return TensorV(Memory.UNKNOWN), state  # a pointer to memory the code does not place
+        if method in ("values", "keys", "items") and not args and isinstance(receiver, RecordV):
+            keys = [ConstV(key, repr(key), frame.module.path, None) for key, _ in receiver.fields]
+            values = [value for _, value in receiver.fields]
+            if method == "items":
+                return SeqV(tuple(SeqV(pair) for pair in zip(keys, values, strict=True))), state
+            return SeqV(tuple(values if method == "values" else keys)), state
+        if method in ("values", "items") and not args and isinstance(receiver, (SeqV, UnionV)):
+            # A dict the code filled (``{n: Stream() for n in names}``): its values, keyed by
+            # what the code does not spell.
+            if method == "values":
+                return receiver, state
+            pairs = SeqV((SeqV((UNKNOWN, _element(receiver))),))
+            return (pairs if _holds_something(receiver) else join([SeqV(()), pairs])), state
         if method == "data_ptr" and isinstance(receiver, TensorV):
             return replace(receiver, address=True), state
         if method in SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
@@ -2628,8 +2657,11 @@ class Interpreter:
         if not asynchronous and stream is None:
             state.completed(copy_stream)  # a blocking copy waits for the current stream
             sides = {memory_of(source), memory_of(destination)}
-            if Memory.DEVICE in sides and sides != {Memory.DEVICE}:
+            if sides == {Memory.DEVICE, Memory.HOST}:
                 self._blocking_read(frame, state)  # GPU to host, or host to GPU from pageable memory
+            elif Memory.DEVICE in sides and sides != {Memory.DEVICE}:
+                # The other side is not placed: from another GPU buffer the copy blocks nothing.
+                self._maybe_blocking_read(f"the blocking {form} at line {call.span.line}", frame, state)
         target_memory = memory_of(destination)
         if (
             asynchronous
@@ -3380,6 +3412,8 @@ def _element(value: Value) -> Value:
         return value
     if isinstance(value, UnionV):  # one of several collections: an element of one of them
         return join([_element(option) for option in value.options])
+    if isinstance(value, RecordV) and value.fields:  # a dict with string keys: iterating gives keys
+        return join([ConstV(key, repr(key), "", None) for key, _ in value.fields])
     return UNKNOWN
 
 
@@ -3521,6 +3555,12 @@ def _index(base: Value, index: Value) -> Value:
         return join(list(base.items))  # some element: a stream, an event, an object
     if isinstance(base, RecordV) and isinstance(index, ConstV) and isinstance(index.value, str):
         return base.get(index.value) or UNKNOWN
+    if isinstance(base, RecordV) and base.fields:
+        # Under a key the code computes (``for k in streams: streams[k]``): one of the entries.
+        spelt = index.options if isinstance(index, UnionV) else (index,)
+        keys = [o.value for o in spelt if isinstance(o, ConstV) and isinstance(o.value, str)]
+        picked = [value for key, value in base.fields if key in keys] if keys else []
+        return join(picked or [value for _, value in base.fields])
     return view_of(base)
 
 

@@ -2,7 +2,8 @@
 each size it fills a device buffer with a kernel on the compute stream, then times host-to-device
 and device-to-host copies issued through lambdas on a side stream. Bug: the side stream never
 waits for the fill, so the first device-to-host copies can read the buffer before the kernel
-has written it (KVG001); the host-to-device copy's own write is on the side stream."""
+has written it (KVG001), and the host-to-device copies can overwrite it while the fill still
+runs (KVG004): synchronizing the side stream orders nothing on the compute stream."""
 
 import json
 
@@ -30,5 +31,6 @@ def run(sizes_mib, iters=20):
         device.uniform_()
         # expect: KVG001
         d2h = time_copy(lambda: host.copy_(device, non_blocking=True), stream, iters)
+        # expect: KVG004
         h2d = time_copy(lambda: device.copy_(host, non_blocking=True), stream, iters)
         print(json.dumps({"size_mib": size_mib, "h2d_s": h2d, "d2h_s": d2h}))
