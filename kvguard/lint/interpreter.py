@@ -509,6 +509,8 @@ class Interpreter:
         # Events recorded anywhere (any pass, any path): waiting on one recorded nowhere is no
         # barrier.
         self._recorded: set[str] = set()
+        # The streams each event is recorded on, wherever the analysis saw a record.
+        self._recorded_on: dict[str, set[str]] = {}
         # Functions entered this pass through a resolved call, a thread start or a ``with``.
         self._called: set[tuple[str, str]] = set()
         self._clock = 0
@@ -2191,7 +2193,7 @@ class Interpreter:
             stream = _opaque_stream(args[0]) if args else self._current(frame, state)
             state.records[receiver.key] = (stream, now)
             state.unrecorded = state.unrecorded - {receiver.key}
-            self._recorded.add(receiver.key)
+            self._note_record(receiver.key, stream)
             return UNKNOWN, state
         if method == "record" and isinstance(receiver, StreamV) and not args:
             method = "record_event"  # cupy: ``stream.record()`` returns an event recorded on it
@@ -2200,7 +2202,7 @@ class Interpreter:
             event = event or EventV(_site(frame, call), f"{receiver.label}.record_event()")
             state.records[event.key] = (receiver, now)
             state.unrecorded = state.unrecorded - {event.key}
-            self._recorded.add(event.key)
+            self._note_record(event.key, receiver)
             return event, state
         if method == "synchronize":
             target = receiver
@@ -2913,6 +2915,20 @@ class Interpreter:
             return producer.key not in self._copy_streams
         return True
 
+    def _note_record(self, event: str, stream: Value | None) -> None:
+        self._recorded.add(event)
+        on = stream.key if isinstance(stream, StreamV) else ""  # "": a stream not resolved here
+        self._recorded_on.setdefault(event, set()).add(on)
+
+    def _recorded_only_on_copy_streams(self, event: str, waiter: StreamV) -> bool:
+        """Every record of the event the analysis saw is on a stream copies run on (another
+        transfer's completion), none on the producer: waiting on it orders behind no kernel."""
+        streams = self._recorded_on.get(event, set())
+        return bool(streams) and all(
+            on and on != waiter.key and on in self._copy_streams and not on.startswith("current@")
+            for on in streams
+        )
+
     def _wait_event(self, waiter: StreamV, event: Value, state: _State) -> _State:
         if (
             isinstance(event, EventV)
@@ -2924,9 +2940,9 @@ class Interpreter:
             return state  # made on this path and not recorded yet (recorded after a hand-off)
         if isinstance(event, EventV):
             recorded_on, time = state.records.get(event.key, (None, _BEFORE_PATH))
-            if event.key not in state.records or (
-                recorded_on is not None and self._is_producer(recorded_on, waiter)
-            ):
+            if (
+                event.key not in state.records and not self._recorded_only_on_copy_streams(event.key, waiter)
+            ) or (recorded_on is not None and self._is_producer(recorded_on, waiter)):
                 state.barriers[waiter.key] = max(state.barriers.get(waiter.key, time), time)
                 state.gaps.pop(waiter.key, None)
         elif not isinstance(event, ConstV):

@@ -1,0 +1,3 @@
+from .static_cache import OffloadedStaticCache
+
+__all__ = ["OffloadedStaticCache"]

@@ -1,0 +1,11 @@
+"""Stream ordering helpers shared by the snapshot code."""
+
+import torch
+
+
+def fence(stream, producer=None):
+    """Order `stream` behind everything queued so far on `producer` (default: the current
+    stream), and hand it back so that it can be entered directly."""
+    producer = producer if producer is not None else torch.cuda.current_stream()
+    producer.wait_stream(stream)
+    return stream
