@@ -472,6 +472,7 @@ class Interpreter:
         # Names of functions passed as values (callbacks, executor tasks, thread targets):
         # they may run on a thread the analysis does not see.
         self._passed: set[str] = set()
+        self._names_called: set[str] = set()  # every name some project function calls
         self._splits = 0  # branches now running the rest of their block on their own
         self._relevant: set[tuple[str, str]] = set()
         self._reach: set[tuple[str, str]] = set()
@@ -506,10 +507,8 @@ class Interpreter:
         # The streams each class keeps in its fields.
         self._field_streams: dict[tuple[str, str], set[str]] = {}
         self._left_unordered: set[str] = set()
-        # Events recorded anywhere (any pass, any path): waiting on one recorded nowhere is no
-        # barrier.
-        self._recorded: set[str] = set()
-        # The streams each event is recorded on, wherever the analysis saw a record.
+        # The streams each event is recorded on, wherever (any pass, any path) the analysis saw
+        # a record: waiting on one recorded nowhere is no barrier.
         self._recorded_on: dict[str, set[str]] = {}
         # Functions entered this pass through a resolved call, a thread start or a ``with``.
         self._called: set[tuple[str, str]] = set()
@@ -638,7 +637,7 @@ class Interpreter:
     def _roots(self) -> list[tuple[str, str]]:
         """Functions nothing in the project calls, and module code, that can reach a stream
         ordering construct; everything else is reached from them or cannot matter."""
-        called = self._names_called()
+        called = self._names_called
         roots = [
             ("<module>", name)
             for name, module in sorted(self._modules.items())
@@ -684,16 +683,11 @@ class Interpreter:
         roots += sorted(plain, key=lambda key: not (self._uses[id(self._functions[key].body)][0] & puts))
         return roots
 
-    def _names_called(self) -> set[str]:
-        """Every name some project function calls."""
-        return {name for function in self._functions.values() for name in self._uses[id(function.body)][0]}
-
     def _methods_filling_fields(self, roots: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """Other methods of the classes the roots belong to, called from outside the project,
         that set or fill a field of their object (``self.tag_to_state[tag] = tensor``): what
         they store is what the roots may read there, so they run while fields are collected.
         Methods the project calls run where they are called, with their caller's arguments."""
-        called = self._names_called()
         classes = {
             (module, function.class_name)
             for module, qualname in roots
@@ -705,7 +699,7 @@ class Interpreter:
             if (key[0], function.class_name) in classes
             and key not in self._relevant
             and key not in self._nested
-            and function.name not in called
+            and function.name not in self._names_called
             and function.params
             and _fields_assigned(function.body, function.params[0].name, items=True)
         )
@@ -719,6 +713,7 @@ class Interpreter:
         for key, function in self._functions.items():
             called, mentioned, passed = _names_used(function.body)
             self._uses[id(function.body)] = (called, mentioned)
+            self._names_called |= called
             self._passed |= passed
             # Handing a function on (``partial(self.job)``, ``pool.submit(self.job)``) is how
             # it comes to run: the hand-off matters as a call would.
@@ -1149,8 +1144,8 @@ class Interpreter:
                 ):
                     same.barriers[waiter.key] = self._clock
                     same.gaps.pop(waiter.key, None)
-        before_env = dict(frame.env)
-        frame.env = dict(before_env)
+        entry_names = frame.env  # each branch runs on its own copy
+        frame.env = dict(entry_names)
         narrowed = _narrowed(statement.test, frame.env)
         if narrowed is None:
             taken = self._block(statement.body, frame, taken)
@@ -1163,7 +1158,7 @@ class Interpreter:
             if frame.env.get(name) is inside:
                 frame.env[name] = before
         taken_env = frame.env
-        frame.env = dict(before_env)
+        frame.env = dict(entry_names)
         other = self._block(statement.orelse, frame, other)
         other_label = (
             f"else branch of the if at line {line}"
@@ -1179,10 +1174,9 @@ class Interpreter:
         self, before: dict[str, Value], paths: list[_Path], rest: Sequence[ir.Stmt], frame: _Frame
     ) -> tuple[_State, bool]:
         """Where the paths of an ``if`` join, given the names before it: (the state, whether
-        ``rest`` ran already). Paths
-        that bind a stream or event differently (``stream = side if overlap else current``)
-        each run the rest of the block on their own, so that a barrier taken on one path is
-        not paired with the stream the other path chose."""
+        ``rest`` ran already). Paths that bind a stream or event differently (``stream = side
+        if overlap else current``) each run the rest of the block on their own, so that a
+        barrier taken on one path is not paired with the stream the other path chose."""
         live = [path for path in paths if not path.state.returned]
         split = (
             len(live) > 1
@@ -2397,6 +2391,13 @@ class Interpreter:
             if frame.thread == MAIN_THREAD and self._stream(frame, state) is None:
                 state.launched = self._clock  # an in-place kernel on the producer's stream
             return receiver or UNKNOWN, self._write(call.func.base, frame, state, call.span)
+        if method in ("values", "items") and not args and isinstance(receiver, SeqV):
+            # A dict the code filled (``{n: Stream() for n in names}``): its values, keyed by
+            # what the code does not spell.
+            if method == "values":
+                return receiver, state
+            pairs = SeqV((SeqV((UNKNOWN, _element(receiver))),))
+            return (pairs if receiver.items else join([SeqV(()), pairs])), state
         if method in ("values", "items") and not args and isinstance(receiver, (TensorV, UnionV)):
             # A dict of buffers (a container is read as what it holds): its values, or
             # (key, value) pairs.
@@ -2410,13 +2411,6 @@ class Interpreter:
             if method == "items":
                 return SeqV(tuple(SeqV(pair) for pair in zip(keys, values, strict=True))), state
             return SeqV(tuple(values if method == "values" else keys)), state
-        if method in ("values", "items") and not args and isinstance(receiver, (SeqV, UnionV)):
-            # A dict the code filled (``{n: Stream() for n in names}``): its values, keyed by
-            # what the code does not spell.
-            if method == "values":
-                return receiver, state
-            pairs = SeqV((SeqV((UNKNOWN, _element(receiver))),))
-            return (pairs if _holds_something(receiver) else join([SeqV(()), pairs])), state
         if method == "data_ptr" and isinstance(receiver, TensorV):
             return replace(receiver, address=True), state
         if method in SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
@@ -2916,7 +2910,6 @@ class Interpreter:
         return True
 
     def _note_record(self, event: str, stream: Value | None) -> None:
-        self._recorded.add(event)
         on = stream.key if isinstance(stream, StreamV) else ""  # "": a stream not resolved here
         self._recorded_on.setdefault(event, set()).add(on)
 
@@ -2933,7 +2926,7 @@ class Interpreter:
         if (
             isinstance(event, EventV)
             and not event.key.startswith("opaque:")
-            and event.key not in self._recorded
+            and event.key not in self._recorded_on
         ):
             return state  # an event created here and recorded nowhere: waiting on it orders nothing
         if isinstance(event, EventV) and event.key in state.unrecorded:
@@ -3285,13 +3278,19 @@ def _written(identity: str, expr: ir.Expr) -> tuple[str, str]:
     if (
         isinstance(expr, ir.Call)
         and len(expr.args) == 1
-        and _spelling(expr.func).rsplit(".", 1)[-1] in ({"int", "c_void_p"} | NUMPY_SCALARS)
+        and _spelling(expr.func).rsplit(".", 1)[-1] in _ADDRESS_PASS_THROUGH
     ):
         return _written(identity, expr.args[0])
     if isinstance(expr, ir.Index):
         base = _spelling(expr.base)
         return identity, f"{base}[...]" if base else ""
     return identity, _spelling(expr)
+
+
+# Calls that hand back the address they are given (``int(ptr)``, ``c_void_p(ptr)``).
+_ADDRESS_PASS_THROUGH = frozenset({"int", "c_void_p"}) | NUMPY_SCALARS
+# Methods a read reaches its buffer through (a view, the numpy array over a host tensor).
+_VIEWS_OF_A_READ = SAME_MEMORY_METHODS | {"numpy"}
 
 
 def _read_spelling(expr: ir.Expr) -> str:
@@ -3304,7 +3303,7 @@ def _read_spelling(expr: ir.Expr) -> str:
         elif (
             isinstance(expr, ir.Call)
             and isinstance(expr.func, ir.Attr)
-            and expr.func.name in (SAME_MEMORY_METHODS | {"numpy"})
+            and expr.func.name in _VIEWS_OF_A_READ
         ):
             expr = expr.func.base
         else:
