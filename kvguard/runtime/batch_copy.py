@@ -140,6 +140,19 @@ def name_descriptor(failed: int | None, plans: Sequence[CopyPlan], layout: Cache
     )
 
 
+def plan_of(failed: int | None, plans: Sequence[CopyPlan]) -> int | None:
+    """Which of `plans` holds descriptor `failed` of a call made from them (None: the driver
+    named no descriptor, or one the call did not have)."""
+    if failed is None:
+        return None
+    offset = 0
+    for index, plan in enumerate(plans):
+        offset += plan.count
+        if failed < offset:
+            return index
+    return None
+
+
 def _check_blocks(role: str, blocks: Sequence[int], layout: CacheLayout) -> None:
     limit = min(layout.num_blocks)
     low, high = min(blocks), max(blocks)
@@ -336,4 +349,10 @@ class BatchCopier:
         code, failed = self._entry(dsts, srcs, sizes, count, self._attributes, self._stream_handle)
         if code != 0:
             name, detail = result_name(code)
-            raise BatchCopyError(code, name, detail, name_descriptor(failed, plans, self.src_layout))
+            raise BatchCopyError(
+                code,
+                name,
+                detail,
+                name_descriptor(failed, plans, self.src_layout),
+                plan_of(failed, plans),
+            )

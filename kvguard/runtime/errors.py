@@ -22,10 +22,18 @@ class CudaDriverError(KvguardRuntimeError, RuntimeError):
 
 
 class BatchCopyError(CudaDriverError):
-    """cuMemcpyBatchAsync failed; `failing_copy` says which descriptor, when the driver knows."""
+    """cuMemcpyBatchAsync failed; `failing_copy` says which descriptor, when the driver knows.
 
-    def __init__(self, code: int, name: str, detail: str, failing_copy: str) -> None:
+    `failing_plan`: which of the call's plans (the backend plans one a request) holds that
+    descriptor; None when the driver named none (the CUDA 13 entry point never does, and an
+    error of the whole call names none).
+    """
+
+    def __init__(
+        self, code: int, name: str, detail: str, failing_copy: str, failing_plan: int | None = None
+    ) -> None:
         self.failing_copy = failing_copy
+        self.failing_plan = failing_plan
         detail = f"{detail}; failing copy: {failing_copy}"
         super().__init__("cuMemcpyBatchAsync", code, name, detail)
 

@@ -93,11 +93,19 @@ class CopyRequest(NamedTuple):
     src_blocks: Sequence[int]  # the caller's lists, kept as given (not copied)
     dst_blocks: Sequence[int]
 
-    def describe(self) -> str:
+    def describe(self, destination: bool = False) -> str:
+        """Direction, event index and source blocks (the first 8); `destination`: and the
+        destination blocks."""
         direction = "store" if self.is_store else "load"
-        shown = list(self.src_blocks[:8])
-        more = f" and {len(self.src_blocks) - 8} more" if len(self.src_blocks) > 8 else ""
-        return f"{direction} event {self.event_idx} (source blocks {shown}{more})"
+        blocks = f"source blocks {_shown(self.src_blocks)}"
+        if destination:
+            blocks += f" -> destination blocks {_shown(self.dst_blocks)}"
+        return f"{direction} event {self.event_idx} ({blocks})"
+
+
+def _shown(blocks: Sequence[int]) -> str:
+    more = f" and {len(blocks) - 8} more" if len(blocks) > 8 else ""
+    return f"{list(blocks[:8])}{more}"
 
 
 _COPY = Verdict(copy=True)

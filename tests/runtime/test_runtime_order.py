@@ -20,6 +20,7 @@ from kvguard.runtime.batch_copy import (
     join_descriptors,
     memory_kind,
     name_descriptor,
+    plan_of,
 )
 from kvguard.runtime.order import default_source_order
 
@@ -186,7 +187,7 @@ def test_every_descriptor_of_a_joined_call_is_named_from_its_own_plan(
              for pairs in requests]
     dsts, srcs, sizes = join_descriptors(plans)
     offset = 0
-    for plan in plans:
+    for position, plan in enumerate(plans):
         end = offset + plan.count
         assert dsts[offset:end] == plan.dst_addresses and srcs[offset:end] == plan.src_addresses
         assert sizes[offset:end] == plan.sizes
@@ -194,5 +195,7 @@ def test_every_descriptor_of_a_joined_call_is_named_from_its_own_plan(
             named = name_descriptor(offset + index, plans, src)
             assert named == plan.describe(index, src, offset)
             assert named.startswith(f"descriptor {offset + index}: ")
+            assert plan_of(offset + index, plans) == position  # the request it copies
         offset = end
     assert len(sizes) == offset
+    assert plan_of(offset, plans) is None and plan_of(None, plans) is None
