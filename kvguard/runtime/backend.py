@@ -21,7 +21,9 @@ the newest completed event as covering all earlier ones, so an adapter must drop
 indices itself. Errors on the copy thread (a GuardViolation under policy `raise`, a driver
 error) are raised on the caller's next `launch_copy()` or `drain()`; a copy that an error kept
 from being made is also listed by `refused_copies()` (reason `copy_error`, or the violation's
-kind under `raise`).
+kind under `raise`). A request whose own copy cannot be made (a block out of range, a driver
+error on its copies) is refused alone, its error naming it (direction, event index, blocks);
+the other requests of its group are copied and reported in request order.
 """
 
 from __future__ import annotations
@@ -124,6 +126,28 @@ def _blocks_of(copies: list[_Copy]) -> tuple[Sequence[int], Sequence[int]]:
     )
 
 
+def _describe(copies: list[_Copy]) -> str:
+    """One request's direction, event index and blocks; several requests' direction and event
+    indices."""
+    if len(copies) == 1:
+        return copies[0].request.describe(destination=True)
+    direction = "store" if copies[0].request.is_store else "load"
+    indices = [copy.request.event_idx for copy in copies]
+    more = f" and {len(indices) - 8} more" if len(indices) > 8 else ""
+    return f"{direction} events {indices[:8]}{more}"
+
+
+def _name_refused(error: BaseException, copies: list[_Copy]) -> BaseException:
+    """`error`, its message now led by the copies it refused (`_describe`), so that the caller
+    who gets it at its next call knows which requests were not copied."""
+    prefix = f"kvguard refused {_describe(copies)}"
+    if len(error.args) == 1 and isinstance(error.args[0], str):
+        error.args = (f"{prefix}: {error.args[0]}",)
+    elif hasattr(error, "add_note"):  # Python 3.11+
+        error.add_note(prefix)
+    return error
+
+
 def _new_event() -> Any:
     return torch.cuda.Event()  # type: ignore[no-untyped-call]
 
@@ -141,6 +165,16 @@ class OrderedCopyBackend:
     the blocks of the one before, up to the cap: a burst's first copies start while the next
     group is planned. A single request above that size to an idle stream, unless planned by
     `launch_copy`, goes in two driver calls, the first of `first_group_bytes`.
+
+    Failures. Where planning or the driver call fails for a group of several requests,
+    nothing of it was copied, and the group is issued again so that only the requests whose
+    own copies fail are refused (`_isolate`): each request is planned alone (one with a block
+    out of range is refused there), the rest go in one call of one plan a request, and a
+    request whose copy the driver names (failIdx) is refused and the rest issued once more;
+    where the driver names no copy, each request is issued alone. A healthy group pays
+    nothing for this: a request's blocks are checked by the group's own planning, and only
+    when that fails is each request planned alone (checking each request before grouping
+    would cost a 1,024-block request about what planning it does).
 
     Host cost. The guard records and waits with one driver call each, on raw handles; its
     compute-done events come from a pool and go back once waited on. Completion events come
@@ -456,8 +490,9 @@ class OrderedCopyBackend:
         split_at = self._split_point(group, copier)  # read before the barrier queues its wait
         try:
             self._barrier(group, stream)
-        except Exception:  # not copied: never reported, so refused (the error is raised too)
+        except Exception as exc:  # not copied: never reported, so refused (the error is raised too)
             self._refuse_all(group, "copy_error")
+            _name_refused(exc, group)
             raise
         finally:  # waited on (or failed): the pool may record them again
             release = self._guard.release
@@ -468,26 +503,142 @@ class OrderedCopyBackend:
             return
         try:
             src_blocks, dst_blocks = _blocks_of(ok)
-            sampler = self._sampler
-            picked = (
-                sampler.sample(len(src_blocks), self._verify_cluster) if sampler and copier.is_store else []
-            )
-            samples = _samples_of(ok, src_blocks, dst_blocks, picked) if picked else []
-        except Exception:  # nothing was issued: refused (the error is raised too)
+            samples = self._samples(ok, copier, src_blocks, dst_blocks)
+        except Exception as exc:  # nothing was issued: refused (the error is raised too)
             self._refuse_all(ok, "copy_error")
+            _name_refused(exc, ok)
             raise
+        plans = None
         try:
-            self._issue_blocks(copier, src_blocks, dst_blocks, self._plans(ok, copier), split_at)
+            plans = self._plans(ok, copier)
+            self._issue_blocks(copier, src_blocks, dst_blocks, plans, split_at)
+        except Exception as exc:
+            if len(ok) == 1:  # its own copy failed: refused (the error is raised too)
+                self._refuse_all(ok, "copy_error")
+                _name_refused(exc, ok)
+                raise
+            # One request's blocks, or the driver, failed the group's call: only the requests
+            # whose own copies fail are refused; the others are issued again.
+            requested = len(ok)
+            ok = self._isolate(ok, copier, exc, plans)
+            if len(ok) == requested:  # the error raised nothing: say that a call failed
+                logger.warning(
+                    "kvguard: the call for %s failed and went through when issued again: %s",
+                    _describe(ok),
+                    exc,
+                )
+            if not ok:
+                return
+            try:
+                src_blocks, dst_blocks = _blocks_of(ok)
+                samples = self._samples(ok, copier, src_blocks, dst_blocks)
+            except Exception as exc:  # refused, and its copies may be in flight: let them land
+                with contextlib.suppress(Exception):  # the error above is the one raised
+                    stream.synchronize()
+                self._refuse_all(ok, "copy_error")
+                _name_refused(exc, ok)
+                raise
+        try:
             done = self._done_events.take()
             self._record_done(done, stream)
-        except Exception:  # no completion event: refused (the error is raised too)
+        except Exception as exc:  # no completion event: refused (the error is raised too)
             self._refuse_all(ok, "copy_error")
+            _name_refused(exc, ok)
             raise
         self._newest_group_blocks[is_store] = len(src_blocks)
         if samples:  # verified, then reported, by the verify thread
             self._hand_off(_Issued(ok, done, samples))
         else:
             self._report_or_hand_off(ok, done)
+
+    def _samples(
+        self, ok: list[_Copy], copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int]
+    ) -> list[_Sample]:
+        """The group's sampled blocks, when it is verified (stores only); else none."""
+        sampler = self._sampler
+        picked = sampler.sample(len(src_blocks), self._verify_cluster) if sampler and copier.is_store else []
+        return _samples_of(ok, src_blocks, dst_blocks, picked) if picked else []
+
+    def _isolate(
+        self, group: list[_Copy], copier: BatchCopier, error: BaseException, plans: list[CopyPlan] | None
+    ) -> list[_Copy]:
+        """After `error` failed the call for a group of several requests (nothing of it was
+        copied), issue the group again so that a request is refused only when its own copy
+        fails, each with its own error; return the requests issued, in request order.
+
+        `plans`: the failed call's plans, one a request, or None (the group was planned as one
+        list, or planning it failed). Then each request is planned alone first: one the planner
+        rejects (a block out of range) is refused without reaching the driver, and the rest are
+        issued in one call of one plan a request. Where the driver names the copy a call failed
+        on (failIdx, CUDA 12.8's entry point), the request it belongs to is refused and the
+        rest issued again in one call; where it names none, each request is issued alone. Only
+        this failure path plans and calls more than once: the copies that went well are
+        issued with the calls of the requests around them, on the same stream, before the
+        group's completion event is recorded.
+        """
+        if plans is None:
+            pending = self._plan_each(group, copier)
+            retry: BaseException | None = None
+        else:
+            pending = list(zip(group, plans, strict=True))
+            retry = error
+        while True:
+            planned = [index for index, (_, plan) in enumerate(pending) if plan is not None]
+            if not planned:  # nothing left to copy (requests with no blocks are reported)
+                return [copy for copy, _ in pending]
+            if retry is None:
+                try:
+                    self._issue_pending(copier, pending)
+                    return [copy for copy, _ in pending]
+                except Exception as exc:
+                    retry = exc
+            failing = getattr(retry, "failing_plan", None)
+            if len(planned) == 1:
+                failing = 0
+            if failing is None or not 0 <= failing < len(planned):
+                return self._issue_each(copier, pending)  # the driver named no copy
+            copy, _ = pending.pop(planned[failing])
+            self._refuse_failed(copy, retry)
+            retry = None
+
+    def _plan_each(self, group: list[_Copy], copier: BatchCopier) -> list[tuple[_Copy, CopyPlan | None]]:
+        """Each request's plan (None for one with no blocks); a request the planner rejects is
+        refused, with its own error."""
+        pending: list[tuple[_Copy, CopyPlan | None]] = []
+        for copy in group:
+            plan, request = copy.plan, copy.request
+            if plan is None and len(request.src_blocks):
+                try:
+                    plan = copier.plan(request.src_blocks, request.dst_blocks)
+                except Exception as exc:
+                    self._refuse_failed(copy, exc)
+                    continue
+            pending.append((copy, plan))
+        return pending
+
+    def _issue_pending(self, copier: BatchCopier, pending: list[tuple[_Copy, CopyPlan | None]]) -> None:
+        """One driver call for the planned requests of `pending`, one plan a request."""
+        copies = [copy for copy, plan in pending if plan is not None]
+        src_blocks, dst_blocks = _blocks_of(copies)
+        self._issue_copy(copier, src_blocks, dst_blocks, [plan for _, plan in pending if plan is not None])
+
+    def _issue_each(self, copier: BatchCopier, pending: list[tuple[_Copy, CopyPlan | None]]) -> list[_Copy]:
+        """Each request in a driver call of its own; one whose call fails is refused."""
+        issued = []
+        for copy, plan in pending:
+            if plan is not None:
+                try:
+                    self._issue_pending(copier, [(copy, plan)])
+                except Exception as exc:
+                    self._refuse_failed(copy, exc)
+                    continue
+            issued.append(copy)
+        return issued
+
+    def _refuse_failed(self, copy: _Copy, error: BaseException) -> None:
+        """Refuse one request whose own copy failed; `error`, naming it, is raised to the caller."""
+        self._refuse(copy.request, "copy_error")
+        self._fail(_name_refused(error, [copy]))
 
     def _barrier(self, group: list[_Copy], stream: torch.cuda.Stream) -> None:
         """The transfer stream waits on the guard's newest event per compute stream, which

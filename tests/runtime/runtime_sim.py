@@ -21,7 +21,7 @@ import torch
 
 from kvguard.runtime import backend as backend_module
 from kvguard.runtime import driver
-from kvguard.runtime.batch_copy import CacheLayout
+from kvguard.runtime.batch_copy import CacheLayout, plan_block_copies
 from kvguard.runtime.errors import BatchCopyError
 from kvguard.runtime.order import MemoryKind, SourceOrder, check_source_order, default_source_order
 
@@ -160,6 +160,11 @@ class SimCopier:
         self.stream = stream
         self.calls: list[tuple[list[int], list[int]]] = []
         self.fail_calls: set[int] = set()  # calls (from 0) that copy nothing and raise
+        # Source blocks whose copy the driver refuses: a call copying one copies nothing and
+        # raises, naming the plan that holds it as CUDA 12.8's failIdx does, or, with
+        # `names_failing` False (CUDA 13's entry point), naming none.
+        self.fail_blocks: set[int] = set()
+        self.names_failing = True
         self.planned_on: list[str] = []  # the thread of each plan() call
         self.planned_calls = 0  # calls made from plans (copy_planned)
 
@@ -173,24 +178,29 @@ class SimCopier:
         return plan
 
     def _checked(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> SimPlan:
-        """The block lists, refused as BatchCopier's planner refuses them."""
-        src, dst = list(src_blocks), list(dst_blocks)
-        if len(src) != len(dst) or not src:
-            raise ValueError("bad block lists")
-        for blocks, caches in ((src, self.src), (dst, self.dst)):
-            if min(blocks) < 0 or max(blocks) >= min(t.shape[0] for t in caches.values()):
-                raise IndexError("block out of range")
-        return SimPlan(src, dst)
+        """The block lists, refused by BatchCopier's own planner (its errors and messages)."""
+        plan_block_copies(self.src_layout, self.dst_layout, src_blocks, dst_blocks)
+        return SimPlan(list(src_blocks), list(dst_blocks))
 
     def copy_planned(self, plans: Sequence[SimPlan]) -> None:
         self.planned_calls += 1
-        self.copy([b for p in plans for b in p.src], [b for p in plans for b in p.dst])
+        self._call([self._checked(p.src, p.dst) for p in plans])
 
     def copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int]) -> None:
-        src, dst = self._checked(src_blocks, dst_blocks)
+        self._call([self._checked(src_blocks, dst_blocks)])
+
+    def _call(self, plans: list[SimPlan]) -> None:
+        """One driver call: every plan's copies, or none of them and a BatchCopyError."""
+        src = [b for p in plans for b in p.src]
+        dst = [b for p in plans for b in p.dst]
         self.calls.append((src, dst))
         if len(self.calls) - 1 in self.fail_calls:
             raise BatchCopyError(1, "CUDA_ERROR_INVALID_VALUE", "simulated failure", "descriptor 0")
+        failing = [i for i, p in enumerate(plans) if self.fail_blocks.intersection(p.src)]
+        if failing:
+            named = failing[0] if self.names_failing else None
+            raise BatchCopyError(1, "CUDA_ERROR_INVALID_VALUE", "simulated failure of a copy",
+                                 f"plan {named}", named)
         for name, tensor in self.src.items():
             self.dst[name][dst] = tensor[src]
 

@@ -745,25 +745,33 @@ def test_a_block_that_stays_corrupt_refuses_only_its_store_and_keeps_order() -> 
     assert result["counters"]["refused"] == 1
 
 
-def test_a_sampled_group_whose_copy_fails_is_refused_and_the_rest_checked_in_order() -> None:
+@pytest.mark.parametrize("names_failing", [True, False])
+def test_a_sampled_group_whose_copy_fails_refuses_its_failing_store_and_checks_the_rest_in_order(
+    names_failing: bool,
+) -> None:
+    """The driver fails the copy of store 0's blocks, in the first group (stores 0 and 1): store
+    0 is refused; store 1 is copied, sampled on its own blocks, checked and reported; the
+    other groups are checked in order."""
     backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
     backend.max_group = 2
     gpu, cpu = make_caches(24, 24)
     start(backend, gpu, cpu)
-    backend._store_copier.fail_calls = {0}  # type: ignore[union-attr]  # the first group's call
+    store = backend._store_copier
+    store.fail_blocks, store.names_failing = {0}, names_failing  # type: ignore[union-attr]
     events = launch_all(backend, [2] * 12)
     backend.open_gates()
-    with pytest.raises(BatchCopyError, match="simulated failure"):
+    with pytest.raises(BatchCopyError, match="simulated failure") as caught:
         backend.drain()
     backend.drain()
     refused = backend.refused_copies()
     counters = backend.counters
     backend.shutdown()
-    assert [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error"), (1, "copy_error")]
-    assert [idx for idx, _ in events] == list(range(2, 12))
-    assert backend.checks == [list(range(4 * g, 4 * g + 4)) for g in range(1, 6)]
-    assert counters["verified"] == 20 and counters["mismatches"] == 0
-    assert holds(gpu, cpu, range(4, 24), range(4, 24))
+    assert "store event 0 (source blocks [0, 1]" in str(caught.value)
+    assert [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
+    assert [idx for idx, _ in events] == list(range(1, 12))
+    assert backend.checks == [[2, 3]] + [list(range(4 * g, 4 * g + 4)) for g in range(1, 6)]
+    assert counters["verified"] == 22 and counters["mismatches"] == 0
+    assert holds(gpu, cpu, range(2, 24), range(2, 24)) and not holds(gpu, cpu, [0, 1], [0, 1])
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
