@@ -16,12 +16,15 @@ from kvguard.runtime import (
     plan_block_copies,
 )
 from kvguard.runtime.batch_copy import (
+    BatchCopier,
     check_pairing,
     join_descriptors,
     memory_kind,
     name_descriptor,
     plan_of,
 )
+from kvguard.runtime.driver import CUmemcpyAttributes
+from kvguard.runtime.errors import BatchCopyError
 from kvguard.runtime.order import default_source_order
 
 
@@ -199,3 +202,29 @@ def test_every_descriptor_of_a_joined_call_is_named_from_its_own_plan(
         offset = end
     assert len(sizes) == offset
     assert plan_of(offset, plans) is None and plan_of(None, plans) is None
+
+
+@pytest.mark.parametrize(("failed", "plan"), [(None, None), (0, 0), (1, 0), (2, 1), (5, 1), (6, 2),
+                                              (7, 2), (8, None)])
+def test_a_failed_call_names_the_plan_that_holds_the_copy_the_driver_named(
+    failed: int | None, plan: int | None,
+) -> None:
+    """BatchCopier.copy_planned on a stand-in entry point that fails the call with failIdx
+    `failed`: the error names the descriptor and the plan (the request) holding it."""
+    caches = {name: torch.zeros(64, 16, dtype=torch.int32) for name in ("layer0", "layer1")}
+    copier = object.__new__(BatchCopier)  # the driver's parts, without a device
+    copier.src_layout = copier.dst_layout = CacheLayout.of(caches)
+    copier._attributes, copier._stream_handle = CUmemcpyAttributes(srcAccessOrder=1), 1
+    calls: list[int] = []
+
+    def entry(dsts: int, srcs: int, sizes: int, count: int, attrs: object,
+              stream: int) -> tuple[int, int | None]:
+        calls.append(count)
+        return 1, failed  # CUDA_ERROR_INVALID_VALUE
+
+    copier._entry = entry  # type: ignore[assignment]
+    plans = [copier.plan([3, 4], [0, 1]), copier.plan([9, 12], [5, 7]), copier.plan([20], [30])]
+    with pytest.raises(BatchCopyError, match="CUDA_ERROR_INVALID_VALUE") as caught:
+        copier.copy_planned(plans)
+    assert calls == [8] and caught.value.failing_plan == plan
+    assert caught.value.failing_copy == name_descriptor(failed, plans, copier.src_layout)
