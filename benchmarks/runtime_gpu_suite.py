@@ -130,6 +130,12 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
         f"| 5 compare kernel, two changed pairs of 8 | found {get('compare_kernel', 'found')}, "
         f"pairs in several launches {get('compare_kernel', 'pairs_in_several_launches')} |",
     ]
+    faults = get("fault_isolation")
+    for case, result in sorted(faults.items() if isinstance(faults, dict) else []):
+        calls = f", driver calls {result['driver_calls']}" if "driver_calls" in result else ""
+        lines.append(f"| 7 one bad request in a group, {case} | reported {result['reported']}, "
+                     f"refused {result['refused']}, neighbours landed "
+                     f"{result['neighbours_landed']}{calls} |")
     if rows:
         big = [r for r in rows if r["block_bytes"] * r["batch_blocks"] >= 16 << 20]
 
