@@ -347,7 +347,12 @@ def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State
             (s.records[event] for s in states if event in s.records), key=lambda r: r[1]
         )
     for state in states:
+        # A write its own path ordered every stream behind (a host sync after it) is done
+        # for every later copy: merged with another path's older barrier it would look stale.
+        ordered = max((t for t in (state.synced, state.ordered_all) if t is not None), default=None)
         for tensor, write in state.writes.items():
+            if ordered is not None and write[0] < ordered:
+                continue
             if tensor not in merged.writes or merged.writes[tensor][0] < write[0]:
                 merged.writes[tensor] = write
     for state in states:
@@ -512,6 +517,18 @@ class Interpreter:
         self._recorded_on: dict[str, set[str]] = {}
         # Functions entered this pass through a resolved call, a thread start or a ``with``.
         self._called: set[tuple[str, str]] = set()
+        # Entry points whose collecting run reached a copy or handed work on, and how many
+        # copies and puts the analysis has reached so far.
+        self._effective: set[tuple[str, str]] = set()
+        self._copies_reached = 0
+        self._handoffs_reached = 0  # puts on queues
+        # Fields and globals (heap keys) read by the entry point now running; for each entry
+        # point run while collecting, when it started (its number), what it read and how many
+        # instances it ran for; and when each heap key last changed (the entry point's number).
+        self._heap_reads: set[tuple[str, str, str]] = set()
+        self._root_runs = 0
+        self._collected: dict[tuple[str, str], tuple[int, set[tuple[str, str, str]], int]] = {}
+        self._heap_changed: dict[tuple[str, str, str], int] = {}
         self._clock = 0
         self._budget = _CALLS_PER_ROOT
         self._reporting = False
@@ -530,10 +547,7 @@ class Interpreter:
             self._puts, self._threads = {}, []
             self._called = set()
             for root in roots if reporting else [*writers, *roots]:
-                self._run_root(root)
-                # Methods also run once per instance the project constructs, with its own fields.
-                for instance in self._instances_for(root):
-                    self._run_root(root, instance)
+                self._run_root_and_instances(root)
             if not reporting:
                 # Called only from places the analysis cannot resolve (another package, a
                 # registry, a callback): run on their own, where an unresolved stream is not
@@ -550,10 +564,35 @@ class Interpreter:
                 # runs it with its caller's arguments: on its own it would run with none, its
                 # parameters' defaults standing for what the caller passes.
                 if key not in self._called and key not in started:
-                    self._run_root(key)
+                    self._run_root_and_instances(key, instances=False)
             self._fallback = False
         self._run_threads()
         return Analysis(self.runs, self.host_reads, self.failed)
+
+    def _run_root_and_instances(self, key: tuple[str, str], instances: bool = True) -> None:
+        """Run an entry point (and, for a method, once per instance the project constructs,
+        with its own fields). The reporting pass runs only those whose collecting run reached
+        a copy or handed work to another thread, and those that read a field or global that
+        was given a value opening new paths (or an instance was made) after that run: the
+        rest cannot report, and what they store in fields the collecting pass stored."""
+        runs = self._instances_for(key) if instances else []
+        if self._reporting and key not in self._effective and key in self._collected:
+            if self._fallback:
+                return  # run alone, with no arguments: what it reads changes little
+            started, read, instance_count = self._collected[key]
+            if len(runs) <= instance_count and all(self._heap_changed.get(k, -1) <= started for k in read):
+                return
+        self._heap_reads = set()
+        started = self._root_runs
+        self._root_runs += 1
+        before = (self._copies_reached, self._handoffs_reached, len(self._threads))
+        self._run_root(key)
+        for instance in runs:
+            self._run_root(key, instance)
+        if (self._copies_reached, self._handoffs_reached, len(self._threads)) != before:
+            self._effective.add(key)
+        if not self._reporting:
+            self._collected[key] = (started, self._heap_reads, len(runs))
 
     def _thread_code(self) -> set[tuple[str, str]]:
         """The functions threads started so far run."""
@@ -1316,8 +1355,7 @@ class Interpreter:
                 and self._method(holder.module, holder.qualname, spelled.name) is None
                 # A field that may hold None (no stream on this device): a barrier on it would fail.
                 and not any(
-                    _is_none(value)
-                    for value in self._heap.get((holder.module, holder.qualname, spelled.name), [])
+                    _is_none(value) for value in self._stored((holder.module, holder.qualname, spelled.name))
                 )
             ):
                 return _spelling(spelled)  # a field of a project object, not a property
@@ -1433,11 +1471,11 @@ class Interpreter:
                 if chain is not None:
                     earlier = chain.get(target.name)
                     if earlier is not None and holder.site:
-                        values = self._heap.get(
-                            (holder.module, f"{holder.qualname}@{holder.site}", target.name), []
-                        )
+                        key = (holder.module, f"{holder.qualname}@{holder.site}", target.name)
+                        values = self._stored(key)
                         if earlier in values and earlier != value:
                             values.remove(earlier)
+                            self._heap_changed[key] = self._root_runs - 1
                     chain[target.name] = value
                 self._remember_field(holder, target.name, value)
                 if isinstance(statement, ir.Assign) and _has_none_branch(statement.value):
@@ -1514,6 +1552,14 @@ class Interpreter:
         values = self._heap.setdefault(key, [])
         if value not in values and len(values) < 8:
             values.append(value)
+            if _opens_paths(value):
+                self._heap_changed[key] = self._root_runs - 1
+
+    def _stored(self, key: tuple[str, str, str]) -> list[Value]:
+        """What was assigned to a field or global so far (noting that the running entry point
+        read it)."""
+        self._heap_reads.add(key)
+        return self._heap.get(key, [])
 
     # ------------------------------------------------------------- host reads
     def _identity(self, value: Value, expr: ir.Expr | None, frame: _Frame) -> str:
@@ -1768,7 +1814,7 @@ class Interpreter:
             return FuncV(module.name, name)
         if (module.name, name) in self._classes:
             return ClassV(module.name, name)
-        assigned = self._heap.get((module.name, "<globals>", name))
+        assigned = self._stored((module.name, "<globals>", name))
         if assigned:
             return join(assigned)
         if name in code.constants:
@@ -1826,8 +1872,8 @@ class Interpreter:
                 if _is_classmethod(self._functions[method]):
                     return FuncV(method[0], method[1], ClassV(base.module, base.qualname))
                 return FuncV(method[0], method[1], base)
-            stored = (base.site and self._heap.get((base.module, f"{base.qualname}@{base.site}", name))) or (
-                self._heap.get((base.module, base.qualname, name))
+            stored = (base.site and self._stored((base.module, f"{base.qualname}@{base.site}", name))) or (
+                self._stored((base.module, base.qualname, name))
             )
             spelled = Unknown(f"{base.alias or 'self'}.{name}")
             if stored and self._written_where_not_run(base, name):
@@ -1844,7 +1890,7 @@ class Interpreter:
                 classmethod = _is_classmethod(self._functions[method])
                 return FuncV(method[0], method[1], base if classmethod else None)
             # A class attribute assigned through ``cls.x = ...`` (a singleton's instance).
-            stored = self._heap.get((base.module, base.qualname, name))
+            stored = self._stored((base.module, base.qualname, name))
             return join(stored) if stored else UNKNOWN
         if isinstance(base, ExternalV):
             return ExternalV(f"{base.dotted}.{name}")
@@ -1857,15 +1903,13 @@ class Interpreter:
         if isinstance(base, Unknown):
             owners = self._field_owners.get(name, set())
             if 1 <= len(owners) <= _MAX_OVERRIDES:
-                stored = [
-                    v for module, cls in sorted(owners) for v in self._heap.get((module, cls, name), [])
-                ]
+                stored = [v for module, cls in sorted(owners) for v in self._stored((module, cls, name))]
                 handles = (TensorV, StreamV, EventV)
                 held: list[Value] = [v for v in stored if isinstance(v, handles)]
                 holders = {
                     owner
                     for owner in owners
-                    if any(isinstance(v, handles) for v in self._heap.get((*owner, name), []))
+                    if any(isinstance(v, handles) for v in self._stored((*owner, name)))
                 }
                 if held and holders == owners:
                     return join(held)  # what every class that has this field keeps in it
@@ -2228,6 +2272,7 @@ class Interpreter:
             self._host_read(args[0], call.args[0] if call.args else None, f"`{method}()`", call, frame, state)
         if method in ("put", "put_nowait") and isinstance(receiver, QueueV) and args:
             step = FlowStep(frame.module.path, call.span.line, call.span.column, f"put on {receiver.label}")
+            self._handoffs_reached += 1
             if self._reporting or not self._puts.get(receiver.key):
                 self._puts.setdefault(receiver.key, []).append(
                     _Put(args[0], state.copy(), (*frame.flow, step))
@@ -2440,14 +2485,15 @@ class Interpreter:
             if args and isinstance(args[0], StreamV):
                 return args[0], state
             if not args:
-                return StreamV(_site(frame, call), _NEW_STREAM), state
+                return StreamV(_stream_site(frame, call), _NEW_STREAM), state
         if last in ADDRESS_WRAPPERS and args and isinstance(args[0], TensorV):
             return args[0], state  # ``Buffer.from_handle(ptr, size)``: the memory at that address
         if last == "Stream" or (last == "stream" and not args and "numba" in dotted):
-            return StreamV(_site(frame, call), _NEW_STREAM), state  # numba's ``cuda.stream()`` makes one
+            # numba's ``cuda.stream()`` makes one
+            return StreamV(_stream_site(frame, call), _NEW_STREAM), state
         if last in STREAM_CREATORS:
             # cuda-python: ``err, stream = cudart.cudaStreamCreate()``
-            made = StreamV(_site(frame, call), _NEW_STREAM)
+            made = StreamV(_stream_site(frame, call), _NEW_STREAM)
             return SeqV((ConstV(0, "err", frame.module.path, None), made)), state
         if last in EVENT_CREATORS or (last == "event" and "numba" in dotted):
             site = _site(frame, call)
@@ -2647,6 +2693,7 @@ class Interpreter:
     ) -> _State:
         """A copy launch; ``written`` names the destination buffer (identity, spelling) for host reads."""
         copy_stream = stream.key if stream is not None else f"current@{frame.thread}"
+        self._copies_reached += 1
         if stream is not None:
             state.issued[stream.key] = self._clock
             self._copy_streams.add(stream.key)
@@ -3065,6 +3112,34 @@ _HOST_READS = HOST_READ_METHODS | {"numpy"}
 _TENSOR_WRITE = "<tensor write>"
 
 
+def _opens_paths(value: Value, depth: int = 0) -> bool:
+    """Whether code that read a field without this value may reach a copy or a hand-off with
+    it: a call resolves through it into project code, a copy entry point or a queue, or a
+    branch turns on it. Tensors, streams, events and counts change what a reached copy
+    reports, not whether it is reached."""
+    if isinstance(value, (ObjectV, FuncV, ClassV, LambdaV, QueueV, QueueGetV, ModuleV, CopyApiV)):
+        return True
+    if isinstance(value, GeneratorContextV):
+        return True
+    if isinstance(value, ConstV):
+        return isinstance(value.value, bool)
+    if isinstance(value, ExternalV):
+        last = value.dotted.removesuffix("()").rpartition(".")[2]
+        return last in SEED_NAMES or last in WEAK_NAMES
+    if depth > 3:
+        return True
+    if isinstance(value, (SeqV, ZipV)):
+        return any(
+            _opens_paths(item, depth + 1)
+            for item in (value.items if isinstance(value, SeqV) else value.parts)
+        )
+    if isinstance(value, RecordV):
+        return any(_opens_paths(item, depth + 1) for _, item in value.fields)
+    if isinstance(value, UnionV):
+        return any(_opens_paths(option, depth + 1) for option in value.options)
+    return False
+
+
 def _in_place(method: str) -> bool:
     """``fill_``, ``index_copy_``, ``add_``: torch's in-place methods end in one underscore."""
     return method.endswith("_") and not method.endswith("__") and len(method) > 1
@@ -3322,6 +3397,18 @@ def _buffer_site(kind: str, frame: _Frame, call: ir.Call) -> str:
 def _site(frame: _Frame, call: ir.Call) -> str:
     """Where a call is: two streams or queues made on one line are two objects."""
     return f"{frame.module.path}:{call.span.line}:{call.span.column}"
+
+
+def _stream_site(frame: _Frame, call: ir.Call) -> str:
+    """Where a stream is made. In a module-level function (a factory helper) each call of
+    it makes its own: the compute stream and the copy stream may both come from one
+    ``create_stream()``."""
+    site = _site(frame, call)
+    function = frame.stack[-1] if frame.stack else ""
+    if function and "." not in function and frame.flow:
+        caller = frame.flow[-1]
+        site += f"@{caller.path}:{caller.line}:{caller.column}"
+    return site
 
 
 # The key prefix of writes to a buffer the analysis cannot place, by how its value is spelt.
