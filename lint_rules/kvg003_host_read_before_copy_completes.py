@@ -71,7 +71,9 @@ class HostReadBeforeCopyCompletes(Rule):
             "branch taken only when `event.query()` returned True, or a blocking copy on the same "
             "stream. `.numpy()` is a view, not a read: reading the array is. Calls, returns, "
             "object fields and queue hand-offs are followed; a wait on an "
-            "event or stream the analysis cannot place counts as waiting for everything. Only files "
+            "event or stream the analysis cannot place counts as waiting for everything. A copy that "
+            "one method of an object leaves running, read by another method called from outside the "
+            "project, is uncertain (the caller may wait between the calls). Only files "
             "that launch copies or name a stream, a thread, a queue or `non_blocking=True` are read."
         ),
         why=(
@@ -284,21 +286,26 @@ class HostReadBeforeCopyCompletes(Rule):
     )
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
-        # One finding per statement: its first read, or the first with no blocking read the
-        # code cannot place between copy and read (that one establishes the hazard).
+        # One finding per statement: its first read, or the first whose hazard the code
+        # establishes (no blocking read it cannot place, nor an earlier call, between copy and read).
         first: dict[tuple[str, int, int], HostRead] = {}
         for read in model.host_reads:
             site = (read.path, *read.lines)
-            if site not in first or (first[site].copy.maybe_waited and not read.copy.maybe_waited):
+            if site not in first or (not first[site].copy.established and read.copy.established):
                 first[site] = read
         for read in first.values():
             copy = read.copy
-            uncertain = (
-                f"{copy.maybe_waited} may have waited for the copy (the code does not show whether "
-                "its tensor is on the GPU)"
-                if copy.maybe_waited
-                else ""
-            )
+            uncertain = ""
+            if copy.maybe_waited:
+                uncertain = (
+                    f"{copy.maybe_waited} may have waited for the copy (the code does not show "
+                    "whether its tensor is on the GPU)"
+                )
+            elif copy.earlier_call:
+                uncertain = (
+                    "an earlier call of the object started the copy: whether its caller waits "
+                    "between the two calls is not shown"
+                )
             yield Finding(
                 path=read.path,
                 code=self.code,

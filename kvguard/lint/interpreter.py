@@ -212,6 +212,14 @@ class PendingCopy:
     # A blocking read the code cannot place came since (a ``.tolist()`` of a tensor that may be
     # on the GPU): the host may have waited for this copy. Says where.
     maybe_waited: str = ""
+    # Started by an earlier call of the object that holds the buffer (another entry point):
+    # code outside the project may wait between the two calls.
+    earlier_call: bool = False
+
+    @property
+    def established(self) -> bool:
+        """Whether the code shows that nothing waited for the copy before a read."""
+        return not self.maybe_waited and not self.earlier_call
 
 
 @dataclass(frozen=True)
@@ -357,7 +365,11 @@ def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State
                 merged.writes[tensor] = write
     for state in states:
         for key, copy in state.pending.items():
-            merged.pending.setdefault(key, copy)  # still running on some path: reading is unsafe
+            # Still running on some path: reading is unsafe; surely so where the code shows
+            # that nothing waited for it on that path.
+            known = merged.pending.get(key)
+            if known is None or (not known.established and copy.established):
+                merged.pending[key] = copy
     for state in states:
         for key, time in state.issued.items():
             merged.issued[key] = max(time, merged.issued.get(key, time))
@@ -512,16 +524,20 @@ class Interpreter:
         # The streams each class keeps in its fields.
         self._field_streams: dict[tuple[str, str], set[str]] = {}
         self._left_unordered: set[str] = set()
+        # Asynchronous copies into host buffers that a method call of an object, run as an
+        # entry point, left unfinished, by the object's class.
+        self._left_pending: dict[tuple[str, str], dict[str, PendingCopy]] = {}
         # The streams each event is recorded on, wherever (any pass, any path) the analysis saw
         # a record: waiting on one recorded nowhere is no barrier.
         self._recorded_on: dict[str, set[str]] = {}
         # Functions entered this pass through a resolved call, a thread start or a ``with``.
         self._called: set[tuple[str, str]] = set()
-        # Entry points whose collecting run reached a copy or handed work on, and how many
-        # copies and puts the analysis has reached so far.
+        # Entry points whose collecting run reached a copy (or started with one an earlier call
+        # left unfinished) or handed work on, and how many of each the analysis has seen.
         self._effective: set[tuple[str, str]] = set()
         self._copies_reached = 0
         self._handoffs_reached = 0  # puts on queues
+        self._inherited_copies = 0  # copies entry points started with, left by earlier calls
         # Fields and globals (heap keys) read by the entry point now running; for each entry
         # point run while collecting, when it started (its number), what it read and how many
         # instances it ran for; and when each heap key last changed (the entry point's number).
@@ -546,7 +562,7 @@ class Interpreter:
             self._reporting = reporting
             self._puts, self._threads = {}, []
             self._called = set()
-            for root in roots if reporting else [*writers, *roots]:
+            for root in [*writers, *roots]:
                 self._run_root_and_instances(root)
             if not reporting:
                 # Called only from places the analysis cannot resolve (another package, a
@@ -572,7 +588,8 @@ class Interpreter:
     def _run_root_and_instances(self, key: tuple[str, str], instances: bool = True) -> None:
         """Run an entry point (and, for a method, once per instance the project constructs,
         with its own fields). The reporting pass runs only those whose collecting run reached
-        a copy or handed work to another thread, and those that read a field or global that
+        a copy (its own or one an earlier call left unfinished) or handed work to another
+        thread, and those that read a field or global that
         was given a value opening new paths (or an instance was made) after that run: the
         rest cannot report, and what they store in fields the collecting pass stored."""
         runs = self._instances_for(key) if instances else []
@@ -585,14 +602,18 @@ class Interpreter:
         self._heap_reads = set()
         started = self._root_runs
         self._root_runs += 1
-        before = (self._copies_reached, self._handoffs_reached, len(self._threads))
+        before = self._reached()
         self._run_root(key)
         for instance in runs:
             self._run_root(key, instance)
-        if (self._copies_reached, self._handoffs_reached, len(self._threads)) != before:
+        if self._reached() != before:
             self._effective.add(key)
         if not self._reporting:
             self._collected[key] = (started, self._heap_reads, len(runs))
+
+    def _reached(self) -> tuple[int, int, int, int]:
+        """How many copies, inherited copies, puts and thread starts the analysis has seen."""
+        return (self._copies_reached, self._inherited_copies, self._handoffs_reached, len(self._threads))
 
     def _thread_code(self) -> set[tuple[str, str]]:
         """The functions threads started so far run."""
@@ -837,14 +858,24 @@ class Interpreter:
         bound: Value | None = instance
         if bound is None and function.class_name:
             bound = ObjectV(module_name, function.class_name)
-        self._invoke(
-            FuncV(module_name, qualname, bound),
-            (),
-            (),
-            _State(),
-            _Frame(module, {}, MAIN_THREAD, (), 0, ()),
-            None,
-        )
+        start = _State()
+        holder = (module_name, function.class_name) if function.class_name else None
+        if holder is not None:
+            # Copies another call of the object left unfinished: code outside the project may
+            # call this method next (``propose()`` starts a copy into a field, ``get()`` reads it).
+            start.pending = {
+                key: replace(copy, earlier_call=True)
+                for key, copy in self._left_pending.get(holder, {}).items()
+            }
+            self._heap_reads.add((holder[0], holder[1], _LEFT_PENDING))
+            self._inherited_copies += len(start.pending)
+        frame = _Frame(module, {}, MAIN_THREAD, (), 0, ())
+        _, end = self._invoke(FuncV(module_name, qualname, bound), (), (), start, frame, None)
+        if holder is not None and end.pending:
+            left = self._left_pending.setdefault(holder, {})
+            if not end.pending.keys() <= left.keys():
+                self._heap_changed[(holder[0], holder[1], _LEFT_PENDING)] = self._root_runs - 1
+            left.update(end.pending)
 
     def _run_thread(self, start: _ThreadStart) -> None:
         self._budget = _CALLS_PER_ROOT
@@ -892,6 +923,8 @@ class Interpreter:
         if (
             key not in self._reach
             and not state.streams
+            # An unfinished copy into host memory: it may read the buffer (``float(x.sum())``).
+            and not state.pending
             and caller.thread == MAIN_THREAD
             # A getter or accessor is cheap and may hand out a field that matters.
             and not _is_property(function)
@@ -1620,6 +1653,14 @@ class Interpreter:
             state.completed(None, before=record[1] if record is not None else None)
         elif isinstance(target, Unknown):
             state.completed(None)
+        elif isinstance(target, UnionV):
+            # One of several events or streams: done is what each of them would have finished.
+            remaining: set[str] = set()
+            for option in target.options:
+                trial = state.copy()
+                self._host_waited(option, trial)
+                remaining |= trial.pending.keys()
+            state.pending = {key: copy for key, copy in state.pending.items() if key in remaining}
 
     def _queried(self, test: ir.Expr, frame: _Frame, state: _State) -> tuple[Value, bool] | None:
         """(event or stream, negated) for a test ``x.query()`` or ``not x.query()``."""
@@ -2251,6 +2292,11 @@ class Interpreter:
                 record = state.records.get(target.key)
                 if record is not None and record[0] is not None and record[0].current_of == MAIN_THREAD:
                     state.synced = record[1]
+            elif isinstance(target, StreamV) and target.key in state.barriers:
+                # A stream ordered behind the producer: waiting for it waits for the producer's
+                # work up to that barrier too.
+                ordered = state.barriers[target.key]
+                state.synced = ordered if state.synced is None else max(state.synced, ordered)
             self._host_waited(target, state)
             return UNKNOWN, state
         if (
@@ -3410,6 +3456,10 @@ def _stream_site(frame: _Frame, call: ir.Call) -> str:
         site += f"@{caller.path}:{caller.line}:{caller.column}"
     return site
 
+
+# Stands for the copies an object's method calls left unfinished where an entry point's reads
+# of fields are noted: another method that runs later may start one.
+_LEFT_PENDING = "<copies left unfinished>"
 
 # The key prefix of writes to a buffer the analysis cannot place, by how its value is spelt.
 _UNPLACED = "unplaced:"
