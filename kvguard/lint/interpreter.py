@@ -271,7 +271,13 @@ class _State:
     unrecorded: frozenset[str] = frozenset()
 
     def ordered_since(self, stream: str) -> int | None:
-        times = [t for t in (self.barriers.get(stream), self.synced, self.ordered_all) if t is not None]
+        times = [t for t in (self.barriers.get(stream), self.all_ordered_since()) if t is not None]
+        return max(times) if times else None
+
+    def all_ordered_since(self) -> int | None:
+        """Since when every stream is ordered behind the producer (a host sync, a taught
+        barrier helper)."""
+        times = [t for t in (self.synced, self.ordered_all) if t is not None]
         return max(times) if times else None
 
     def copy(self) -> _State:
@@ -357,7 +363,7 @@ def _merge(states: Sequence[_State], steps: Sequence[FlowStep | None]) -> _State
     for state in states:
         # A write its own path ordered every stream behind (a host sync after it) is done
         # for every later copy: merged with another path's older barrier it would look stale.
-        ordered = max((t for t in (state.synced, state.ordered_all) if t is not None), default=None)
+        ordered = state.all_ordered_since()
         for tensor, write in state.writes.items():
             if ordered is not None and write[0] < ordered:
                 continue
@@ -589,9 +595,9 @@ class Interpreter:
         """Run an entry point (and, for a method, once per instance the project constructs,
         with its own fields). The reporting pass runs only those whose collecting run reached
         a copy (its own or one an earlier call left unfinished) or handed work to another
-        thread, and those that read a field or global that
-        was given a value opening new paths (or an instance was made) after that run: the
-        rest cannot report, and what they store in fields the collecting pass stored."""
+        thread, and those that read a field or global that was given a value opening new
+        paths (or an instance was made) after that run: the rest cannot report, and what
+        they store in fields the collecting pass stored."""
         runs = self._instances_for(key) if instances else []
         if self._reporting and key not in self._effective and key in self._collected:
             if self._fallback:
@@ -874,7 +880,7 @@ class Interpreter:
         if holder is not None and end.pending:
             left = self._left_pending.setdefault(holder, {})
             if not end.pending.keys() <= left.keys():
-                self._heap_changed[(holder[0], holder[1], _LEFT_PENDING)] = self._root_runs - 1
+                self._changed((holder[0], holder[1], _LEFT_PENDING))
             left.update(end.pending)
 
     def _run_thread(self, start: _ThreadStart) -> None:
@@ -1508,7 +1514,7 @@ class Interpreter:
                         values = self._stored(key)
                         if earlier in values and earlier != value:
                             values.remove(earlier)
-                            self._heap_changed[key] = self._root_runs - 1
+                            self._changed(key)
                     chain[target.name] = value
                 self._remember_field(holder, target.name, value)
                 if isinstance(statement, ir.Assign) and _has_none_branch(statement.value):
@@ -1586,7 +1592,11 @@ class Interpreter:
         if value not in values and len(values) < 8:
             values.append(value)
             if _opens_paths(value):
-                self._heap_changed[key] = self._root_runs - 1
+                self._changed(key)
+
+    def _changed(self, key: tuple[str, str, str]) -> None:
+        """A field or global changed in the entry point now running (the last one numbered)."""
+        self._heap_changed[key] = self._root_runs - 1
 
     def _stored(self, key: tuple[str, str, str]) -> list[Value]:
         """What was assigned to a field or global so far (noting that the running entry point
@@ -3163,9 +3173,9 @@ def _opens_paths(value: Value, depth: int = 0) -> bool:
     it: a call resolves through it into project code, a copy entry point or a queue, or a
     branch turns on it. Tensors, streams, events and counts change what a reached copy
     reports, not whether it is reached."""
-    if isinstance(value, (ObjectV, FuncV, ClassV, LambdaV, QueueV, QueueGetV, ModuleV, CopyApiV)):
-        return True
-    if isinstance(value, GeneratorContextV):
+    if isinstance(
+        value, (ObjectV, FuncV, ClassV, LambdaV, QueueV, QueueGetV, ModuleV, CopyApiV, GeneratorContextV)
+    ):
         return True
     if isinstance(value, ConstV):
         return isinstance(value.value, bool)

@@ -45,7 +45,7 @@ from kvguard.runtime import driver
 from kvguard.runtime.batch_copy import BatchCopier, CopyPlan
 from kvguard.runtime.compare import PairComparer
 from kvguard.runtime.errors import CudaDriverError, GuardViolation
-from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy
+from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy, first_of
 from kvguard.runtime.order import MemoryKind
 from kvguard.runtime.pool import ReusePool
 from kvguard.runtime.verify import BlockSampler, plan_pairs
@@ -132,9 +132,7 @@ def _describe(copies: list[_Copy]) -> str:
     if len(copies) == 1:
         return copies[0].request.describe(destination=True)
     direction = "store" if copies[0].request.is_store else "load"
-    indices = [copy.request.event_idx for copy in copies]
-    more = f" and {len(indices) - 8} more" if len(indices) > 8 else ""
-    return f"{direction} events {indices[:8]}{more}"
+    return f"{direction} events {first_of([copy.request.event_idx for copy in copies])}"
 
 
 def _name_refused(error: BaseException, copies: list[_Copy]) -> BaseException:

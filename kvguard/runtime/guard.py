@@ -97,15 +97,16 @@ class CopyRequest(NamedTuple):
         """Direction, event index and source blocks (the first 8); `destination`: and the
         destination blocks."""
         direction = "store" if self.is_store else "load"
-        blocks = f"source blocks {_shown(self.src_blocks)}"
+        blocks = f"source blocks {first_of(self.src_blocks)}"
         if destination:
-            blocks += f" -> destination blocks {_shown(self.dst_blocks)}"
+            blocks += f" -> destination blocks {first_of(self.dst_blocks)}"
         return f"{direction} event {self.event_idx} ({blocks})"
 
 
-def _shown(blocks: Sequence[int]) -> str:
-    more = f" and {len(blocks) - 8} more" if len(blocks) > 8 else ""
-    return f"{list(blocks[:8])}{more}"
+def first_of(numbers: Sequence[int]) -> str:
+    """The first 8 numbers of a list, and how many more, for a message."""
+    more = f" and {len(numbers) - 8} more" if len(numbers) > 8 else ""
+    return f"{list(numbers[:8])}{more}"
 
 
 _COPY = Verdict(copy=True)
