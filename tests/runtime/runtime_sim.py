@@ -13,7 +13,8 @@ import contextlib
 import ctypes
 import itertools
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import pytest
@@ -301,3 +302,14 @@ def start(backend: backend_module.OrderedCopyBackend, gpu: dict[str, torch.Tenso
 def holds(gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor],
           src: Sequence[int], dst: Sequence[int]) -> bool:
     return all(torch.equal(cpu[name][list(dst)], gpu[name][list(src)]) for name in gpu)
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """Whether the copy thread brought `condition` about within `timeout` seconds (a bound
+    that keeps a broken backend from hanging the suite, not a speed check)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
+    return True

@@ -21,6 +21,7 @@ from runtime_sim import (
     install,
     make_caches,
     start,
+    wait_until,
 )
 
 from kvguard.runtime import (
@@ -863,15 +864,6 @@ def test_a_burst_of_large_requests_hands_over_from_the_third(
     assert len(sleeps) == handovers and len(events) == len(sizes)
 
 
-def _wait_until(predicate: Any, timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
-
-
 class VerifyGated(OrderedCopyBackend):
     """The verify thread starts only when `verify_gate` opens; the copy thread runs freely."""
 
@@ -899,7 +891,7 @@ def test_a_failed_store_call_among_waiting_checks_refuses_only_its_group() -> No
         for idx in range(3):
             blocks = [2 * idx, 2 * idx + 1]
             backend.launch_copy(blocks, blocks, True, idx, events)
-    assert _wait_until(lambda: backend._handed_off == 2)
+    assert wait_until(lambda: backend._handed_off == 2)
     assert events == []  # nothing is reported before its check
     backend.verify_gate.set()
     with pytest.raises(BatchCopyError, match="simulated failure"):

@@ -7,15 +7,13 @@ failing plan (CUDA 12.8's failIdx) or not (CUDA 13's entry point)."""
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from runtime_sim import SimEventCalls, SimStream, install, make_caches, start
+from runtime_sim import SimEventCalls, SimStream, install, make_caches, start, wait_until
 
 from kvguard.runtime import BatchCopyError, GuardPolicy, OrderedCopyBackend
 from kvguard.runtime.backend import _Copy
@@ -70,15 +68,6 @@ def drain_errors(backend: OrderedCopyBackend) -> list[BaseException]:
         except Exception as exc:
             errors.append(exc)
             assert len(errors) < 100
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.001)
-    return True
 
 
 ISSUE_STORES = [([1, 2], [3, 4]), ([1, 999], [3, 4]), ([5], [6])]  # issue 25, as reported
