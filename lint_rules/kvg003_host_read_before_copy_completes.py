@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from pathlib import PurePath
 
 from kvguard.lint.findings import Finding, FlowStep
-from kvguard.lint.interpreter import HostRead
 from kvguard.lint.model import ProjectModel
+from kvguard.lint.results import HostRead
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 
 _BAD = """\

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Finding, FlowStep
-from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
 from kvguard.lint.model import ProjectModel
+from kvguard.lint.results import MAIN_THREAD, CopyRun
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
 from lint_rules.stream_barrier import ON_SHARED_DEFAULT_STREAM, barrier_fix, unordered_by_site

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from kvguard.lint.findings import Edit, Fix
-from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
+from kvguard.lint.results import MAIN_THREAD, CopyRun
 
 # Why a copy on another thread's implicit current stream is uncertain.
 ON_SHARED_DEFAULT_STREAM = (
