@@ -40,6 +40,7 @@ from kvguard.lint.reading import (
     _DEFAULT_UNDER,
     _NEW_STREAM,
     _UNPLACED,
+    EMPTIED,
     _accepts,
     _callee_name,
     _carries_handle,
@@ -55,6 +56,7 @@ from kvguard.lint.reading import (
     _is_none,
     _is_property,
     _is_static,
+    _iterated_names,
     _keyed_spelling,
     _label_streams,
     _merge_names,
@@ -125,6 +127,10 @@ _BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict"})
 
 # What an API handler gives for a call it models; None for one it leaves to the others.
 Handled: TypeAlias = tuple[Value, PathState] | None
+
+
+# Defaults that choose a branch rather than a value: an entry point's caller may pass another.
+FLAGS = (None, True, False)
 
 
 class Evaluator:
@@ -434,6 +440,15 @@ class Evaluator:
                             else None
                         ),
                     )
+                if (
+                    call is None
+                    and caller.depth == 0
+                    and isinstance(value, ConstV)
+                    and any(value.value is flag for flag in FLAGS)
+                ):
+                    # An entry point's caller is not in the project: it may pass another value
+                    # for a flag or an optional argument, and each branch on it may run.
+                    value = join([value, Unknown(param.name)])
                 env[param.name] = value
             else:
                 env[param.name] = Unknown(param.name, from_caller=self._fallback and caller.depth == 0)
@@ -573,10 +588,38 @@ class Evaluator:
             if statement.has_else
             else (f"path where the if at line {line} is not taken")
         )
+        emptied, when_taken = self._emptied_by(statement.test, frame)
         return [
-            Branch(taken, taken_env, self._step(frame, statement.span, f"if branch at line {line}")),
-            Branch(other, frame.env, self._step(frame, statement.span, other_label)),
+            Branch(
+                taken,
+                taken_env,
+                self._step(frame, statement.span, f"if branch at line {line}"),
+                emptied if when_taken else "",
+            ),
+            Branch(
+                other,
+                frame.env,
+                self._step(frame, statement.span, other_label),
+                "" if when_taken else emptied,
+            ),
         ]
+
+    def _emptied_by(self, test: ir.Expr, frame: Frame) -> tuple[str, bool]:
+        """For ``if xs:`` or ``if not xs:`` over a name or a field that holds a collection (or
+        None) as far as the code shows: its spelling, and whether the path where the test
+        holds is the one where it is empty. ("", False) for any other test."""
+        negated = isinstance(test, ir.Not)
+        tested = test.operand if isinstance(test, ir.Not) else test
+        if isinstance(tested, ir.Name):
+            spelling = tested.id
+        elif isinstance(tested, ir.Attr) and isinstance(tested.base, ir.Name):
+            spelling = f"{tested.base.id}.{tested.name}"
+        else:
+            return "", False
+        held = options(self._peek(tested, frame))
+        if not all(isinstance(o, (Unknown, SeqV)) or _is_none(o) is True for o in held):
+            return "", False  # a tensor, a stream, an object: its truth says nothing of a loop
+        return spelling, negated
 
     def _after_if(
         self, before: dict[str, Value], paths: list[Branch], rest: Sequence[ir.Stmt], frame: Frame
@@ -586,8 +629,14 @@ class Evaluator:
         if overlap else current``) each run the rest of the block on their own, so that a
         barrier taken on one path is not paired with the stream the other path chose."""
         live = [path for path in paths if not path.state.returned]
+        iterated = {
+            spelling for spelling in _iterated_names(rest) if any(p.emptied == spelling for p in live)
+        }
         split = (
-            len(live) > 1 and rest and self._splits < MAX_SPLITS and _streams_differ(live[0].env, live[1].env)
+            len(live) > 1
+            and rest
+            and self._splits < MAX_SPLITS
+            and (_streams_differ(live[0].env, live[1].env) or bool(iterated))
         )
         if not split:
             frame.env = _merge_names(before, paths)
@@ -597,6 +646,8 @@ class Evaluator:
         try:
             for path in paths:
                 frame.env = dict(path.env)
+                if path.emptied in iterated:
+                    frame.env[path.emptied] = EMPTIED
                 ends.append(path.state if path.state.returned else self._block(rest, frame, path.state))
                 envs.append(Branch(ends[-1], frame.env, path.step))
         finally:
@@ -606,6 +657,8 @@ class Evaluator:
 
     def _loop(self, statement: ir.Loop, frame: Frame, state: PathState) -> PathState:
         iterated, state = self._eval(statement.iter, frame, state)
+        if iterated is EMPTIED:
+            return self._block(statement.orelse, frame, state)  # no turn on this path
         element = _element(iterated)
         if statement.target is not None:
             state = self._assign(statement.target, element, frame, state, statement)
@@ -1752,8 +1805,13 @@ class Evaluator:
                 return under == waiter.key or under in self._copy_streams
             # A stream the project made that no copy runs on is a compute stream: kernels run
             # there (``with compute:`` in cupy, ``kernel[grid, block, compute]`` in numba).
-            return producer.key not in self._copy_streams
+            return self._is_compute_stream(producer)
         return True
+
+    def _is_compute_stream(self, stream: StreamV) -> bool:
+        """A stream the project made and runs kernels on, not copies: a producer's stream."""
+        made = not stream.current_of and not stream.key.startswith(("opaque:", _DEFAULT_UNDER))
+        return made and stream.key not in self._copy_streams
 
     def _note_record(self, event: str, stream: Value | None) -> None:
         on = stream.key if isinstance(stream, StreamV) else ""  # "": a stream not resolved here

@@ -24,26 +24,15 @@ import contextlib
 from dataclasses import replace
 
 from kvguard.lint import ir
-from kvguard.lint.api import (
-    SEED_NAMES,
-    WEAK_NAMES,
-)
-from kvguard.lint.evaluator import (
-    _CALLS_PER_ROOT,
-    _RUNS_PER_THREAD_FUNCTION,
-    Handled,
-)
+from kvguard.lint.api import SEED_NAMES, WEAK_NAMES
+from kvguard.lint.evaluator import _CALLS_PER_ROOT, _RUNS_PER_THREAD_FUNCTION, Handled
 from kvguard.lint.handlers.arrays import ArrayApi
 from kvguard.lint.handlers.handoffs import HandoffApi
 from kvguard.lint.handlers.python import PythonApi
 from kvguard.lint.handlers.raw_copies import RawCopyApi
 from kvguard.lint.handlers.streams import StreamApi
 from kvguard.lint.handlers.tensors import TensorApi
-from kvguard.lint.pathstate import (
-    Frame,
-    PathState,
-    ThreadStart,
-)
+from kvguard.lint.pathstate import Frame, PathState, ThreadStart
 from kvguard.lint.reading import (
     _HOST_READS,
     _LEFT_PENDING,
@@ -55,14 +44,7 @@ from kvguard.lint.reading import (
     _spelling,
 )
 from kvguard.lint.results import MAIN_THREAD, Analysis
-from kvguard.lint.values import (
-    UNKNOWN,
-    ExternalV,
-    FuncV,
-    LambdaV,
-    ObjectV,
-    Value,
-)
+from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, Value
 
 
 class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, TensorApi):
@@ -359,6 +341,11 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
                 seeds.append(key)
             elif mentioned & WEAK_NAMES or mentioned & _HOST_READS or _TENSOR_WRITE in mentioned:
                 weak.append(key)  # copies, allocations, writes and host reads, on a seed's path
+        # A function that defines a closure is how the closure comes to exist and to be handed
+        # on (a factory of hooks or callbacks): it matters as a call of it would.
+        for parent, inner in self._nested_in.items():
+            for key in inner:
+                callers.setdefault(self._functions[key].name, set()).add(parent)
         for module in self._modules.values():
             called, mentioned, passed = _names_used(module.code.body)
             self._uses[id(module.code.body)] = (called, mentioned)

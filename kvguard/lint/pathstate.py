@@ -10,10 +10,7 @@ from pathlib import PurePosixPath
 from kvguard.lint import ir
 from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.results import PendingCopy
-from kvguard.lint.values import (
-    StreamV,
-    Value,
-)
+from kvguard.lint.values import StreamV, Value
 
 BEFORE_PATH = -1
 
@@ -88,6 +85,9 @@ class Branch:
     state: PathState
     env: dict[str, Value]
     step: FlowStep | None
+    # A collection the test found empty on this path (``if batch.evicted:`` not taken): a
+    # later loop over it runs no turn here.
+    emptied: str = ""
 
 
 # Branches on which stream to use, nested or in sequence, that each run the rest of their

@@ -19,10 +19,7 @@ from kvguard.lint.api import (
     WEAK_NAMES,
 )
 from kvguard.lint.facts import Memory, SourceOrder
-from kvguard.lint.pathstate import (
-    Branch,
-    Frame,
-)
+from kvguard.lint.pathstate import Branch, Frame
 from kvguard.lint.values import (
     UNKNOWN,
     ClassV,
@@ -54,6 +51,9 @@ from kvguard.lint.values import (
 )
 
 _NEW_STREAM = "a stream created here"
+# What a collection is on the path where ``if xs:`` found it empty: this very object, so that
+# a loop over it runs no turn there (an empty list the code builds may be filled elsewhere).
+EMPTIED = SeqV(())
 
 
 def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
@@ -828,3 +828,25 @@ def _order_value(value: Value, origin: str) -> SourceOrder | None:
     return SourceOrder(
         number, value.spelling, value.span, value.origin or origin, value.path, value.defaulted_at
     )
+
+
+def _iterated_names(statements: Sequence[ir.Stmt]) -> set[str]:
+    """Spellings of the names and fields (``xs``, ``batch.items``) that loops among the
+    statements, at any depth, iterate over."""
+    found: set[str] = set()
+    for statement in statements:
+        if isinstance(statement, ir.Loop):
+            it = statement.iter
+            if isinstance(it, ir.Name):
+                found.add(it.id)
+            elif isinstance(it, ir.Attr) and isinstance(it.base, ir.Name):
+                found.add(f"{it.base.id}.{it.name}")
+            found |= _iterated_names(statement.body)
+        elif isinstance(statement, ir.If):
+            found |= _iterated_names(statement.body) | _iterated_names(statement.orelse)
+        elif isinstance(statement, ir.Try):
+            for block in (statement.body, *statement.handlers, statement.orelse, statement.final):
+                found |= _iterated_names(block)
+        elif isinstance(statement, ir.With):
+            found |= _iterated_names(statement.body)
+    return found

@@ -6,9 +6,7 @@ from dataclasses import dataclass, field
 
 from kvguard.lint.facts import Memory, SourceOrder
 from kvguard.lint.findings import FlowStep, Span
-from kvguard.lint.values import (
-    StreamV,
-)
+from kvguard.lint.values import StreamV
 
 MAIN_THREAD = "the requesting thread"
 

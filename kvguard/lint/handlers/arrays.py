@@ -4,26 +4,11 @@
 from __future__ import annotations
 
 from kvguard.lint import ir
-from kvguard.lint.api import (
-    ARRAY_METHOD_COPIES,
-)
-from kvguard.lint.evaluator import (
-    Evaluator,
-    Handled,
-)
+from kvguard.lint.api import ARRAY_METHOD_COPIES
+from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.facts import Memory
-from kvguard.lint.pathstate import (
-    Frame,
-    PathState,
-)
-from kvguard.lint.reading import (
-    _buffer_site,
-    _opaque_stream,
-    _root_spelling,
-    _spelling,
-    _truth,
-    _written,
-)
+from kvguard.lint.pathstate import Frame, PathState
+from kvguard.lint.reading import _buffer_site, _opaque_stream, _root_spelling, _spelling, _truth, _written
 from kvguard.lint.values import (
     UNKNOWN,
     ClassV,

@@ -1,35 +1,17 @@
-"""Work handed to other threads: queues, ``threading.Thread`` targets, executors."""
+"""Work handed on: to other threads (queues, ``threading.Thread`` targets, executors), and to
+torch as hooks it calls later on the model's thread."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from kvguard.lint import ir
-from kvguard.lint.api import (
-    QUEUES,
-)
-from kvguard.lint.evaluator import (
-    Evaluator,
-    Handled,
-)
+from kvguard.lint.api import HOOK_REGISTRATIONS, QUEUES
+from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.findings import FlowStep
-from kvguard.lint.pathstate import (
-    Frame,
-    PathState,
-    Put,
-    ThreadStart,
-)
-from kvguard.lint.reading import (
-    _executor_job,
-    _site,
-)
-from kvguard.lint.values import (
-    UNKNOWN,
-    ExternalV,
-    ObjectV,
-    QueueGetV,
-    QueueV,
-    SeqV,
-    Value,
-)
+from kvguard.lint.pathstate import Frame, PathState, Put, ThreadStart
+from kvguard.lint.reading import _executor_job, _site
+from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, QueueGetV, QueueV, SeqV, Value
 
 
 class HandoffApi(Evaluator):
@@ -65,7 +47,20 @@ class HandoffApi(Evaluator):
                 ThreadStart(target, arguments, state.copy(), (*frame.flow, step), method, self._fallback)
             )
             return UNKNOWN, state
+        if method in HOOK_REGISTRATIONS:
+            self._register_hooks(method, args, call, frame)
         return None
+
+    def _register_hooks(self, how: str, args: Sequence[Value], call: ir.Call, frame: Frame) -> None:
+        """Each project function given to torch as a hook runs later, on the thread that runs
+        the model, at a point of its work the registering code does not know: from a state in
+        which nothing is ordered, with arguments the analysis does not place."""
+        step = FlowStep(frame.module.path, call.span.line, call.span.column, f"registers a hook ({how})")
+        for hook in args:
+            if isinstance(hook, (FuncV, LambdaV)):
+                self._threads.append(
+                    ThreadStart(hook, (), PathState(), (*frame.flow, step), how, self._fallback, True)
+                )
 
     def _handoff_function(
         self,
@@ -77,7 +72,10 @@ class HandoffApi(Evaluator):
         frame: Frame,
         state: PathState,
     ) -> Handled:
-        """Queues and threads the project makes."""
+        """Queues and threads the project makes, and saved-tensor hooks."""
+        if last in HOOK_REGISTRATIONS:
+            self._register_hooks(last, args, call, frame)
+            return ExternalV(f"{dotted}()"), state
         if last in QUEUES:
             site = _site(frame, call)
             owner = frame.env.get("self")

@@ -7,22 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kvguard.lint import ir
-from kvguard.lint.api import (
-    NUMPY_SCALARS,
-)
-from kvguard.lint.evaluator import (
-    _SPELT_RANGE,
-    Evaluator,
-    Handled,
-)
-from kvguard.lint.pathstate import (
-    Frame,
-    PathState,
-)
-from kvguard.lint.reading import (
-    _element,
-    _index,
-)
+from kvguard.lint.api import NUMPY_SCALARS
+from kvguard.lint.evaluator import _SPELT_RANGE, Evaluator, Handled
+from kvguard.lint.pathstate import Frame, PathState
+from kvguard.lint.reading import _element, _index
 from kvguard.lint.values import (
     UNKNOWN,
     ConstV,

@@ -5,37 +5,12 @@
 from __future__ import annotations
 
 from kvguard.lint import ir
-from kvguard.lint.api import (
-    ADDRESS_WRAPPERS,
-    COPY_APIS,
-    KIND_MEMORY,
-    RAW_COPIES,
-)
-from kvguard.lint.evaluator import (
-    Evaluator,
-    Handled,
-)
+from kvguard.lint.api import ADDRESS_WRAPPERS, COPY_APIS, KIND_MEMORY, RAW_COPIES
+from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.facts import ORDER_ANY, SourceOrder
-from kvguard.lint.pathstate import (
-    Frame,
-    PathState,
-)
-from kvguard.lint.reading import (
-    _kind,
-    _opaque_stream,
-    _order_in,
-    _truth,
-    _written,
-)
-from kvguard.lint.values import (
-    UNKNOWN,
-    ConstV,
-    CopyApiV,
-    SeqV,
-    StreamV,
-    TensorV,
-    Value,
-)
+from kvguard.lint.pathstate import Frame, PathState
+from kvguard.lint.reading import _kind, _opaque_stream, _order_in, _truth, _written
+from kvguard.lint.values import UNKNOWN, ConstV, CopyApiV, SeqV, StreamV, TensorV, Value
 
 
 class RawCopyApi(Evaluator):

@@ -16,21 +16,9 @@ from kvguard.lint.api import (
     STREAM_SYNCS,
     STREAM_WAITS,
 )
-from kvguard.lint.evaluator import (
-    Evaluator,
-    Handled,
-)
-from kvguard.lint.pathstate import (
-    Frame,
-    PathState,
-)
-from kvguard.lint.reading import (
-    _DEFAULT_UNDER,
-    _NEW_STREAM,
-    _opaque_stream,
-    _site,
-    _stream_site,
-)
+from kvguard.lint.evaluator import Evaluator, Handled
+from kvguard.lint.pathstate import Frame, PathState
+from kvguard.lint.reading import _DEFAULT_UNDER, _NEW_STREAM, _opaque_stream, _site, _stream_site
 from kvguard.lint.results import MAIN_THREAD
 from kvguard.lint.values import (
     UNKNOWN,
@@ -136,6 +124,8 @@ class StreamApi(Evaluator):
                 record = state.records.get(target.key)
                 if record is not None and record[0] is not None and record[0].current_of == MAIN_THREAD:
                     state.synced = record[1]
+            elif isinstance(target, StreamV) and self._is_compute_stream(target):
+                state.synced = now  # the host waited for the producer's own stream
             elif isinstance(target, StreamV) and target.key in state.barriers:
                 # A stream ordered behind the producer: waiting for it waits for the producer's
                 # work up to that barrier too.

@@ -21,15 +21,9 @@ from kvguard.lint.api import (
     PINNED_ALLOCATORS,
     SAME_MEMORY_METHODS,
 )
-from kvguard.lint.evaluator import (
-    Evaluator,
-    Handled,
-)
+from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.facts import Memory
-from kvguard.lint.pathstate import (
-    Frame,
-    PathState,
-)
+from kvguard.lint.pathstate import Frame, PathState
 from kvguard.lint.reading import (
     _allocation_memory,
     _buffer_site,
