@@ -1577,8 +1577,16 @@ class Evaluator:
         info = self._classes[(cls.module, cls.qualname)]
         init = self._method(cls.module, cls.qualname, "__init__")
         if init is None and info.fields:
-            # A record: NamedTuple, dataclass or ctypes structure; fields by position and keyword.
+            # A record: NamedTuple, dataclass or ctypes structure; fields by position and keyword,
+            # the rest their defaults (made where the class is defined, one per record).
             fields = list(zip(info.fields, args, strict=False)) + list(kwargs)
+            given = {name for name, _ in fields}
+            module = self._modules[cls.module]
+            defining = Frame(module, {}, frame.thread, frame.flow, frame.depth, frame.stack)
+            for name, default in info.defaults:
+                if name not in given:
+                    value, state = self._eval(default, defining, state)
+                    fields.append((name, value))
             return RecordV(info.qualname, tuple(fields)), state
         obj = ObjectV(cls.module, cls.qualname, _site(frame, call))
         if obj not in self._instances and len(self._instances) < 4096:
