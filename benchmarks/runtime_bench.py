@@ -57,6 +57,8 @@ import torch
 from kvguard.runtime import (
     BatchCopier,
     CopyGuard,
+    CopyRequest,
+    GroupLimits,
     GuardPolicy,
     OrderedCopyBackend,
     StreamEventLog,
@@ -115,47 +117,46 @@ class DiscardingLog(StreamEventLog):
         pass
 
 
-class UnguardedBackend(OrderedCopyBackend):
-    """The same backend, barrier and all, with the evidence discarded and no checks (baseline)."""
+class UnguardedGuard(CopyGuard):
+    """The guard's handshake (its record and wait) with the evidence discarded and no check: the
+    same backend, barrier and all, without the guard's own work (the overhead baseline)."""
 
-    def _make_guard(self, policy: GuardPolicy) -> CopyGuard:
-        return CopyGuard(policy, event_log=DiscardingLog())
+    def __init__(self, policy: GuardPolicy) -> None:
+        super().__init__(policy, event_log=DiscardingLog())
 
-    def _check(self, group: Any, copier: BatchCopier) -> Any:
-        return group
-
-
-class GroupCounting(OrderedCopyBackend):
-    """Counts the copy thread's groups (the guard-overhead children, guarded and unguarded
-    alike, so the count costs both the same)."""
-
-    groups_issued = 0
-
-    def _issue(self, group: Any) -> None:
-        self.groups_issued += 1
-        super()._issue(group)
+    def all_ordered(self, requests: Sequence[CopyRequest], transfer_stream: int,
+                    source_kind: MemoryKind, source_order: SourceOrder) -> bool:
+        return True
 
 
-class CountedUnguarded(GroupCounting, UnguardedBackend):
-    pass
+class GroupCounter:
+    """Counts the copy thread's groups (passed as `on_group` to the guarded and unguarded
+    backends alike, so the count costs both the same)."""
+
+    def __init__(self) -> None:
+        self.groups = 0
+
+    def __call__(self, requests: list[CopyRequest]) -> None:
+        self.groups += 1
 
 
-class TimedBackend(OrderedCopyBackend):
-    """Records the copy thread's CPU time in the guard's checks, and the group sizes."""
+class TimedGuard(CopyGuard):
+    """Records the copy thread's CPU time in the guard's checks, the requests and the groups."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, policy: GuardPolicy) -> None:
+        super().__init__(policy)
         self.check_seconds = 0.0
         self.checked = 0
         self.groups = 0
 
-    def _check(self, group: Any, copier: BatchCopier) -> Any:
+    def all_ordered(self, requests: Sequence[CopyRequest], transfer_stream: int,
+                    source_kind: MemoryKind, source_order: SourceOrder) -> bool:
         start = time.thread_time()  # CPU time of this thread: wall time would count GIL waits
-        ok = super()._check(group, copier)
+        ordered = super().all_ordered(requests, transfer_stream, source_kind, source_order)
         self.check_seconds += time.thread_time() - start
-        self.checked += len(group)
+        self.checked += len(requests)
         self.groups += 1
-        return ok
+        return ordered
 
 
 class StockShapedBackend:
@@ -300,7 +301,9 @@ def cpu_child(mode: str) -> dict[str, float]:
     gpu = {"kv": torch.zeros(2048, 4096, dtype=torch.int32, device=device)}
     cpu = {"kv": torch.zeros(1024, 4096, dtype=torch.int32).pin_memory()}
     low, _ = torch.cuda.Stream.priority_range()
-    backend = (CountedUnguarded if mode == "unguarded" else GroupCounting)(GuardPolicy.RAISE)
+    counter = GroupCounter()
+    guard = UnguardedGuard(GuardPolicy.RAISE) if mode == "unguarded" else None
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, guard=guard, on_group=counter)
     backend.init(gpu, cpu, device, torch.cuda.Stream(priority=low), torch.cuda.Stream(priority=low))
     compute = torch.cuda.Stream()
     rng = random.Random(1)
@@ -311,7 +314,7 @@ def cpu_child(mode: str) -> dict[str, float]:
         for warm in (True, False):
             events: list[tuple[int, Any]] = []
             torch.cuda.synchronize()
-            groups_before = backend.groups_issued
+            groups_before = counter.groups
             cpu_start, wall_start = time.process_time(), time.perf_counter()
             with torch.cuda.stream(compute):
                 for i in range(200 if warm else stores):
@@ -326,7 +329,7 @@ def cpu_child(mode: str) -> dict[str, float]:
             torch.cuda.synchronize()
         result[f"{name}_cpu_us"] = cpu_us
         result[f"{name}_wall_us"] = wall_us
-        result[f"{name}_mean_group"] = stores / max(1, backend.groups_issued - groups_before)
+        result[f"{name}_mean_group"] = stores / max(1, counter.groups - groups_before)
     result["completion_events_created"] = backend.completion_events_created
     backend.shutdown()
     return result
@@ -494,7 +497,8 @@ def sweep() -> dict[str, Any]:
         gpu = {"kv": gpu_bytes[: 2 * HOST_BLOCKS * block].view(2 * HOST_BLOCKS, block)}
         cpu = {"kv": host_bytes[: HOST_BLOCKS * block].view(HOST_BLOCKS, block)}
         raw = BatchCopier(gpu, cpu, torch.cuda.Stream(priority=low))
-        ordered = TimedBackend(GuardPolicy.RAISE)
+        timed_guard = TimedGuard(GuardPolicy.RAISE)
+        ordered = OrderedCopyBackend(GuardPolicy.RAISE, guard=timed_guard)
         verified = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.01, verify_seed=0)
         backends: dict[str, Any] = {"stock": StockShapedBackend(), "ordered": ordered,
                                     "verified": verified}
@@ -516,7 +520,7 @@ def sweep() -> dict[str, Any]:
             time_raw(raw, batches[:3])  # warm-up
             for backend in backends.values():
                 on_backend(time_backend, backend, compute, batches[:3])
-            check_before = (ordered.check_seconds, ordered.checked, ordered.groups)
+            check_before = (timed_guard.check_seconds, timed_guard.checked, timed_guard.groups)
             verified_before = verified.counters["verified"]
             stats_before = dict(verified.verify_stats)
             seconds: dict[str, list[float]] = {"raw": [], **{name: [] for name in VARIANTS}}
@@ -533,9 +537,9 @@ def sweep() -> dict[str, Any]:
                     brackets[name] += [before, after]
             ratios = {name: paired_ratios(brackets[name], seconds[name]) for name in VARIANTS}
             steady = {name: steady_ratios(brackets[name], ratios[name]) for name in VARIANTS}
-            timed["seconds"] += ordered.check_seconds - check_before[0]
-            timed["checked"] += ordered.checked - check_before[1]
-            timed["groups"] += ordered.groups - check_before[2]
+            timed["seconds"] += timed_guard.check_seconds - check_before[0]
+            timed["checked"] += timed_guard.checked - check_before[1]
+            timed["groups"] += timed_guard.groups - check_before[2]
             lat_batches = batches[: latency_reps_for(block * batch)]
             latency = {"raw": latency_raw(raw, lat_batches) * 1e6,
                        "stock": on_backend(latency_backend, backends["stock"], compute,
@@ -558,8 +562,8 @@ def sweep() -> dict[str, Any]:
                 "raw_bracket_change_median": statistics.median(abs(d) for d in raw_pairs),
                 "raw_bracket_change_max": max(abs(d) for d in raw_pairs),
                 "latency_us": latency,
-                "mean_group": (ordered.checked - check_before[1])
-                / max(1, ordered.groups - check_before[2]),
+                "mean_group": (timed_guard.checked - check_before[1])
+                / max(1, timed_guard.groups - check_before[2]),
                 # Blocks verified in this configuration (warm-up and windows); the groups the
                 # verify thread checked, its CPU time.
                 "verified_blocks": verified.counters["verified"] - verified_before,
@@ -663,7 +667,7 @@ def main() -> None:
                      "steady_bracket": STEADY_BRACKET, "min_steady_pairs": MIN_STEADY_PAIRS,
                      "window_bytes": WINDOW_BYTES, "max_stores": MAX_STORES,
                      "min_stores": MIN_STORES,
-                     "max_group_blocks": OrderedCopyBackend.max_group_blocks},
+                     "max_group_blocks": GroupLimits().max_group_blocks},
     }
     plot(rows, args.out / "bench.png", str(swept["device"]))
     phases["total_s"] = time.perf_counter() - began

@@ -100,6 +100,8 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
         f"| 2 a burst planned on the requesting thread | stale "
         f"{get('early_planned_burst', 'stale')}/{get('early_planned_burst', 'stores')}, planned "
         f"early {get('early_planned_burst', 'planned_early')} |",
+        f"| 2 stores through the vLLM bridge, guard's event alone | stale "
+        f"{get('bridge_stores', 'stale')}/{get('bridge_stores', 'trials')} |",
         f"| 2 the guard's handshake across threads | transfer held behind compute "
         f"{get('guard_handshake', 'transfer_held_behind_compute')}, violation "
         f"{get('guard_handshake', 'violation')} |",

@@ -12,36 +12,17 @@ proof_results["fault_isolation"].
 from __future__ import annotations
 
 import ctypes
-import threading
 from typing import Any
 
 import pytest
 import torch
-from gpu_helpers import SLEEP_CYCLES, low_priority_stream, make_caches, write_blocks
+from gpu_helpers import SLEEP_CYCLES, GatedBackend, low_priority_stream, make_caches, write_blocks
 
 from kvguard.runtime import BatchCopyError, GuardPolicy, OrderedCopyBackend
 from kvguard.runtime.batch_copy import BatchCopier
 from kvguard.runtime.driver import CUmemcpyAttributes
 
 CUDA_ERROR_INVALID_VALUE = 1
-
-
-class GatedBackend(OrderedCopyBackend):
-    """The copy thread takes requests only once the gate opens, so that those launched
-    before are taken as one group; records the groups taken."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.gate = threading.Event()
-        self.groups: list[list[int]] = []
-
-    def _copy_loop(self) -> None:
-        self.gate.wait()
-        super()._copy_loop()
-
-    def _issue(self, group: list[Any]) -> None:
-        self.groups.append([copy.request.event_idx for copy in group])
-        super()._issue(group)
 
 
 class FaultyEntry:

@@ -9,30 +9,29 @@ import torch
 from gpu_helpers import host_holds, low_priority_stream, make_caches, write_blocks
 
 from kvguard.runtime import BatchCopier, GuardPolicy, OrderedCopyBackend
-from kvguard.runtime.batch_copy import CopyPlan
+from kvguard.runtime.batch_copy import CopyPlan, copy_blocks
 
 STORES = 20
 SAMPLED_STORES = 2000
 
 
-class CorruptingBackend(OrderedCopyBackend):
-    """After a store's copy, on the same stream, overwrite its first host block with garbage.
+class Corrupter:
+    """A copy call: after a store's copy, on the same stream, overwrite its first host block
+    with garbage.
 
     Each store copies blocks 4s..4s+3, so its first block is the one divisible by 4; the
     backend may issue several stores in one driver call, so every such block in the call is hit.
     """
 
-    corrupt_every_time = False
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor],
+                 corrupt_every_time: bool) -> None:
+        self.gpu, self.cpu = gpu, cpu
+        self.corrupt_every_time = corrupt_every_time
         self.corrupted: set[int] = set()
 
-    def _issue_copy(
-        self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-        plans: list[CopyPlan] | None = None,
-    ) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, plans)
+    def __call__(self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+                 plans: list[CopyPlan] | None = None) -> None:
+        copy_blocks(copier, src_blocks, dst_blocks, plans)
         if not copier.is_store:
             return
         for target in dst_blocks:
@@ -40,15 +39,15 @@ class CorruptingBackend(OrderedCopyBackend):
                 continue
             self.corrupted.add(target)
             with torch.cuda.stream(copier.stream):
-                for name in self._cpu_caches:
-                    garbage = torch.full_like(self._gpu_caches[name][0], -7)
-                    self._cpu_caches[name][target].copy_(garbage, non_blocking=True)
+                for name in self.cpu:
+                    garbage = torch.full_like(self.gpu[name][0], -7)
+                    self.cpu[name][target].copy_(garbage, non_blocking=True)
 
 
 def run(corrupt_every_time: bool, compute_stream: torch.cuda.Stream) -> dict[str, Any]:
     gpu, cpu = make_caches(4 * STORES, 4 * STORES)
-    backend = CorruptingBackend(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
-    backend.corrupt_every_time = corrupt_every_time
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0,
+                                 copy_call=Corrupter(gpu, cpu, corrupt_every_time))
     backend.init(gpu, cpu, torch.device("cuda"), low_priority_stream(), low_priority_stream())
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(compute_stream):

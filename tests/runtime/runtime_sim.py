@@ -24,6 +24,7 @@ from kvguard.runtime import backend as backend_module
 from kvguard.runtime import driver
 from kvguard.runtime.batch_copy import CacheLayout, plan_block_copies
 from kvguard.runtime.errors import BatchCopyError
+from kvguard.runtime.guard import CopyRequest
 from kvguard.runtime.order import MemoryKind, SourceOrder, check_source_order, default_source_order
 
 _handles = itertools.count(0x7F0000001000, 0x100)
@@ -63,6 +64,9 @@ class SimEventCalls:
         self.fail: set[str] = set()
         self.unbound_threads: set[int] = set()  # threads with no current context until bind
         self.not_ready = 0  # queries answered CUDA_ERROR_NOT_READY before the next success
+        # While set to an unset Event, a query waits for it: the GPU has not finished the
+        # compare yet (only the verify thread asks about an event).
+        self.compares_held: threading.Event | None = None
 
     def as_driver(self) -> driver.EventCalls:
         return driver.EventCalls(self.create, self.record, self.wait, self.destroy, self.bind,
@@ -85,6 +89,8 @@ class SimEventCalls:
         return self._result("create", handle), handle
 
     def query(self, event: int) -> int:
+        if self.compares_held is not None:
+            self.compares_held.wait()
         code = self._result("query", event)
         if code == 0 and self.not_ready > 0:  # asked for: pending this many more times
             self.not_ready -= 1
@@ -218,6 +224,7 @@ class SimKernelCalls:
 
     def __init__(self) -> None:
         self.launches: list[tuple[int, int]] = []
+        self.sources: list[list[int]] = []  # each launch's source addresses, pair by pair
         self.unloaded = 0
         self.fail: set[str] = set()
 
@@ -237,12 +244,15 @@ class SimKernelCalls:
             return 1
         src, dst, size, flags = (ctypes.c_uint64.from_address(
             ctypes.c_void_p.from_address(params + 8 * i).value or 0).value for i in range(4))
+        sources = []
         for pair in range(grid_y):
             a, b, n = (ctypes.c_int64.from_address(base + 8 * pair).value
                        for base in (src, dst, size))
+            sources.append(a)
             if _memcmp(a, b, n):
                 ctypes.c_int32.from_address(flags + 4 * pair).value = 1
         self.launches.append((stream, grid_y))
+        self.sources.append(sources)
         return 0
 
     def unload(self, module: int) -> int:
@@ -268,15 +278,40 @@ def install(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     monkeypatch.setattr(driver, "resolve_kernel_calls", kernel_calls.as_driver)
     monkeypatch.setattr(driver, "device_address", lambda address: address)  # one address space
     SIM.kernel = kernel_calls
+    SIM.events = event_calls
     TORCH_WAITS.clear()
     return event_calls
 
 
 class _Installed:
     kernel: SimKernelCalls
+    events: SimEventCalls
 
 
 SIM = _Installed()  # the stand-ins `install` set up last
+
+
+def compared_blocks(gpu: dict[str, torch.Tensor]) -> list[list[int]]:
+    """The GPU blocks each compare launch checked, in launch order (read from the first
+    tensor's pairs)."""
+    first = next(iter(gpu.values()))
+    base, row = first.data_ptr(), first[0].numel() * first.element_size()
+    end = base + len(first) * row
+    return [[(a - base) // row for a in sources if base <= a < end] for sources in SIM.kernel.sources]
+
+
+class GatedBackend(backend_module.OrderedCopyBackend):
+    """A backend whose copy thread takes requests only once `gate` is set (so that those
+    launched before are grouped as a stalled copy thread finds them); `groups` holds the event
+    indices of each group it took."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.gate = threading.Event()
+        self.groups: list[list[int]] = []
+        super().__init__(*args, start_gate=self.gate, on_group=self._record_group, **kwargs)
+
+    def _record_group(self, requests: list[CopyRequest]) -> None:
+        self.groups.append([request.event_idx for request in requests])
 
 
 def make_caches(

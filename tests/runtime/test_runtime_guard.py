@@ -23,6 +23,7 @@ from kvguard.runtime import (
     ViolationKind,
 )
 from kvguard.runtime.counters import RuntimeCounters
+from kvguard.runtime.refusals import RefusalReason, Refusals
 
 COMPUTE, OTHER, TRANSFER = 0x1000, 0x2000, 0x3000
 
@@ -108,7 +109,7 @@ def test_missing_or_misdirected_barrier_is_named(barrier: str, kind: ViolationKi
     assert caught.value.kind == kind.value
     assert "store event 0" in str(caught.value) and "Fix:" in str(caught.value)
     assert g.counters.as_dict()[f"violations_{kind.value}"] == 1
-    assert g.counters.as_dict()["refused"] == 1  # raise keeps the copy from the driver too
+    assert g.counters.as_dict()["refused"] == 0  # the caller refuses it (refusals.py)
 
 
 def test_wait_made_before_the_request_does_not_count() -> None:
@@ -199,7 +200,7 @@ def test_refuse_skips_counts_and_logs_once_per_kind(caplog: pytest.LogCaptureFix
     assert [v.copy for v in verdicts] == [False] * 3  # type: ignore[attr-defined]
     assert {v.violation for v in verdicts} == {ViolationKind.NO_WAIT}  # type: ignore[attr-defined]
     counters = g.counters.as_dict()
-    assert counters["refused"] == counters["violations_no_wait"] == 3
+    assert counters["violations_no_wait"] == 3 and counters["refused"] == 0  # the caller's to count
     assert len(caplog.records) == 1 and "refused" in caplog.records[0].getMessage()
 
 
@@ -396,3 +397,20 @@ def test_open_request_before_attach_is_refused() -> None:
     g = CopyGuard(event_calls=SimEventCalls().as_driver())
     with pytest.raises(RuntimeError, match=r"attach\(device_index\) must come before"):
         g.open_request(True, 0, (1,), (2,))
+
+
+def test_a_refusal_is_counted_once_and_listed_once() -> None:
+    g, _ = guard(GuardPolicy.REFUSE)
+    refusals = Refusals(g.counters)
+    request = open_store(g, 0)
+    refusals.refuse(request, RefusalReason.of_violation(ViolationKind.STALE_RECORD))
+    refusals.refuse(request, RefusalReason.COPY_ERROR)
+    assert g.counters.as_dict()["refused"] == 2
+    assert [(r.event_idx, r.is_store, r.reason) for r in refusals.take()] == [
+        (0, True, "stale_record"), (0, True, "copy_error")]
+    assert refusals.take() == []
+
+
+def test_every_violation_kind_is_a_refusal_reason() -> None:
+    assert {RefusalReason.of_violation(kind).value for kind in ViolationKind} == {
+        kind.value for kind in ViolationKind}

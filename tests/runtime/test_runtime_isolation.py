@@ -6,17 +6,16 @@ failing plan (CUDA 12.8's failIdx) or not (CUDA 13's entry point)."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from runtime_sim import SimEventCalls, SimStream, install, make_caches, start, wait_until
+from runtime_sim import GatedBackend, SimEventCalls, SimStream, install, make_caches, start, wait_until
 
 from kvguard.runtime import BatchCopyError, GuardPolicy, OrderedCopyBackend
-from kvguard.runtime.backend import _Copy
+from kvguard.runtime.intake import GroupLimits
 
 GPU_BLOCKS = CPU_BLOCKS = 64
 
@@ -24,24 +23,6 @@ GPU_BLOCKS = CPU_BLOCKS = 64
 @pytest.fixture(autouse=True)
 def sim(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     return install(monkeypatch)
-
-
-class Gated(OrderedCopyBackend):
-    """The copy thread starts only when the gate opens, so that requests launched before
-    group together; records each group it takes."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.gate = threading.Event()
-        self.groups: list[list[int]] = []
-
-    def _copy_loop(self) -> None:
-        self.gate.wait()
-        super()._copy_loop()
-
-    def _issue(self, group: list[_Copy]) -> None:
-        self.groups.append([copy.request.event_idx for copy in group])
-        super()._issue(group)
 
 
 def caches(blocks: int = GPU_BLOCKS) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
@@ -78,7 +59,7 @@ def test_the_issues_three_stores_refuse_only_the_one_with_a_block_out_of_range()
     refuses store 1 alone; stores 0 and 2 are copied and reported in order, and the error
     reaches the caller naming store 1's direction, event index and blocks."""
     gpu, cpu = caches()
-    backend = start(Gated(GuardPolicy.REFUSE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.REFUSE), gpu, cpu)
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
         for idx, (src, dst) in enumerate(ISSUE_STORES):
@@ -109,7 +90,7 @@ def test_the_issues_three_stores_refuse_only_the_one_with_a_block_out_of_range()
 def test_a_block_out_of_range_on_either_side_refuses_only_its_request(is_store: bool, side: str) -> None:
     gpu, cpu = caches()
     before = {name: (gpu[name].clone(), cpu[name].clone()) for name in gpu}
-    backend = start(Gated(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
     requests = [([0, 1], [10, 11]), ([2, 3], [12, 13]), ([4], [14]), ([5, 6], [15, 16])]
     requests[1] = ([2, 64], [12, 13]) if side == "source" else ([2, 3], [12, 64])
     events: list[tuple[int, Any]] = []
@@ -140,7 +121,7 @@ def test_a_bad_request_planned_on_the_requesting_thread_burst_is_refused_alone()
     queue not empty): the one it could not plan is refused alone, the others keep their plans
     and go in one call."""
     gpu, cpu = caches(128)
-    backend = start(Gated(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
     events: list[tuple[int, Any]] = []
     requests = [list(range(0, 32)), [*range(32, 63), 200], list(range(64, 96))]
     with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
@@ -160,7 +141,7 @@ def test_a_bad_request_planned_on_the_requesting_thread_burst_is_refused_alone()
     assert landed(gpu, cpu, True, requests[0] + requests[2], requests[0] + requests[2])
 
 
-def launch_group(backend: Gated, sizes: list[int], events: list[tuple[int, Any]]) -> list[list[int]]:
+def launch_group(backend: GatedBackend, sizes: list[int], events: list[tuple[int, Any]]) -> list[list[int]]:
     blocks, start_block = [], 0
     with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
         for idx, size in enumerate(sizes):
@@ -176,7 +157,7 @@ def test_a_driver_error_refuses_only_the_request_whose_copy_fails(names_failing:
     the group a call of one plan a request and a call for the rest; naming none, a call for
     each request alone as well. Either way only request 2 is refused."""
     gpu, cpu = caches()
-    backend = start(Gated(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
     copier = backend._store_copier
     events: list[tuple[int, Any]] = []
     blocks = launch_group(backend, [2, 3, 1, 2, 4], events)
@@ -206,7 +187,7 @@ def test_a_driver_error_on_a_call_planned_per_request_names_its_request_at_once(
     """Requests planned by launch_copy go to the driver one plan a request from the start: the
     failing copy's plan is the failing request, refused without another call for the group."""
     gpu, cpu = caches(128)
-    backend = start(Gated(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
     copier = backend._store_copier
     events: list[tuple[int, Any]] = []
     blocks = launch_group(backend, [32, 32, 32], events)  # requests 1 and 2 planned early
@@ -227,7 +208,7 @@ def test_a_call_that_fails_once_refuses_nothing_and_says_so(caplog: pytest.LogCa
     """A whole call's error that a second call does not repeat: every request is copied and
     reported, nothing is raised, and the failure is logged."""
     gpu, cpu = caches()
-    backend = start(Gated(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
     copier = backend._store_copier
     copier.fail_calls = {0}  # type: ignore[union-attr]
     events: list[tuple[int, Any]] = []
@@ -289,10 +270,10 @@ def test_any_mix_of_bad_requests_refuses_exactly_them_and_reports_the_rest_in_or
     good ones are copied and reported in request order; no bad one writes a block."""
     gpu, cpu = caches()
     before = {name: (gpu[name].clone(), cpu[name].clone()) for name in gpu}
-    backend = Gated(GuardPolicy.RAISE)
-    backend.max_group = max_group
+    limits = GroupLimits(max_group=max_group)
     if early:  # launch_copy plans the requests that find others queued
-        backend.plan_early_below = 1 << 30
+        limits = GroupLimits(max_group=max_group, plan_early_below=1 << 30)
+    backend = GatedBackend(GuardPolicy.RAISE, limits=limits)
     start(backend, gpu, cpu)
     for copier in (backend._store_copier, backend._load_copier):
         copier.names_failing = names_failing  # type: ignore[union-attr]

@@ -17,9 +17,8 @@ from runtime_sim import SimKernelCalls, SimStream, install, make_caches
 from kvguard.runtime import BlockSampler, CudaDriverError, GuardPolicy, OrderedCopyBackend, build_compare
 from kvguard.runtime import compare as compare_module
 from kvguard.runtime import driver as runtime_driver
-from kvguard.runtime.backend import _samples_of
 from kvguard.runtime.compare import PairComparer
-from kvguard.runtime.verify import plan_pairs
+from kvguard.runtime.verify import plan_pairs, samples_of
 
 
 @pytest.mark.parametrize("fraction", [0.0, -0.1, 1.5])
@@ -235,6 +234,6 @@ def test_a_groups_sampled_blocks_are_named_with_their_own_request(
     src = [b for s, _ in requests for b in s]
     dst = [b for _, d in requests for b in d]
     picked = sorted(data.draw(st.sets(st.integers(0, len(src) - 1))))
-    samples = _samples_of(ok, src, dst, picked)  # type: ignore[arg-type]
+    samples = samples_of(ok, src, dst, picked)  # type: ignore[arg-type]
     assert [(r.src, r.dst) for r in samples] == [(src[i], dst[i]) for i in picked]
     assert all(r.src in requests[r.position][0] for r in samples)

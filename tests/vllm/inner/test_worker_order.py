@@ -2,12 +2,11 @@
 
 No GPU here, so the ordered backend's copy thread is replaced by `RecordingBackend`, a subclass
 of kvguard's OrderedCopyBackend that records each request and lets the test complete or refuse
-it; barrier tokens come from a recorder that notes the requesting thread. vLLM is real.
+it, noting the thread that requested it. vLLM is real.
 """
 
 from __future__ import annotations
 
-import itertools
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -25,14 +24,6 @@ from kvguard.runtime import GuardPolicy, OrderedCopyBackend, RefusedCopy
 from kvguard.vllm import KVGuardCPUOffloadConnector, KVGuardWorkerMetadata
 from kvguard.vllm.engine import engine_aligns_cpu_blocks
 from kvguard.vllm.worker import GuardedBackendBridge
-
-
-@dataclass(frozen=True)
-class BarrierToken:
-    """Stands for the compute-done event: which thread recorded it, and in what order."""
-
-    thread: int
-    seq: int
 
 
 class CpuEvent:
@@ -57,6 +48,7 @@ class Request:
     dst_blocks: list[int]
     wait_event: Any
     events_list: list[tuple[int, Any]]
+    thread: int
 
 
 class RecordingBackend(OrderedCopyBackend):
@@ -71,7 +63,8 @@ class RecordingBackend(OrderedCopyBackend):
     def launch_copy(self, src_blocks: Any, dst_blocks: Any, is_store: bool, event_idx: int,
                     events_list: Any, wait_event: Any = None) -> None:
         self.requests.append(Request(self.phase, is_store, event_idx, list(src_blocks),
-                                     list(dst_blocks), wait_event, events_list))
+                                     list(dst_blocks), wait_event, events_list,
+                                     threading.get_ident()))
 
     def find(self, is_store: bool, event_idx: int) -> Request:
         return next(r for r in self.requests if (r.is_store, r.event_idx) == (is_store, event_idx))
@@ -123,10 +116,7 @@ def worker(
         # launching a store; without a GPU, give it a stand-in (kvguard replaces that event).
         monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: "compute stream")
         connector.worker_handler._store_compute_done = StockEventStandIn()
-    sequence = itertools.count()
-    bridge = GuardedBackendBridge(
-        RecordingBackend(), lambda: BarrierToken(threading.get_ident(), next(sequence))
-    )
+    bridge = GuardedBackendBridge(RecordingBackend())
     connector.attach_bridge(bridge)
     return connector
 
@@ -174,7 +164,7 @@ def refused_stores(meta: Any) -> dict[int, int]:
     return dict(getattr(meta, "refused_store_events", {}) or {})
 
 
-def test_copies_reach_the_backend_with_a_fresh_barrier_token_from_the_runner_thread(
+def test_copies_reach_the_backend_from_the_runner_thread_with_no_wait_event_of_their_own(
     worker: KVGuardCPUOffloadConnector,
 ) -> None:
     backend = backend_of(worker)
@@ -191,10 +181,10 @@ def test_copies_reach_the_backend_with_a_fresh_barrier_token_from_the_runner_thr
     assert store.src_blocks == [1, 20] and store.dst_blocks == [5, 30]
     assert store.phase in shape.store_launch_sites
     assert backend.find(False, 0).phase in shape.load_launch_sites
-    tokens = [r.wait_event for r in backend.requests]
-    assert all(isinstance(t, BarrierToken) for t in tokens), tokens
-    assert {t.thread for t in tokens} == {threading.get_ident()}
-    assert len({t.seq for t in tokens}) == len(tokens)  # one fresh token per copy
+    # The guard records its event on the requesting thread's compute stream: that thread must be
+    # the model runner's, and the stock worker's own event adds nothing to it.
+    assert {r.thread for r in backend.requests} == {threading.get_ident()}
+    assert [r.wait_event for r in backend.requests] == [None] * 3
 
 
 def test_completed_copies_are_reported_to_the_scheduler(
@@ -232,7 +222,7 @@ def test_a_copy_thread_error_stops_the_engine_at_the_next_get_finished(
     it when it next collects finished copies, not only on a later copy request."""
     backend = backend_of(worker)
     run_step(worker, store_and_load(store_event=0))
-    backend._fail(RuntimeError("store 0 stopped by the guard"))
+    backend._errors.add(RuntimeError("store 0 stopped by the guard"))
     with pytest.raises(RuntimeError, match="store 0 stopped by the guard"):
         worker.get_finished(set())
     backend.complete(True, 0)
