@@ -224,7 +224,7 @@ def cpu_speeds(rounds: int = 3) -> dict[int, list[float]]:
     """Seconds a fixed Python loop takes on each CPU this process may use, one figure a round.
 
     The device machine's vCPUs differ: the same loop took 16 ms on some and 24 to 28 ms on
-    others, and some changed between rounds (benchmarks/results/probes-h200/core_speed.txt).
+    others, and some changed between rounds (docs/decisions.md, "How the benchmark measures").
     On host-bound rows a ratio then measures two CPUs' speeds, unless the thread doing the
     host-bound copy work runs on the same CPU in raw's windows and in the backends'.
     """

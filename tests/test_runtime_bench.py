@@ -106,11 +106,11 @@ def test_cpu_speeds_times_every_allowed_cpu_and_restores_the_affinity() -> None:
 def test_the_code_digest_changes_with_the_measured_code_only(tmp_path: Path) -> None:
     for name in ("kvguard/runtime/backend.py", "kvguard/runtime/compare.ptx", "tests/gpu/test_a.py",
                  "benchmarks/runtime_bench.py", "benchmarks/runtime_gpu_suite.py",
-                 "benchmarks/probes/probe.py", "README.md"):
+                 "benchmarks/lint_speed.py", "README.md"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(name)
     first = runtime_gpu_suite.code_digest(tmp_path)
-    (tmp_path / "benchmarks/probes/probe.py").write_text("changed")  # not measured by the suite
+    (tmp_path / "benchmarks/lint_speed.py").write_text("changed")  # not measured by the suite
     (tmp_path / "README.md").write_text("changed")
     assert runtime_gpu_suite.code_digest(tmp_path) == first
     (tmp_path / "kvguard/runtime/compare.ptx").write_text("changed")
