@@ -5,7 +5,6 @@ and FIFO reports."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,8 +46,12 @@ def sim(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     return install(monkeypatch)
 
 
-def launch_all(backend: OrderedCopyBackend, sizes: Sequence[int], stores: Sequence[bool] | None = None,
-               events: list[tuple[int, Any]] | None = None) -> list[tuple[int, Any]]:
+def launch_all(
+    backend: OrderedCopyBackend,
+    sizes: Sequence[int],
+    stores: Sequence[bool] | None = None,
+    events: list[tuple[int, Any]] | None = None,
+) -> list[tuple[int, Any]]:
     events = [] if events is None else events
     compute = SimStream()
     with torch.cuda.stream(compute):  # type: ignore[arg-type]
@@ -61,8 +64,9 @@ def launch_all(backend: OrderedCopyBackend, sizes: Sequence[int], stores: Sequen
     return events
 
 
-def gated_groups(sizes: Sequence[int], stores: Sequence[bool] | None = None,
-                 **limits: int) -> tuple[list[list[int]], list[tuple[int, Any]], GatedBackend]:
+def gated_groups(
+    sizes: Sequence[int], stores: Sequence[bool] | None = None, **limits: int
+) -> tuple[list[list[int]], list[tuple[int, Any]], GatedBackend]:
     gpu, cpu = make_caches(sum(sizes), sum(sizes))
     backend = GatedBackend(GuardPolicy.RAISE, limits=GroupLimits(**limits))
     start(backend, gpu, cpu)
@@ -89,9 +93,7 @@ def gated_groups(sizes: Sequence[int], stores: Sequence[bool] | None = None,
         ([1023, 1, 1], [[0, 1], [2]]),
     ],
 )
-def test_group_merges_requests_only_below_the_block_cap(
-    sizes: list[int], expected: list[list[int]]
-) -> None:
+def test_group_merges_requests_only_below_the_block_cap(sizes: list[int], expected: list[list[int]]) -> None:
     groups, events, _ = gated_groups(sizes, first_group_bytes=1 << 40)  # no ramp: the cap alone
     assert groups == expected
     assert [idx for idx, _ in events] == list(range(len(sizes)))  # FIFO
@@ -137,8 +139,8 @@ def test_a_large_group_to_an_idle_stream_starts_with_a_short_driver_call(
     only what it plans itself."""
     monkeypatch.setattr(SimStream, "query", lambda self: not busy)
     groups, events, backend = gated_groups(  # first_group_bytes: 16 blocks of 64 bytes
-        sizes, first_group_bytes=16 * 64,
-        plan_early_below=GroupLimits().plan_early_below if early else 0)
+        sizes, first_group_bytes=16 * 64, plan_early_below=GroupLimits().plan_early_below if early else 0
+    )
     copier = backend._store_copier
     assert copier is not None
     assert [len(src) for src, _ in copier.calls] == calls
@@ -196,6 +198,7 @@ def test_the_split_is_decided_before_the_barrier_queues_its_wait(
 ) -> None:
     """Whether the group would be the transfer stream's first work is read before its wait on
     the compute stream is queued (a pending wait would make any stream look busy)."""
+
     def query(stream: SimStream) -> bool:
         sim.calls.append(("query", stream.cuda_stream))
         return True
@@ -229,7 +232,7 @@ def test_direction_change_and_drain_end_a_group() -> None:
     events = launch_all(backend, [1, 1])
     drained = threading.Thread(target=backend.drain)
     drained.start()
-    time.sleep(0.05)
+    assert wait_until(lambda: backend._queue.qsize() == 3)  # the drain's marker behind the two
     launch_all(backend, [1], events=events)
     backend.gate.set()
     drained.join(5)
@@ -244,9 +247,7 @@ def test_shutdown_with_requests_still_queued_issues_them_and_returns() -> None:
     start(backend, gpu, cpu)
     events = launch_all(backend, [1] * 300)
     backend.gate.set()
-    began = time.monotonic()
     backend.shutdown()  # the None behind the copies may end a group: the thread must still stop
-    assert time.monotonic() - began < 5
     assert not any(thread.is_alive() for thread in backend._threads)
     assert len(events) == 300
 
@@ -324,14 +325,11 @@ def test_raise_errors_raises_a_stopped_copys_violation_once_without_blocking() -
     backend = start(unordered(GuardPolicy.RAISE), gpu, cpu)
     backend.raise_errors()  # nothing failed yet: returns
     launch_all(backend, [1])
-    deadline = time.monotonic() + 5.0
-    while not backend.refused_copies() and time.monotonic() < deadline:
-        time.sleep(0.001)  # the copy thread refuses the copy, then records the error
+    assert wait_until(lambda: bool(backend._errors))  # the copy thread refused the copy
     with pytest.raises(GuardViolation) as caught:
-        for _ in range(1000):  # the error lands just after the refusal
-            backend.raise_errors()
-            time.sleep(0.001)
+        backend.raise_errors()
     assert caught.value.kind == "no_wait"
+    assert [r.reason for r in backend.refused_copies()] == ["no_wait"]
     backend.raise_errors()  # raised once
     backend.shutdown()
 
@@ -348,8 +346,7 @@ def test_missing_barrier_is_raised_or_refused_per_request() -> None:
     backend.drain()
     assert events == [] and backend.counters["violations_no_wait"] == 2
     assert torch.equal(cpu["k"], torch.full_like(cpu["k"], -1))  # nothing was copied
-    assert [(r.event_idx, r.reason) for r in backend.refused_copies()] == [(0, "no_wait"),
-                                                                           (1, "no_wait")]
+    assert [(r.event_idx, r.reason) for r in backend.refused_copies()] == [(0, "no_wait"), (1, "no_wait")]
     assert backend.counters["refused"] == 2
     backend.shutdown()
 
@@ -372,8 +369,9 @@ class Corrupter:
         self.corrupts = corrupts
         self.corrupted: set[int] = set()
 
-    def __call__(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                 plans: Any = None) -> None:
+    def __call__(
+        self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int], plans: Any = None
+    ) -> None:
         copy_blocks(copier, src_blocks, dst_blocks, plans)
         if not copier.is_store:
             return
@@ -398,8 +396,13 @@ def run_verified(backend: OrderedCopyBackend, stores: int = 20) -> dict[str, Any
     backend.shutdown()
     reported = [idx for idx, _ in events]
     good = all(holds(gpu, cpu, range(4 * i, 4 * i + 4), range(4 * i, 4 * i + 4)) for i in reported)
-    return {"reported": reported, "good": good, "refused_events": [r.event_idx for r in refused],
-            "reasons": {r.reason for r in refused}, **counters}
+    return {
+        "reported": reported,
+        "good": good,
+        "refused_events": [r.event_idx for r in refused],
+        "reasons": {r.reason for r in refused},
+        **counters,
+    }
 
 
 def test_verification_recopies_a_corrupt_block_before_reporting_it() -> None:
@@ -418,8 +421,7 @@ def test_verification_refuses_a_block_that_stays_corrupt() -> None:
     assert result["refused"] == result["mismatches"] == 20
 
 
-def test_a_check_beyond_one_launchs_grid_compares_in_several(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_check_beyond_one_launchs_grid_compares_in_several(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compare_module, "_MAX_PAIRS_PER_LAUNCH", 3)
     result = run_verified(corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0))
     assert result["mismatches"] == result["recopied"] == 20 and result["good"]
@@ -429,7 +431,8 @@ def test_a_check_beyond_one_launchs_grid_compares_in_several(
 
 def test_sampled_verification_keeps_reports_in_order() -> None:
     backend = OrderedCopyBackend(  # groups of about 16 stores of 64-byte blocks, not one of 300
-        GuardPolicy.RAISE, verify_fraction=0.1, verify_seed=3, limits=GroupLimits(handover_bytes=0))
+        GuardPolicy.RAISE, verify_fraction=0.1, verify_seed=3, limits=GroupLimits(handover_bytes=0)
+    )
     result = run_verified(backend, stores=300)
     assert result["reported"] == list(range(300)) and result["good"]
     assert 60 <= result["verified"] <= 180 and result["mismatches"] == 0  # 120 expected
@@ -450,7 +453,8 @@ def test_a_verification_that_fails_is_never_reported_as_good() -> None:
 
 
 def test_verification_compares_behind_the_stores_completion_and_adds_nothing_to_its_call(
-        sim: SimEventCalls) -> None:
+    sim: SimEventCalls,
+) -> None:
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
@@ -474,8 +478,7 @@ def torch_wait_on_copy_thread(guard: CopyGuard, transfer_stream: Any, request: C
     transfer_stream.wait_stream(torch.cuda.current_stream())
 
 
-def guard_wait_on_copy_thread_stream(guard: CopyGuard, transfer_stream: Any,
-                                     request: CopyRequest) -> None:
+def guard_wait_on_copy_thread_stream(guard: CopyGuard, transfer_stream: Any, request: CopyRequest) -> None:
     """The same wrong fix through the guard: it waits on an event of the copy thread's stream."""
     own = guard.open_request(True, -1, (), ())  # on the copy thread: its stream
     guard.wait(transfer_stream.cuda_stream, own)
@@ -492,8 +495,11 @@ class StaleEvent:
 
 @pytest.mark.parametrize(
     ("barrier", "kind"),
-    [(torch_wait_on_copy_thread, "no_wait"), (guard_wait_on_copy_thread_stream, "wait_not_on_compute"),
-     (StaleEvent(), "stale_record")],
+    [
+        (torch_wait_on_copy_thread, "no_wait"),
+        (guard_wait_on_copy_thread_stream, "wait_not_on_compute"),
+        (StaleEvent(), "stale_record"),
+    ],
 )
 def test_wrong_barriers_are_named_from_the_guards_evidence(barrier: Any, kind: str) -> None:
     gpu, cpu = make_caches(8, 8)
@@ -562,8 +568,7 @@ def test_a_group_waits_once_per_compute_stream_and_on_each_caller_event(
     backend.shutdown()
     assert backend.groups == [[0, 1, 2, 3, 4]]
     assert sorted(waits) == sorted([(transfer, first.cuda_stream), (transfer, second.cuda_stream)])
-    assert sorted(TORCH_WAITS) == sorted([(transfer, shared.cuda_event),
-                                          (transfer, own.cuda_event)])
+    assert sorted(TORCH_WAITS) == sorted([(transfer, shared.cuda_event), (transfer, own.cuda_event)])
     assert backend.counters["stores_checked"] == 5 and len(events) == 5
 
 
@@ -659,9 +664,15 @@ def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, An
         good[idx] = holds(gpu, cpu, range(block, block + size), range(block, block + size))
         block += size
     reported = [idx for idx, _ in events]
-    return {"reported": reported, "good": all(good[i] for i in reported),
-            "refused": [(r.event_idx, r.reason) for r in refused], "counters": counters,
-            "groups": backend.groups, "checks": compared_blocks(gpu), "stats": backend.verify_stats}
+    return {
+        "reported": reported,
+        "good": all(good[i] for i in reported),
+        "refused": [(r.event_idx, r.reason) for r in refused],
+        "counters": counters,
+        "groups": backend.groups,
+        "checks": compared_blocks(gpu),
+        "stats": backend.verify_stats,
+    }
 
 
 def test_each_sampled_group_is_checked_once_in_order() -> None:
@@ -735,7 +746,8 @@ def test_verification_under_concurrent_hand_offs_keeps_order_and_recopies(
     rng = random.Random(seed)
     sizes = [rng.randint(1, 9) for _ in range(150)]
     backend = corrupting(  # hand over at 16 queued stores of these 64-byte blocks
-        GuardPolicy.RAISE, verify_fraction=0.3, verify_seed=seed, limits=GroupLimits(handover_bytes=0))
+        GuardPolicy.RAISE, verify_fraction=0.3, verify_seed=seed, limits=GroupLimits(handover_bytes=0)
+    )
     gpu, cpu = make_caches(sum(sizes), sum(sizes))
     start(backend, gpu, cpu)
     events = launch_all(backend, sizes)
@@ -789,8 +801,10 @@ def test_a_backlog_hands_over_only_once_it_holds_handover_bytes(
     assert backend._bytes_launched == backend._bytes_taken == 100 * block_bytes
 
 
-@pytest.mark.parametrize(("sizes", "handovers"), [([90], 0), ([40, 40], 0), ([30] * 3, 1),
-                                                 ([20] * 3, 0), ([20] * 4, 1), ([16] * 6, 3)])
+@pytest.mark.parametrize(
+    ("sizes", "handovers"),
+    [([90], 0), ([40, 40], 0), ([30] * 3, 1), ([20] * 3, 0), ([20] * 4, 1), ([16] * 6, 3)],
+)
 def test_a_burst_of_large_requests_hands_over_from_the_third(
     sizes: list[int], handovers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -815,7 +829,8 @@ def test_a_failed_store_call_among_waiting_checks_refuses_only_its_group() -> No
     groups 0 and 2 are checked and reported in request order."""
     gpu, cpu = make_caches(6, 6)
     backend = OrderedCopyBackend(  # blocks sampled one by one: this test is about checks
-        GuardPolicy.RAISE, verify_fraction=1.0, verify_cluster_bytes=1, limits=GroupLimits(max_group=1))
+        GuardPolicy.RAISE, verify_fraction=1.0, verify_cluster_bytes=1, limits=GroupLimits(max_group=1)
+    )
     compares_done = SIM.events.compares_held = threading.Event()
     start(backend, gpu, cpu)
     backend._store_copier.fail_calls = {1}  # type: ignore[union-attr]  # the second group's call
@@ -923,6 +938,21 @@ def test_a_failed_barrier_wait_returns_the_groups_guard_events(sim: SimEventCall
     assert free == created, f"{created - free} guard event(s) never returned to the pool"
 
 
+class AnnouncingLock:
+    """A lock that notes which threads asked for it (by name), before they wait for it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.asked_by: list[str] = []
+
+    def __enter__(self) -> None:
+        self.asked_by.append(threading.current_thread().name)
+        self.lock.acquire()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.lock.release()
+
+
 def test_shutdown_during_a_launch_waits_for_it_and_leaks_no_event(sim: SimEventCalls) -> None:
     """shutdown() from another thread while launch_copy reads the compute stream (the guard
     reads it under the launch lock) waits until the request is queued: the copy thread issues
@@ -934,12 +964,13 @@ def test_shutdown_during_a_launch_waits_for_it_and_leaks_no_event(sim: SimEventC
     compute = SimStream()
     guard = backend._guard
     read = guard._current_stream
-    stopper = threading.Thread(target=backend.shutdown)
+    lock = backend._launch_lock = AnnouncingLock()  # type: ignore[assignment]
+    stopper = threading.Thread(target=backend.shutdown, name="stopper")
     blocked: list[bool] = []
 
     def racing_read() -> int:
         stopper.start()
-        stopper.join(timeout=0.2)
+        assert wait_until(lambda: "stopper" in lock.asked_by)
         blocked.append(stopper.is_alive())  # shutdown waits on the lock this launch holds
         return compute.cuda_stream
 
@@ -972,10 +1003,11 @@ def test_a_launch_that_waited_for_the_lock_behind_a_shutdown_raises_and_makes_no
         except RuntimeError as exc:
             errors.append(exc)
 
-    with backend._launch_lock:  # what shutdown() does under the lock
-        launcher = threading.Thread(target=launch)
+    lock = backend._launch_lock = AnnouncingLock()  # type: ignore[assignment]
+    with lock.lock:  # what shutdown() does under the lock
+        launcher = threading.Thread(target=launch, name="launcher")
         launcher.start()
-        launcher.join(timeout=0.2)  # past the unlocked checks, waiting for the lock
+        assert wait_until(lambda: lock.asked_by == ["launcher"])  # past the unlocked checks
         backend._closed = True
         backend._queue.put(None)
     launcher.join()
@@ -990,7 +1022,8 @@ def test_a_lone_sampled_request_splits_like_any_other_and_is_checked_once() -> N
     """Verification adds nothing to the stores' calls, so a sampled request to an idle stream
     goes in the same two calls as an unsampled one; its check follows the second."""
     backend = OrderedCopyBackend(  # first calls of 16 blocks of two 32-byte tensors
-        GuardPolicy.RAISE, verify_fraction=1.0, limits=GroupLimits(first_group_bytes=16 * 64))
+        GuardPolicy.RAISE, verify_fraction=1.0, limits=GroupLimits(first_group_bytes=16 * 64)
+    )
     gpu, cpu = make_caches(40, 40)
     start(backend, gpu, cpu)
     events = launch_all(backend, [40])
@@ -1002,8 +1035,7 @@ def test_a_lone_sampled_request_splits_like_any_other_and_is_checked_once() -> N
     assert [pairs for _, pairs in SIM.kernel.launches] == [80]
 
 
-def test_the_compare_event_is_made_once_reused_and_destroyed_at_shutdown(
-        sim: SimEventCalls) -> None:
+def test_the_compare_event_is_made_once_reused_and_destroyed_at_shutdown(sim: SimEventCalls) -> None:
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
@@ -1038,14 +1070,16 @@ def test_a_failed_poll_of_the_compare_event_refuses_its_group(sim: SimEventCalls
 
 @pytest.mark.parametrize("failing", ["load", "bind"])
 def test_a_verify_thread_that_cannot_start_refuses_sampled_groups_and_reports_the_rest(
-    failing: str, sim: SimEventCalls,
+    failing: str,
+    sim: SimEventCalls,
 ) -> None:
     """Should the compare kernel fail to load (or the verify thread get no context), the error
     is raised to the caller and every sampled group is refused, never reported unverified;
     unsampled groups and loads are still reported, and drain() and shutdown() end."""
     (SIM.kernel.fail if failing == "load" else sim.fail).add(failing)
     backend = OrderedCopyBackend(
-        GuardPolicy.RAISE, verify_fraction=0.5, verify_seed=2, limits=GroupLimits(max_group=1))
+        GuardPolicy.RAISE, verify_fraction=0.5, verify_seed=2, limits=GroupLimits(max_group=1)
+    )
     gpu, cpu = make_caches(40, 40)
     start(backend, gpu, cpu)
     with pytest.raises(CudaDriverError, match=r"cuModuleLoadData|cuCtxSetCurrent"):
@@ -1144,8 +1178,9 @@ def test_a_group_that_fails_before_its_copy_is_issued_is_refused() -> None:
     assert [idx for idx, _ in second] == [0] and backend.counters["refused"] == 1
 
 
-def gated_burst(sizes: Sequence[int], width: int = 8) -> tuple[
-        list[list[int]], list[tuple[int, Any]], GatedBackend]:
+def gated_burst(
+    sizes: Sequence[int], width: int = 8
+) -> tuple[list[list[int]], list[tuple[int, Any]], GatedBackend]:
     """gated_groups for two tensors of `width` int32 values a block."""
     gpu, cpu = make_caches(sum(sizes), sum(sizes), width=width)
     backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
@@ -1168,8 +1203,7 @@ def test_a_burst_of_small_blocks_is_planned_on_the_requesting_thread() -> None:
     assert [idx for idx, _ in events] == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize(("sizes", "width"),
-                         [([31] * 4, 8), ([64], 8), ([32] * 4, (32 << 10) // 4)])
+@pytest.mark.parametrize(("sizes", "width"), [([31] * 4, 8), ([64], 8), ([32] * 4, (32 << 10) // 4)])
 def test_other_requests_are_planned_on_the_copy_thread(sizes: list[int], width: int) -> None:
     """Below 64 descriptors the copy thread plans a group's blocks as one list; a request that
     finds the queue empty (one per engine step) costs the requesting thread no planning, nor
