@@ -21,10 +21,8 @@ def low_priority_stream() -> torch.cuda.Stream:
 def make_caches(
     gpu_blocks: int, cpu_blocks: int, block_elems: int = 1024, layers: tuple[str, ...] = ("k", "v")
 ) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
-    gpu = {name: torch.zeros(gpu_blocks, block_elems, dtype=torch.int32, device="cuda")
-           for name in layers}
-    cpu = {name: torch.full((cpu_blocks, block_elems), -1, dtype=torch.int32).pin_memory()
-           for name in layers}
+    gpu = {name: torch.zeros(gpu_blocks, block_elems, dtype=torch.int32, device="cuda") for name in layers}
+    cpu = {name: torch.full((cpu_blocks, block_elems), -1, dtype=torch.int32).pin_memory() for name in layers}
     return gpu, cpu
 
 

@@ -25,8 +25,9 @@ ORDERED_STORES = 1000
 SHORT_SLEEP = 2_000_000  # ~2 ms: still far longer than the copy thread's launch latency
 
 
-def start(backend: OrderedCopyBackend, gpu: dict[str, torch.Tensor],
-          cpu: dict[str, torch.Tensor]) -> OrderedCopyBackend:
+def start(
+    backend: OrderedCopyBackend, gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor]
+) -> OrderedCopyBackend:
     backend.init(gpu, cpu, torch.device("cuda"), low_priority_stream(), low_priority_stream())
     return backend
 
@@ -86,15 +87,16 @@ def run_ordered_stores(compute_stream: torch.cuda.Stream, pass_wait_event: bool)
     backend.drain()
     for _, event in events:
         event.synchronize()
-    stale = sum(
-        not host_holds(cpu, [2 * store, 2 * store + 1], store + 1)
-        for store in range(ORDERED_STORES)
-    )
+    stale = sum(not host_holds(cpu, [2 * store, 2 * store + 1], store + 1) for store in range(ORDERED_STORES))
     in_order = [idx for idx, _ in events] == list(range(ORDERED_STORES))
     counters = backend.counters
     backend.shutdown()
-    return {"stores": ORDERED_STORES, "stale": stale, "events_in_fifo_order": int(in_order),
-            "violations": sum(v for k, v in counters.items() if k.startswith("violations_"))}
+    return {
+        "stores": ORDERED_STORES,
+        "stale": stale,
+        "events_in_fifo_order": int(in_order),
+        "violations": sum(v for k, v in counters.items() if k.startswith("violations_")),
+    }
 
 
 def test_ordered_backend_never_stores_stale_blocks(
@@ -141,8 +143,12 @@ def test_a_burst_planned_on_the_requesting_thread_stores_every_block(
     backend.drain()
     torch.cuda.synchronize()
     stale = sum(not host_holds(cpu, ids, store + 1) for store, ids in enumerate(blocks))
-    result = {"stores": stores, "stale": stale, "planned_early": len(planned_here),
-              "events_in_fifo_order": int([i for i, _ in events] == list(range(stores)))}
+    result = {
+        "stores": stores,
+        "stale": stale,
+        "planned_early": len(planned_here),
+        "events_in_fifo_order": int([i for i, _ in events] == list(range(stores))),
+    }
     backend.shutdown()
     proof_results["early_planned_burst"] = result
     assert result["stale"] == 0 and result["events_in_fifo_order"] == 1
@@ -150,7 +156,9 @@ def test_a_burst_planned_on_the_requesting_thread_stores_every_block(
 
 
 def read_during_load(
-    compute_stream: torch.cuda.Stream, issue_load: Any, gpu: dict[str, torch.Tensor],
+    compute_stream: torch.cuda.Stream,
+    issue_load: Any,
+    gpu: dict[str, torch.Tensor],
     cpu: dict[str, torch.Tensor],
 ) -> int:
     """Trials in which a load overwrote block 0 before the compute stream's reader read it."""
@@ -174,9 +182,7 @@ def test_unordered_load_overwrites_a_block_the_reader_still_needs(
 ) -> None:
     gpu, cpu = make_caches(1, 1)
     copier = BatchCopier(cpu, gpu, low_priority_stream())
-    overwritten = read_during_load(
-        compute_stream, lambda trial: copier.copy([0], [0]), gpu, cpu
-    )
+    overwritten = read_during_load(compute_stream, lambda trial: copier.copy([0], [0]), gpu, cpu)
     proof_results["load_unordered"] = {"overwritten": overwritten, "trials": TRIALS}
     assert overwritten >= 0.95 * TRIALS
 
@@ -195,8 +201,11 @@ def test_ordered_load_waits_for_the_reader(
     overwritten = read_during_load(compute_stream, load, gpu, cpu)
     counters = backend.counters
     backend.shutdown()
-    proof_results["load_ordered"] = {"overwritten": overwritten, "trials": TRIALS,
-                                     "loads_checked": counters["loads_checked"]}
+    proof_results["load_ordered"] = {
+        "overwritten": overwritten,
+        "trials": TRIALS,
+        "loads_checked": counters["loads_checked"],
+    }
     assert overwritten == 0
     assert counters["loads_checked"] == TRIALS
     assert len(events) == TRIALS
@@ -229,8 +238,11 @@ def test_reused_completion_events_wait_for_their_own_copy(
     driver_recorded = backend._issuer.completions.raw_record is not None  # type: ignore[union-attr]
     backend.shutdown()
     proof_results["completion_event_reuse"] = {
-        "stores": stores, "stale": stale, "events_created": created,
-        "distinct_events_seen": len(seen), "driver_record_in_use": driver_recorded,
+        "stores": stores,
+        "stale": stale,
+        "events_created": created,
+        "distinct_events_seen": len(seen),
+        "driver_record_in_use": driver_recorded,
     }
     assert stale == 0
     assert created <= 3
@@ -267,9 +279,12 @@ def test_stores_requested_from_a_thread_new_to_cuda_are_ordered(
         stale += not host_holds(cpu, slots, trial + 1)
     counters = backend.counters
     backend.shutdown()
-    proof_results["fresh_thread_stores"] = {"trials": trials, "stale": stale,
-                                            "errors": [repr(e) for e in failures],
-                                            "stores_checked": counters["stores_checked"]}
+    proof_results["fresh_thread_stores"] = {
+        "trials": trials,
+        "stale": stale,
+        "errors": [repr(e) for e in failures],
+        "stores_checked": counters["stores_checked"],
+    }
     assert failures == [] and stale == 0 and len(events) == trials
 
 
@@ -296,6 +311,9 @@ def test_stores_through_the_vllm_bridge_are_ordered_by_the_guards_event_alone(
         stale += idx != trial or not host_holds(cpu, slots, trial + 1)
     counters = bridge.backend.counters
     bridge.shutdown()
-    proof_results["bridge_stores"] = {"stale": stale, "trials": TRIALS,
-                                      "violations": counters["violations_no_wait"]}
+    proof_results["bridge_stores"] = {
+        "stale": stale,
+        "trials": TRIALS,
+        "violations": counters["violations_no_wait"],
+    }
     assert stale == 0 and counters["violations_no_wait"] == 0

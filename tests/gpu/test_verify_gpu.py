@@ -23,14 +23,20 @@ class Corrupter:
     backend may issue several stores in one driver call, so every such block in the call is hit.
     """
 
-    def __init__(self, gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor],
-                 corrupt_every_time: bool) -> None:
+    def __init__(
+        self, gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor], corrupt_every_time: bool
+    ) -> None:
         self.gpu, self.cpu = gpu, cpu
         self.corrupt_every_time = corrupt_every_time
         self.corrupted: set[int] = set()
 
-    def __call__(self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                 plans: list[CopyPlan] | None = None) -> None:
+    def __call__(
+        self,
+        copier: BatchCopier,
+        src_blocks: Sequence[int],
+        dst_blocks: Sequence[int],
+        plans: list[CopyPlan] | None = None,
+    ) -> None:
         copy_blocks(copier, src_blocks, dst_blocks, plans)
         if not copier.is_store:
             return
@@ -46,8 +52,12 @@ class Corrupter:
 
 def run(corrupt_every_time: bool, compute_stream: torch.cuda.Stream) -> dict[str, Any]:
     gpu, cpu = make_caches(4 * STORES, 4 * STORES)
-    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0,
-                                 copy_call=Corrupter(gpu, cpu, corrupt_every_time))
+    backend = OrderedCopyBackend(
+        GuardPolicy.RAISE,
+        verify_fraction=1.0,
+        verify_seed=0,
+        copy_call=Corrupter(gpu, cpu, corrupt_every_time),
+    )
     backend.init(gpu, cpu, torch.device("cuda"), low_priority_stream(), low_priority_stream())
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(compute_stream):
@@ -62,8 +72,13 @@ def run(corrupt_every_time: bool, compute_stream: torch.cuda.Stream) -> dict[str
     counters = backend.counters
     refused = backend.refused_copies()
     backend.shutdown()
-    return {"stores": STORES, "reported": len(reported), "reported_blocks_all_good": good,
-            "refused_events": [copy.event_idx for copy in refused], **counters}
+    return {
+        "stores": STORES,
+        "reported": len(reported),
+        "reported_blocks_all_good": good,
+        "refused_events": [copy.event_idx for copy in refused],
+        **counters,
+    }
 
 
 def test_corrupt_block_is_recopied_before_it_is_reported(
@@ -102,8 +117,10 @@ def test_one_percent_sampling_checks_about_one_block_in_a_hundred(
     counters = backend.counters
     backend.shutdown()
     proof_results["verify_sampled_1pct"] = {
-        "blocks": 4 * SAMPLED_STORES, "verified": counters["verified"],
-        "mismatches": counters["mismatches"], "reported": len(events),
+        "blocks": 4 * SAMPLED_STORES,
+        "verified": counters["verified"],
+        "mismatches": counters["mismatches"],
+        "reported": len(events),
     }
     assert 40 <= counters["verified"] <= 130  # 80 expected; beyond 4.5 sigma either side
     assert counters["mismatches"] == 0

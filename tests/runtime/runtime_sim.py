@@ -69,8 +69,7 @@ class SimEventCalls:
         self.compares_held: threading.Event | None = None
 
     def as_driver(self) -> driver.EventCalls:
-        return driver.EventCalls(self.create, self.record, self.wait, self.destroy, self.bind,
-                                 self.query)
+        return driver.EventCalls(self.create, self.record, self.wait, self.destroy, self.bind, self.query)
 
     def _result(self, name: str, *handles: int) -> int:
         self.calls.append((name, *handles))
@@ -152,8 +151,11 @@ class SimCopier:
     """BatchCopier's surface: a synchronous copy between two CPU tensor sets, calls recorded."""
 
     def __init__(
-        self, src_caches: Mapping[str, torch.Tensor], dst_caches: Mapping[str, torch.Tensor],
-        stream: SimStream, source_order: SourceOrder | None = None,
+        self,
+        src_caches: Mapping[str, torch.Tensor],
+        dst_caches: Mapping[str, torch.Tensor],
+        stream: SimStream,
+        source_order: SourceOrder | None = None,
     ) -> None:
         self.src = dict(src_caches)
         self.dst = dict(dst_caches)
@@ -206,15 +208,17 @@ class SimCopier:
         failing = [i for i, p in enumerate(plans) if self.fail_blocks.intersection(p.src)]
         if failing:
             named = failing[0] if self.names_failing else None
-            raise BatchCopyError(1, "CUDA_ERROR_INVALID_VALUE", "simulated failure of a copy",
-                                 f"plan {named}", named)
+            raise BatchCopyError(
+                1, "CUDA_ERROR_INVALID_VALUE", "simulated failure of a copy", f"plan {named}", named
+            )
         for name, tensor in self.src.items():
             self.dst[name][dst] = tensor[src]
 
 
 # memcmp through ctypes, as the compare kernel compares: byte for byte.
 _memcmp = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)(
-    ("memcmp", ctypes.CDLL(None)))
+    ("memcmp", ctypes.CDLL(None))
+)
 
 
 class SimKernelCalls:
@@ -238,16 +242,16 @@ class SimKernelCalls:
     def function(self, module: int, name: bytes) -> tuple[int, int]:
         return 0, next(_handles)
 
-    def launch(self, function: int, grid_x: int, grid_y: int, block_x: int, stream: int,
-               params: int) -> int:
+    def launch(self, function: int, grid_x: int, grid_y: int, block_x: int, stream: int, params: int) -> int:
         if "launch" in self.fail:
             return 1
-        src, dst, size, flags = (ctypes.c_uint64.from_address(
-            ctypes.c_void_p.from_address(params + 8 * i).value or 0).value for i in range(4))
+        src, dst, size, flags = (
+            ctypes.c_uint64.from_address(ctypes.c_void_p.from_address(params + 8 * i).value or 0).value
+            for i in range(4)
+        )
         sources = []
         for pair in range(grid_y):
-            a, b, n = (ctypes.c_int64.from_address(base + 8 * pair).value
-                       for base in (src, dst, size))
+            a, b, n = (ctypes.c_int64.from_address(base + 8 * pair).value for base in (src, dst, size))
             sources.append(a)
             if _memcmp(a, b, n):
                 ctypes.c_int32.from_address(flags + 4 * pair).value = 1
@@ -264,13 +268,18 @@ def install(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     """Route the backend's CUDA calls to the stand-ins for one test; the driver's event calls
     are returned."""
     for name, value in {
-        "Event": SimEvent, "Stream": SimStream, "current_stream": current_stream,
-        "stream": stream, "set_device": lambda device: None, "current_device": lambda: 0,
+        "Event": SimEvent,
+        "Stream": SimStream,
+        "current_stream": current_stream,
+        "stream": stream,
+        "set_device": lambda device: None,
+        "current_device": lambda: 0,
         "synchronize": lambda device=None: None,
     }.items():
         monkeypatch.setattr(torch.cuda, name, value, raising=False)
-    monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream",
-                        lambda index: current_stream().cuda_stream, raising=False)
+    monkeypatch.setattr(
+        torch._C, "_cuda_getCurrentRawStream", lambda index: current_stream().cuda_stream, raising=False
+    )
     monkeypatch.setattr(backend_module, "BatchCopier", SimCopier)
     event_calls = SimEventCalls()
     monkeypatch.setattr(driver, "resolve_event_calls", event_calls.as_driver)
@@ -328,14 +337,16 @@ def make_caches(
     return gpu, cpu
 
 
-def start(backend: backend_module.OrderedCopyBackend, gpu: dict[str, torch.Tensor],
-          cpu: dict[str, torch.Tensor]) -> backend_module.OrderedCopyBackend:
+def start(
+    backend: backend_module.OrderedCopyBackend, gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor]
+) -> backend_module.OrderedCopyBackend:
     backend.init(gpu, cpu, torch.device("cuda"), SimStream(), SimStream())  # type: ignore[arg-type]
     return backend
 
 
-def holds(gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor],
-          src: Sequence[int], dst: Sequence[int]) -> bool:
+def holds(
+    gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor], src: Sequence[int], dst: Sequence[int]
+) -> bool:
     return all(torch.equal(cpu[name][list(dst)], gpu[name][list(src)]) for name in gpu)
 
 

@@ -27,8 +27,15 @@ from kvguard.runtime.intake import (
 QueueItem = QueuedCopy | Drain | None
 
 
-def queued(event_idx: int, blocks: int, is_store: bool = True, stream: int = 1, seq: int | None = None,
-           caller_event: object = None, planned: bool = False) -> QueuedCopy:
+def queued(
+    event_idx: int,
+    blocks: int,
+    is_store: bool = True,
+    stream: int = 1,
+    seq: int | None = None,
+    caller_event: object = None,
+    planned: bool = False,
+) -> QueuedCopy:
     src = list(range(100 * event_idx, 100 * event_idx + blocks))
     request = CopyRequest(event_idx if seq is None else seq, 0, stream, 0, is_store, event_idx, src, src)
     return QueuedCopy(request, caller_event, [], object() if planned else None)  # type: ignore[arg-type]
@@ -84,8 +91,11 @@ def test_the_cap_is_not_read_when_no_request_could_join() -> None:
     assert gather_group(alone, lambda: True, lambda: None, single, unread).group == [alone]
 
 
-@given(sizes=st.lists(st.integers(1, 40), min_size=1, max_size=30), max_group=st.integers(1, 8),
-       cap=st.integers(1, 100))
+@given(
+    sizes=st.lists(st.integers(1, 40), min_size=1, max_size=30),
+    max_group=st.integers(1, 8),
+    cap=st.integers(1, 100),
+)
 def test_consecutive_groups_keep_request_order_and_respect_the_caps(
     sizes: list[int], max_group: int, cap: int
 ) -> None:
@@ -119,8 +129,14 @@ def test_small_blocks_are_never_capped_below_the_group_limit_by_the_first_group_
 
 @pytest.mark.parametrize(
     ("waiting", "backlog", "expected"),
-    [(8 << 20, 16, True), (8 << 20, 15, False), ((8 << 20) - 1, 100, False),
-     (64 << 20, 3, True), (64 << 20, 2, False), (1 << 30, 2, False)],
+    [
+        (8 << 20, 16, True),
+        (8 << 20, 15, False),
+        ((8 << 20) - 1, 100, False),
+        (64 << 20, 3, True),
+        (64 << 20, 2, False),
+        (1 << 30, 2, False),
+    ],
 )
 def test_hand_over_needs_a_backlog_holding_enough_bytes(waiting: int, backlog: int, expected: bool) -> None:
     assert hands_over(GroupLimits(), waiting, backlog) is expected
@@ -144,9 +160,12 @@ def test_only_a_lone_request_the_copy_thread_plans_is_split() -> None:
 
 def test_a_group_waits_on_the_newest_request_per_stream_and_each_caller_event_once() -> None:
     shared, own = object(), object()
-    group = [queued(0, 1, stream=1, seq=5, caller_event=shared), queued(1, 1, stream=2, seq=3),
-             queued(2, 1, stream=1, seq=4, caller_event=shared),  # queued later, opened earlier
-             queued(3, 1, stream=2, seq=6, caller_event=own)]
+    group = [
+        queued(0, 1, stream=1, seq=5, caller_event=shared),
+        queued(1, 1, stream=2, seq=3),
+        queued(2, 1, stream=1, seq=4, caller_event=shared),  # queued later, opened earlier
+        queued(3, 1, stream=2, seq=6, caller_event=own),
+    ]
     requests, caller_events = barrier_targets(group)
     assert sorted((r.compute_stream, r.seq) for r in requests) == [(1, 5), (2, 6)]
     assert caller_events == [shared, own]

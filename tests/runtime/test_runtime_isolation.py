@@ -33,8 +33,9 @@ def caches(blocks: int = GPU_BLOCKS) -> tuple[dict[str, torch.Tensor], dict[str,
     return gpu, cpu
 
 
-def landed(gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor], is_store: bool,
-           src: list[int], dst: list[int]) -> bool:
+def landed(
+    gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor], is_store: bool, src: list[int], dst: list[int]
+) -> bool:
     source, target = (gpu, cpu) if is_store else (cpu, gpu)
     return all(torch.equal(target[name][dst], source[name][src]) for name in gpu)
 
@@ -104,9 +105,11 @@ def test_a_block_out_of_range_on_either_side_refuses_only_its_request(is_store: 
     direction = "store" if is_store else "load"
     assert backend.groups == [[0, 1, 2, 3]]
     assert len(errors) == 1 and isinstance(errors[0], IndexError)
-    assert str(errors[0]).startswith(f"kvguard refused {direction} event 1 (source blocks "
-                                     f"{requests[1][0]} -> destination blocks {requests[1][1]}): "
-                                     f"{side} block 64 is out of range")
+    assert str(errors[0]).startswith(
+        f"kvguard refused {direction} event 1 (source blocks "
+        f"{requests[1][0]} -> destination blocks {requests[1][1]}): "
+        f"{side} block 64 is out of range"
+    )
     assert [(r.event_idx, r.reason) for r in refused] == [(1, "copy_error")]
     assert [idx for idx, _ in events] == [0, 2, 3]
     for idx in (0, 2, 3):
@@ -254,8 +257,11 @@ def test_a_refused_requests_error_reaches_the_callers_next_call_naming_it() -> N
 KINDS = st.sampled_from(["good", "good", "good", "source", "destination", "driver"])
 
 
-@settings(deadline=None, max_examples=60,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    deadline=None,
+    max_examples=60,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(
     requests=st.lists(st.tuples(st.integers(1, 4), st.booleans(), KINDS), min_size=1, max_size=10),
     names_failing=st.booleans(),
@@ -263,7 +269,10 @@ KINDS = st.sampled_from(["good", "good", "good", "source", "destination", "drive
     early=st.booleans(),
 )
 def test_any_mix_of_bad_requests_refuses_exactly_them_and_reports_the_rest_in_order(
-    requests: list[tuple[int, bool, str]], names_failing: bool, max_group: int, early: bool,
+    requests: list[tuple[int, bool, str]],
+    names_failing: bool,
+    max_group: int,
+    early: bool,
 ) -> None:
     """Requests of 1 to 4 blocks, stores or loads, some with a source or destination block out
     of range or a copy the driver fails: each bad one is refused, with one error naming it; the
@@ -312,7 +321,8 @@ def test_any_mix_of_bad_requests_refuses_exactly_them_and_reports_the_rest_in_or
         src, dst = blocks[idx]
         direction = "store" if requests[idx][1] else "load"
         assert str(error).startswith(
-            f"kvguard refused {direction} event {idx} (source blocks {src} -> destination blocks {dst}): ")
+            f"kvguard refused {direction} event {idx} (source blocks {src} -> destination blocks {dst}): "
+        )
     for idx in good:
         assert landed(gpu, cpu, requests[idx][1], *blocks[idx])
     for idx in bad:  # nothing of a refused request was written

@@ -60,11 +60,27 @@ class RecordingBackend(OrderedCopyBackend):
         self.drains = 0
         self.fake_counters: dict[str, int] = {}
 
-    def launch_copy(self, src_blocks: Any, dst_blocks: Any, is_store: bool, event_idx: int,
-                    events_list: Any, wait_event: Any = None) -> None:
-        self.requests.append(Request(self.phase, is_store, event_idx, list(src_blocks),
-                                     list(dst_blocks), wait_event, events_list,
-                                     threading.get_ident()))
+    def launch_copy(
+        self,
+        src_blocks: Any,
+        dst_blocks: Any,
+        is_store: bool,
+        event_idx: int,
+        events_list: Any,
+        wait_event: Any = None,
+    ) -> None:
+        self.requests.append(
+            Request(
+                self.phase,
+                is_store,
+                event_idx,
+                list(src_blocks),
+                list(dst_blocks),
+                wait_event,
+                events_list,
+                threading.get_ident(),
+            )
+        )
 
     def find(self, is_store: bool, event_idx: int) -> Request:
         return next(r for r in self.requests if (r.is_store, r.event_idx) == (is_store, event_idx))
@@ -76,8 +92,9 @@ class RecordingBackend(OrderedCopyBackend):
 
     def refuse(self, is_store: bool, event_idx: int) -> None:
         request = self.find(is_store, event_idx)
-        self.refusals.append(RefusedCopy(event_idx, is_store, tuple(request.src_blocks),
-                                         tuple(request.dst_blocks), "no_wait"))
+        self.refusals.append(
+            RefusedCopy(event_idx, is_store, tuple(request.src_blocks), tuple(request.dst_blocks), "no_wait")
+        )
 
     def refused_copies(self) -> list[RefusedCopy]:
         refused, self.refusals = self.refusals, []
@@ -148,11 +165,18 @@ def run_step(connector: KVGuardCPUOffloadConnector, metadata: Any) -> StepResult
 def store_and_load(store_event: int, load_event: int = -1) -> SimpleCPUOffloadMetadata:
     fields: dict[str, Any] = {}
     if store_event >= 0:
-        fields.update(store_event=store_event, store_gpu_blocks=[1 + store_event, 20],
-                      store_cpu_blocks=[5 + store_event, 30])
+        fields.update(
+            store_event=store_event,
+            store_gpu_blocks=[1 + store_event, 20],
+            store_cpu_blocks=[5 + store_event, 30],
+        )
     if load_event >= 0:
-        fields.update(load_event=load_event, load_gpu_blocks=[10, 11], load_cpu_blocks=[3, 4],
-                      load_event_to_reqs={load_event: [f"req-{load_event}"]})
+        fields.update(
+            load_event=load_event,
+            load_gpu_blocks=[10, 11],
+            load_cpu_blocks=[3, 4],
+            load_event_to_reqs={load_event: [f"req-{load_event}"]},
+        )
     return SimpleCPUOffloadMetadata(**fields)
 
 
@@ -172,11 +196,9 @@ def test_copies_reach_the_backend_from_the_runner_thread_with_no_wait_event_of_t
     run_step(worker, store_and_load(store_event=1))
     shape = worker.kvguard_shape
     assert shape is not None
-    assert [(r.is_store, r.event_idx) for r in backend.requests] == [
-        (False, 0), (True, 0), (True, 1)
-    ] or [(r.is_store, r.event_idx) for r in backend.requests] == [
-        (True, 0), (False, 0), (True, 1)
-    ]
+    assert [(r.is_store, r.event_idx) for r in backend.requests] == [(False, 0), (True, 0), (True, 1)] or [
+        (r.is_store, r.event_idx) for r in backend.requests
+    ] == [(True, 0), (False, 0), (True, 1)]
     store = backend.find(True, 0)
     assert store.src_blocks == [1, 20] and store.dst_blocks == [5, 30]
     assert store.phase in shape.store_launch_sites
@@ -292,11 +314,13 @@ def test_a_refused_store_frees_its_blocks_without_caching_them(
         [b.block_id for b in gpu_blocks], [b.block_id for b in cpu_blocks]
     )
     assert manager.has_pending_stores()
-    connector.update_connector_output(KVConnectorOutput(
-        kv_connector_worker_meta=KVGuardWorkerMetadata(
-            completed_store_events={}, refused_store_events={0: 1}
+    connector.update_connector_output(
+        KVConnectorOutput(
+            kv_connector_worker_meta=KVGuardWorkerMetadata(
+                completed_store_events={}, refused_store_events={0: 1}
+            )
         )
-    ))
+    )
     assert 0 not in manager._store_event_to_blocks and not manager.has_pending_stores()
     assert cpu_pool.get_num_free_blocks() == cpu_free
     assert gpu_pool.get_num_free_blocks() == gpu_free
