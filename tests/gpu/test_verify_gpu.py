@@ -105,8 +105,9 @@ def test_one_percent_sampling_checks_about_one_block_in_a_hundred(
     compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
 ) -> None:
     gpu, cpu = make_caches(4 * SAMPLED_STORES, 4 * SAMPLED_STORES, block_elems=256)
-    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.01, verify_seed=1)
-    backend.verify_cluster_bytes = 1  # blocks picked one by one, so the count is binomial
+    backend = OrderedCopyBackend(  # blocks picked one by one, so the count is binomial
+        GuardPolicy.RAISE, verify_fraction=0.01, verify_seed=1, verify_cluster_bytes=1
+    )
     backend.init(gpu, cpu, torch.device("cuda"), low_priority_stream(), low_priority_stream())
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(compute_stream):
