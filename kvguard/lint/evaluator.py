@@ -47,6 +47,7 @@ from kvguard.lint.reading import (
     _device_api,
     _element,
     _fields_assigned,
+    _flag_tested,
     _forget_fields,
     _hands_out_a_field,
     _has_none_branch,
@@ -64,6 +65,7 @@ from kvguard.lint.reading import (
     _opaque_call,
     _opaque_stream,
     _opens_paths,
+    _orders_anything,
     _orders_something,
     _read_spelling,
     _root_expr,
@@ -457,6 +459,18 @@ class Evaluator:
     def _block(self, statements: Sequence[ir.Stmt], frame: Frame, state: PathState) -> PathState:
         for index, statement in enumerate(statements):
             self._clock += 1
+            if isinstance(statement, ir.Assign) and self._chooses_a_stream(statement, frame):
+                # ``stream = side if overlap else compute`` runs as the ``if`` it is, so that
+                # each path keeps its stream (and a later test of the same flag its branch).
+                assert isinstance(statement.value, ir.Cond)
+                choice = statement.value
+                statement = ir.If(
+                    choice.test,
+                    (replace(statement, value=choice.then),),
+                    (replace(statement, value=choice.orelse),),
+                    statement.span,
+                    True,
+                )
             if isinstance(statement, ir.Assign):
                 value, state = self._eval(statement.value, frame, state)
                 if isinstance(value, QueueGetV):
@@ -476,6 +490,18 @@ class Evaluator:
             if state.returned:
                 break
         return state
+
+    def _chooses_a_stream(self, statement: ir.Assign, frame: Frame) -> bool:
+        """A name bound to one of two streams or events on a test the code does not decide."""
+        choice = statement.value
+        if not isinstance(choice, ir.Cond) or len(statement.targets) != 1:
+            return False
+        if not isinstance(statement.targets[0], ir.Name):
+            return False
+        if _truth(self._peek(choice.test, frame)) is not None:
+            return False
+        branches = (self._peek(choice.then, frame), self._peek(choice.orelse, frame))
+        return all(_orders_anything(value) for value in branches) and branches[0] != branches[1]
 
     def _statement(self, statement: ir.Stmt, frame: Frame, state: PathState) -> PathState:
         if isinstance(statement, ir.AugAssign):
@@ -582,6 +608,13 @@ class Evaluator:
                 frame.env[name] = before
         taken_env = frame.env
         frame.env = dict(entry_names)
+        flag = _flag_tested(statement.test, frame.env)
+        if flag:
+            # ``if background:`` with a flag the code computes: each path knows its value, so
+            # a later test of it takes the same branch (the rest of a split block runs per path).
+            if taken_env.get(flag) is entry_names[flag]:  # not bound anew in the body
+                taken_env[flag] = ConstV(True, flag, frame.module.path, None)
+            frame.env[flag] = ConstV(False, flag, frame.module.path, None)
         other = self._block(statement.orelse, frame, other)
         other_label = (
             f"else branch of the if at line {line}"

@@ -850,3 +850,13 @@ def _iterated_names(statements: Sequence[ir.Stmt]) -> set[str]:
         elif isinstance(statement, ir.With):
             found |= _iterated_names(statement.body)
     return found
+
+
+def _flag_tested(test: ir.Expr, env: dict[str, Value]) -> str:
+    """The name an ``if`` tests when it holds a flag the code computed but cannot decide (the
+    value of ``a and not b``): "" for any other test, and for names that hold more than a truth
+    value (a parameter, a buffer, a stream)."""
+    if not isinstance(test, ir.Name):
+        return ""
+    held = env.get(test.id)
+    return test.id if isinstance(held, Unknown) and not held.spelling else ""
