@@ -249,4 +249,8 @@ def _is_load(source: Memory, destination: Memory) -> bool:
 def _direction(source: Memory, destination: Memory) -> str:
     if source is Memory.HOST and destination is Memory.DEVICE:
         return "host to GPU"
+    if destination is Memory.DEVICE:
+        return "into GPU memory from a source the code does not place"
+    if source is Memory.HOST:
+        return "from host memory into a destination the code does not place"
     return "host to GPU, assumed: the code does not show where both sides live"
