@@ -114,6 +114,8 @@ from kvguard.lint.values import (
 # Calls followed from one entry point; past it, calls are left opaque. Offload paths take a
 # few dozen; the budget keeps one sprawling entry point from taking the run's time.
 _CALLS_PER_ROOT = 600
+# Waits that cover every stream (a device synchronize, an event's, one on an unknown target).
+_ANY_STREAM = "<any stream>"
 # Written by code the analysis does not see, which may write any buffer (a generator's caller).
 _ANY_BUFFER = "<any buffer>"
 _MAX_DEPTH = 12
@@ -182,6 +184,9 @@ class Evaluator:
         self._passed: set[str] = set()
         self._names_called: set[str] = set()  # every name some project function calls
         self._splits = 0  # branches now running the rest of their block on their own
+        # Streams the host waits for somewhere in the project (any path, any pass);
+        # _ANY_STREAM for a wait that may cover any stream (the device, an event).
+        self._waited_somewhere: set[str] = set()
         self._relevant: set[tuple[str, str]] = set()
         self._reach: set[tuple[str, str]] = set()
         self._reach_classes: set[tuple[str, str]] = set()
@@ -1059,22 +1064,28 @@ class Evaluator:
                 HostRead(frame.module.path, call.span, call.lines, how, copy, frame.flow, frame.thread, read)
             )
 
+    def _completed(self, state: PathState, stream_key: str | None, before: int | None = None) -> None:
+        """The host waited for a stream (every stream when None) on this path; noted for the
+        project as a whole too (``_waited_somewhere``)."""
+        self._waited_somewhere.add(stream_key if stream_key is not None else _ANY_STREAM)
+        state.completed(stream_key, before)
+
     def _host_waited(self, target: Value | None, state: PathState) -> None:
         """The host waited for ``target`` (a stream or event; None: the whole device)."""
         if target is None or isinstance(target, (ExternalV, ModuleV)):
-            state.completed(None)
+            self._completed(state, None)
         elif isinstance(target, StreamV):
-            state.completed(None if target.key.startswith("opaque:") else target.key)
+            self._completed(state, None if target.key.startswith("opaque:") else target.key)
             if target.key.startswith("current@") and state.streams:
-                state.completed(state.streams[-1].key)  # inside a stream block, that block's stream
+                self._completed(state, state.streams[-1].key)  # inside a stream block, that block's stream
         elif isinstance(target, EventV):
             record = state.records.get(target.key)
             # Every copy launched before the record counts as waited for, whatever its stream:
             # streams switched by means the analysis does not model (``set_stream``) must not
             # make a correct wait look wrong. An unseen record counts as after every copy.
-            state.completed(None, before=record[1] if record is not None else None)
+            self._completed(state, None, before=record[1] if record is not None else None)
         elif isinstance(target, Unknown):
-            state.completed(None)
+            self._completed(state, None)
         elif isinstance(target, UnionV):
             # One of several events or streams: done is what each of them would have finished.
             remaining: set[str] = set()
@@ -1655,7 +1666,7 @@ class Evaluator:
             state.issued[stream.key] = self._clock
             self._copy_streams.add(stream.key)
         if not asynchronous and stream is None:
-            state.completed(copy_stream)  # a blocking copy waits for the current stream
+            self._completed(state, copy_stream)  # a blocking copy waits for the current stream
             sides = {memory_of(source), memory_of(destination)}
             if sides == {Memory.DEVICE, Memory.HOST}:
                 self._blocking_read(frame, state)  # GPU to host, or host to GPU from pageable memory
@@ -1791,7 +1802,7 @@ class Evaluator:
         it waits for the producer's work so far, which orders every later launch behind it."""
         if frame.thread == MAIN_THREAD and self._stream(frame, state) is None:
             state.synced = self._clock
-            state.completed(f"current@{frame.thread}")
+            self._completed(state, f"current@{frame.thread}")
 
     def _maybe_blocking_read(self, what: str, frame: Frame, state: PathState) -> None:
         """A read that blocks the host if its tensor is on the GPU, which the code does not

@@ -25,7 +25,7 @@ from dataclasses import replace
 
 from kvguard.lint import ir
 from kvguard.lint.api import SEED_NAMES, WEAK_NAMES
-from kvguard.lint.evaluator import _CALLS_PER_ROOT, _RUNS_PER_THREAD_FUNCTION, Handled
+from kvguard.lint.evaluator import _ANY_STREAM, _CALLS_PER_ROOT, _RUNS_PER_THREAD_FUNCTION, Handled
 from kvguard.lint.handlers.arrays import ArrayApi
 from kvguard.lint.handlers.handoffs import HandoffApi
 from kvguard.lint.handlers.python import PythonApi
@@ -43,7 +43,7 @@ from kvguard.lint.reading import (
     _opaque_call,
     _spelling,
 )
-from kvguard.lint.results import MAIN_THREAD, Analysis
+from kvguard.lint.results import MAIN_THREAD, Analysis, HostRead
 from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, Value
 
 
@@ -139,7 +139,20 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
                     self._run_root_and_instances(key, instances=False)
             self._fallback = False
         self._run_threads()
-        return Analysis(self.runs, self.host_reads, self.failed)
+        return Analysis(self.runs, self._settled(self.host_reads), self.failed)
+
+    def _settled(self, reads: list[HostRead]) -> list[HostRead]:
+        """A copy an earlier call of an object left unfinished, read by a later call: where
+        the project never waits for the copy's stream (nor for the device or an event), no
+        caller can have waited between the calls either, so the read is established."""
+        if _ANY_STREAM in self._waited_somewhere:
+            return reads
+        return [
+            replace(read, copy=replace(read.copy, earlier_call=False))
+            if read.copy.earlier_call and read.copy.stream_key not in self._waited_somewhere
+            else read
+            for read in reads
+        ]
 
     def _run_root_and_instances(self, key: tuple[str, str], instances: bool = True) -> None:
         """Run an entry point (and, for a method, once per instance the project constructs,

@@ -37,7 +37,6 @@ KNOWN_GAPS = {
     "train_lazy_copy_stream_buggy": "KVG003 through dict entries under computed keys",
     "train_offload_config_barrier_buggy": "KVG003 under a constructor flag that is off by default",
     "srv_lmcache_disk_buggy": "files reached only through fields and executor.submit miss the gate",
-    "srv_spec_draft_buggy": "KVG003 after a copy an earlier call of the object started is uncertain",
     "train_fsdp_cpu_offload_grads_buggy": "loss.backward() runs no autograd Function's backward",
     "train_mcore_pack_hook_offload_buggy": "a pool's acquire that is fresh on one path only",
 }

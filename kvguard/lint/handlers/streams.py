@@ -203,7 +203,7 @@ class StreamApi(Evaluator):
             return EventV(site, f"event created at {site}"), state
         if last in DEVICE_SYNCS:
             state.synced = self._clock
-            state.completed(None)
+            self._completed(state, None)
             return UNKNOWN, state
         return None
 
