@@ -10,8 +10,9 @@ the runs can change a file and write their cache there. Measured in one run, sid
 - kvguard cold: `kvguard check --jobs 1 --no-cache` over the tree;
 - kvguard cold, parallel: `--no-cache` with one worker per CPU;
 - kvguard warm: a rerun with the cache filled;
-- one changed file: `kvguard check FILE` after FILE changed, cache warm, for a file the
-  analysis reads (it mentions streams) and for one it does not;
+- one changed file: `kvguard check FILE` after FILE changed, cache warm: a comment and then a
+  statement appended to a file the analysis reads (it mentions streams), a comment appended to
+  one it does not;
 - the cold run and the changed read file again with CPython's default garbage-collector
   thresholds, where kvguard raises them for a run (kvguard/lint/engine.py), with the peak
   memory of each of those single-process runs.
@@ -120,14 +121,17 @@ def main() -> None:
         read = tree / "v1" / "simple_kv_offload" / "worker.py"
         unread = tree / "logger.py"
         timings = {}
+        # A comment leaves the lowered code as it was (the cached analysis answers); a
+        # statement changes it (the analysis runs again).
         changes = (
-            ("one changed file the analysis reads", read, False),
-            ("one changed file the analysis reads, default gc thresholds", read, True),
-            ("one changed file it does not", unread, False),
+            ("a comment appended to a file the analysis reads", read, "# changed", False),
+            ("a statement appended to a file the analysis reads", read, "_CHANGED = 1", False),
+            ("a statement appended, default gc thresholds", read, "_CHANGED_AGAIN = 2", True),
+            ("a comment appended to a file it does not read", unread, "# changed", False),
         )
-        for label, changed, default_gc in changes:
+        for label, changed, line, default_gc in changes:
             with changed.open("a") as stream:
-                stream.write("\n# changed\n")
+                stream.write(f"\n{line}\n")
             timings[label], _, peaks[label] = kvguard(
                 [str(changed.relative_to(tree.parent))], tree.parent, default_gc
             )

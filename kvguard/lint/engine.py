@@ -219,12 +219,13 @@ def _with_context(
 
 
 def _analysis_key(summaries: list[FileSummary], settings: Settings) -> str:
-    """What the analysis depends on: the parsed files, by path and content, and what the
+    """What the analysis depends on: the parsed files, by path and lowered code, and what the
     configuration teaches it."""
     digest = hashlib.blake2b(settings.fingerprint().encode(), digest_size=20)
     for summary in sorted(summaries, key=lambda s: s.path):
         if summary.parsed:
-            digest.update(f"{summary.path}\0{summary.cache_key}\0".encode("utf-8", "surrogateescape"))
+            code = summary.code_digest or summary.cache_key
+            digest.update(f"{summary.path}\0{code}\0".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 

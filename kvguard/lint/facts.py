@@ -70,6 +70,10 @@ class FileSummary:
     parsed: bool = False
     # Where its code is cached, when ``code`` was left out of the summary to load lazily.
     cache_key: str = ""
+    # A parsed file: a digest of its lowered code. The analysis reads the file only through
+    # that code, so an edit that leaves it as it was (a comment, a line in a function the
+    # analysis does not lower) leaves the analysis result as it was.
+    code_digest: str = ""
     # A parsed file: the top-level functions and classes it gives the analysis. A file not
     # parsed: the names it imports (``from m import a, b``); one that imports an exported
     # name is parsed after all, for the calls into it.

@@ -8,11 +8,13 @@ for it.
 from __future__ import annotations
 
 import ast
+import hashlib
 import io
 import re
 import tokenize
 from typing import TYPE_CHECKING
 
+from kvguard.lint import serial
 from kvguard.lint.api import passes_gate
 from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
 
@@ -105,6 +107,8 @@ def summarize(path: str, data: bytes, callees: frozenset[str] = frozenset()) -> 
     summary.parsed = True
     _parse_into(summary, text, callees)
     summary.uses = _uses(text)
+    if summary.code is not None:
+        summary.code_digest = hashlib.blake2b(serial.dumps(summary.code), digest_size=16).hexdigest()
     return summary
 
 

@@ -201,6 +201,32 @@ def test_cache_is_reused_and_invalidated_by_content(tmp_path: Path, monkeypatch:
     assert calls == ["a.py"]
 
 
+def test_an_edit_that_leaves_the_lowered_code_as_it_was_reuses_the_analysis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A comment appended to a file the analysis reads changes no lowered code: the cached
+    analysis answers. A new statement in an analysed function changes it: the analysis runs."""
+    from kvguard.lint.interpreter import Interpreter
+
+    monkeypatch.chdir(tmp_path)
+    write_tree(tmp_path, {"a.py": RACE})
+    settings_ = Settings(root=tmp_path)
+    runs: list[int] = []
+    real = Interpreter.run
+    monkeypatch.setattr(Interpreter, "run", lambda self: runs.append(1) or real(self))
+
+    def check() -> list[str]:
+        result = run_check([Path(".")], settings_, RULE_OBJECTS, KNOWN, jobs=1, use_cache=True)
+        return [f.code for f in result.findings]
+
+    assert check() == ["KVG001"] and len(runs) == 1
+    (tmp_path / "a.py").write_text(RACE + "\n# a note for readers\n")
+    assert check() == ["KVG001"] and len(runs) == 1
+    fixed = RACE.replace("with torch", "stream.wait_stream(torch.cuda.current_stream())\n    with torch")
+    (tmp_path / "a.py").write_text(fixed)
+    assert check() == [] and len(runs) == 2
+
+
 def test_a_directory_named_on_the_command_line_is_checked_even_if_excluded(tmp_path: Path) -> None:
     write_tree(tmp_path, {"examples/a.py": RACE, "examples/vendor/b.py": RACE})
     settings_ = Settings(root=tmp_path, extend_exclude=("examples", "vendor"))
