@@ -133,10 +133,6 @@ _BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict"})
 Handled: TypeAlias = tuple[Value, PathState] | None
 
 
-# Defaults that choose a branch rather than a value: an entry point's caller may pass another.
-FLAGS = (None, True, False)
-
-
 class Evaluator:
     """How the project's lowered code is read: functions with their arguments bound, statements
     along every path, expressions to abstract values, calls dispatched to project code or to
@@ -447,14 +443,10 @@ class Evaluator:
                             else None
                         ),
                     )
-                if (
-                    call is None
-                    and caller.depth == 0
-                    and isinstance(value, ConstV)
-                    and any(value.value is flag for flag in FLAGS)
-                ):
-                    # An entry point's caller is not in the project: it may pass another value
-                    # for a flag or an optional argument, and each branch on it may run.
+                if call is None and caller.depth == 0 and isinstance(value, ConstV) and value.value is None:
+                    # An entry point's caller is not in the project: it may pass the optional
+                    # argument, and the branches on it run. (A True/False default is left as
+                    # it is: such flags often state what the caller guarantees, ``sync=False``.)
                     value = join([value, Unknown(param.name)])
                 env[param.name] = value
             else:
