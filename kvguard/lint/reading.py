@@ -763,7 +763,9 @@ def _device_memory(value: Value) -> Memory | None:
     return None
 
 
-def _allocation_memory(args: tuple[Value, ...], kwargs: dict[str, Value], like: bool) -> Memory:
+def _allocation_memory(
+    args: tuple[Value, ...], kwargs: dict[str, Value], like: bool, from_data: bool = False
+) -> Memory:
     if _truth(kwargs.get("pin_memory", UNKNOWN)) is True:
         return Memory.HOST
     if "device" in kwargs:
@@ -771,7 +773,11 @@ def _allocation_memory(args: tuple[Value, ...], kwargs: dict[str, Value], like: 
     if like:  # ``empty_like(t)``: where t is; a table of t's pointers points where t is
         data = args[0] if args else kwargs.get("data")
         placed = memory_of(data) if data is not None else None
-        return placed or (Memory.UNKNOWN if isinstance(data, TensorV) else Memory.HOST)
+        if placed is not None:
+            return placed
+        # ``torch.tensor([1, 2])`` from Python data is host memory; ``empty_like(t)`` of a t
+        # the code does not place is where t is, which it does not show.
+        return Memory.UNKNOWN if isinstance(data, TensorV) or not from_data else Memory.HOST
     return Memory.HOST  # torch allocates on the CPU by default
 
 

@@ -246,7 +246,9 @@ def memory_of(value: Value) -> Memory | None:
         return value.memory
     if isinstance(value, UnionV):
         found = {memory_of(option) for option in value.options} - {None}
-        if len(found) == 1:
+        # A value the code does not show on some path may be memory anywhere.
+        unshown = any(isinstance(option, Unknown) for option in value.options)
+        if len(found) == 1 and not unshown:
             return found.pop()
         return Memory.UNKNOWN if found else None
     if isinstance(value, (SeqV, ZipV)):

@@ -251,7 +251,8 @@ class TensorApi(Evaluator):
                     Memory.DEVICE, site, last
                 ), state  # cupy's arrays live on the device
             like = last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS
-            return self._fresh_buffer(_allocation_memory(args, kwargs, like=like), site, last), state
+            memory = _allocation_memory(args, kwargs, like=like, from_data=last in DATA_CONSTRUCTORS)
+            return self._fresh_buffer(memory, site, last), state
         if last in PINNED_ALLOCATORS:
             return TensorV(Memory.HOST, _buffer_site("alloc", frame, call)), state
         if last in DEVICE_ALLOCATORS and dotted.startswith(DEVICE_MODULES):
