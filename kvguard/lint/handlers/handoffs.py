@@ -47,7 +47,8 @@ class HandoffApi(Evaluator):
                 ThreadStart(target, arguments, state.copy(), (*frame.flow, step), method, self._fallback)
             )
             return UNKNOWN, state
-        if method in HOOK_REGISTRATIONS:
+        if method in HOOK_REGISTRATIONS and not isinstance(callee, FuncV):
+            # torch's (a project's own ``register_hook`` method runs as the code it is)
             self._register_hooks(method, args, call, frame)
         return None
 
