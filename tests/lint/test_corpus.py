@@ -38,6 +38,8 @@ KNOWN_GAPS = {
     "train_offload_config_barrier_buggy": "KVG003 under a constructor flag that is off by default",
     "srv_lmcache_disk_buggy": "files reached only through fields and executor.submit miss the gate",
     "train_fsdp_cpu_offload_grads_buggy": "loss.backward() runs no autograd Function's backward",
+    "train_fsdp_grad_reduce_offload_buggy": "a collective on the side stream reads the unordered "
+    "gradient; the copy reads only the shard that collective wrote there",
     "train_mcore_pack_hook_offload_buggy": "a pool's acquire that is fresh on one path only",
 }
 
