@@ -659,9 +659,8 @@ class Evaluator:
         if overlap else current``) each run the rest of the block on their own, so that a
         barrier taken on one path is not paired with the stream the other path chose."""
         live = [path for path in paths if not path.state.returned]
-        iterated = {
-            spelling for spelling in _iterated_names(rest) if any(p.emptied == spelling for p in live)
-        }
+        emptied = {path.emptied for path in live if path.emptied}
+        iterated = emptied & _iterated_names(rest) if emptied else set()
         split = (
             len(live) > 1
             and rest
