@@ -6,7 +6,7 @@ usage or configuration error. ``--exit-zero`` reports findings with status 0.
 
 from __future__ import annotations
 
-import os
+import shutil
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -31,8 +31,18 @@ class _UsageError(click.UsageError):
     exit_code = EXIT_ERROR
 
 
+class _Error(click.ClickException):
+    exit_code = EXIT_ERROR
+
+
 def _fail(message: str) -> NoReturn:
+    """A mistake in the command line: the message and a pointer to --help."""
     raise _UsageError(message)
+
+
+def _error(message: str) -> NoReturn:
+    """A problem with what the command line names (configuration, paths, files): the message."""
+    raise _Error(message)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -161,7 +171,7 @@ def check(
             for selector in _split(values):
                 check_selector(selector, known, option)
     except ConfigError as error:
-        _fail(str(error))
+        _error(str(error))
     settings = replace(
         settings,
         select=_split(select) or settings.select,
@@ -203,7 +213,7 @@ def check(
                 progress=progress,
             )
         except PathError as error:
-            _fail(str(error))
+            _error(str(error))
         finally:
             if progress is not None:
                 click.echo("\r\033[K", nl=False, err=True)
@@ -212,6 +222,14 @@ def check(
         return result
 
     result = checked()
+    # Nothing found to check is a mistake (a wrong path, a tree without Python files), not a
+    # pass; only files pre-commit hands over that the configuration excludes are no work.
+    every_path_excluded = settings.force_exclude and all(
+        is_excluded(target, settings.root, settings.all_excludes) for target in targets
+    )
+    if stdin is None and result.files_checked == 0 and not every_path_excluded:
+        named = ", ".join(str(target) for target in targets)
+        _error(f"no Python files to check in {named}: nothing was checked")
     if show_diff or fix:
         changes = _fixed_sources(result.findings)
         if show_diff:
@@ -250,7 +268,7 @@ def check(
         try:
             output_file.write_text(text, encoding="utf-8")
         except OSError as error:
-            _fail(f"--output {output_file}: {error.strerror}")
+            _error(f"--output {output_file}: {error.strerror}")
     else:
         click.echo(text, nl=False)
     if result.findings and not exit_zero:
@@ -309,7 +327,7 @@ def explain(code: str) -> None:
         _fail(f"unknown rule code '{code}' (known: {known})")
         return
     page = rule.page
-    width = min(88, max(40, os.get_terminal_size(0).columns if sys.stdout.isatty() else 88))
+    width = min(88, max(40, shutil.get_terminal_size((88, 24)).columns))
 
     def paragraph(text: str) -> str:
         return textwrap.fill(text, width=width)

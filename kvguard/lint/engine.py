@@ -133,7 +133,12 @@ def _run_check(
         summaries = [summarize(stdin.display_path, stdin.data)]
         checked = 1
     else:
-        targets = discover(list(paths), settings, root)
+        targets = []
+        for candidate in discover(list(paths), settings, root):
+            if candidate.skipped:
+                warnings.append(f"{display_path(candidate.path)} {candidate.skipped}")
+            else:
+                targets.append(candidate)
         candidates, touched = _with_context(targets, paths, root, settings)
         summaries = _summaries(candidates, cache, jobs or os.cpu_count() or 1, progress, sources, read)
         checked = len(targets)
@@ -208,7 +213,9 @@ def _with_context(
         return targets, lambda finding: True  # the whole project was given
     known = {c.path.absolute() for c in targets}
     context = [
-        c for c in discover([root], settings, root) if not c.problem and c.path.absolute() not in known
+        c
+        for c in discover([root], settings, root)
+        if not c.problem and not c.skipped and c.path.absolute() not in known
     ]
     files = {display_path(c.path) for c in targets}
 

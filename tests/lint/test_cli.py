@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -112,7 +113,16 @@ def test_usage_errors_exit_2_without_traceback(project: Path, arguments: list[st
     ("table", "message"),
     [
         ("bogus = 1\n", "unknown key 'tool.kvguard.bogus'"),
-        ("select = 'KVG001'\nignore = 3\n", "'tool.kvguard.ignore' must be a list of strings"),
+        ("ignore = 3\n", "'tool.kvguard.ignore' must be a list of strings"),
+        (
+            "select = 'KVG001'\n",
+            "'tool.kvguard.select' must be a list of strings, such as [\"...\"], not 'KVG001'",
+        ),
+        ("extend-exclude = 'build'\n", "'tool.kvguard.extend-exclude' must be a list of strings"),
+        (
+            "per-file-ignores = { 'tests/*' = 'KVG001' }\n",
+            "'tool.kvguard.per-file-ignores.tests/*' must be a list",
+        ),
         ("select = ['KVG77']\n", "'tool.kvguard.select': unknown rule code or prefix 'KVG77'"),
         ("force-exclude = 'yes'\n", "'tool.kvguard.force-exclude' must be true or false"),
         ("per-file-ignores = ['x']\n", "'tool.kvguard.per-file-ignores' must be a table"),
@@ -126,6 +136,27 @@ def test_bad_configuration_exits_2_naming_the_key(project: Path, table: str, mes
     assert result.returncode == 2
     assert message in result.stderr
     assert "pyproject.toml" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        (
+            b"[tool]\nkvguard = 1\n",
+            "'tool.kvguard' must be a table ([tool.kvguard] with keys under it), not 1",
+        ),
+        (b"[tool]\nkvguard = 'on'\n", "'tool.kvguard' must be a table"),
+        (b"\xff\xfe[tool.kvguard]\n", "invalid TOML: not UTF-8"),
+    ],
+)
+def test_a_malformed_kvguard_table_exits_2_without_traceback(
+    project: Path, document: bytes, message: str
+) -> None:
+    (project / "pyproject.toml").write_bytes(document)
+    result = kvguard("check", ".", cwd=project)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert message in result.stderr and "pyproject.toml" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -250,10 +281,38 @@ def test_stdin_with_a_filename(project: Path) -> None:
     assert " 5 |         cpu.copy_(gpu, non_blocking=True)" in result.stdout
 
 
-def test_empty_directory_is_a_clean_run(tmp_path: Path) -> None:
-    (tmp_path / "empty").mkdir()
-    result = kvguard("check", "empty", cwd=tmp_path)
+@pytest.mark.parametrize("content", [{}, {"notes.txt": "not python\n", "data/table.csv": "a,b\n"}])
+def test_nothing_to_check_exits_2_saying_so(tmp_path: Path, content: dict[str, str]) -> None:
+    (tmp_path / "tree").mkdir()
+    for relative, text in content.items():
+        (tmp_path / "tree" / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "tree" / relative).write_text(text)
+    result = kvguard("check", "tree", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert "no Python files to check in tree: nothing was checked" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_files_that_force_exclude_leaves_out_are_a_clean_run(project: Path) -> None:
+    """What pre-commit hands over may all be excluded: that is no work, not a mistake."""
+    (project / "pyproject.toml").write_text("[tool.kvguard]\nextend-exclude = ['race.py']\n")
+    result = kvguard("check", "--force-exclude", "race.py", cwd=project)
     assert (result.returncode, result.stdout) == (0, "All checks passed (0 files checked).\n")
+
+
+def test_a_self_referencing_link_is_skipped_with_a_warning_naming_it(project: Path, tmp_path: Path) -> None:
+    (project / "loop.py").symlink_to("loop.py")
+    linked = tmp_path / "linked"  # the project reached through a link: paths resolve differently
+    linked.symlink_to(project)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    for cwd, target in ((project, "."), (project, "loop.py"), (tmp_path, str(linked))):
+        result = kvguard("check", "-q", target, cwd=cwd)
+        assert "Traceback" not in result.stderr, result.stderr
+        assert "loop.py is a symbolic link loop (it leads back to itself): skipped" in result.stderr
+        if target == "loop.py":
+            assert result.returncode == 2 and "no Python files to check in loop.py" in result.stderr
+        else:
+            assert result.returncode == 1 and "race.py:5:9: KVG001" in result.stdout
 
 
 def test_rules_and_explain(project: Path) -> None:
@@ -308,3 +367,24 @@ def test_the_quick_start_examples() -> None:
     ]
     fixed = kvguard("check", "examples/store_fixed.py", cwd=REPOSITORY)
     assert (fixed.returncode, fixed.stdout) == (0, "All checks passed (1 file checked).\n")
+
+
+def test_explain_on_a_terminal_without_a_terminal_on_standard_input(project: Path) -> None:
+    """`echo | kvguard explain KVG001` in a terminal: the width comes from the output."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "kvguard", "explain", "KVG001"],
+            cwd=project,
+            stdin=subprocess.DEVNULL,
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert (result.returncode, result.stderr) == (0, "")
