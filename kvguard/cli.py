@@ -211,6 +211,7 @@ def check(
                 use_cache=not no_cache,
                 stdin=stdin,
                 progress=progress,
+                unselected=[rule() for rule in RULES if rule.code not in codes],
             )
         except PathError as error:
             _error(str(error))
@@ -352,8 +353,12 @@ def explain(code: str) -> None:
         "How to fix",
         paragraph(page.fix),
         "",
-        f"Default: {'on' if rule.default_enabled else 'off'}. Suppress one line with "
-        f"`# kvguard: ignore[{rule.code}] <reason>`.",
+        f"Default: {'on' if rule.default_enabled else 'off'}. "
+        + (
+            f"Turn it off with `ignore = [\"{rule.code}\"]` in [tool.kvguard] or `--ignore {rule.code}`."
+            if rule.judges_suppressions
+            else f"Suppress one statement with `# kvguard: ignore[{rule.code}] <reason>`."
+        ),
     ]
     if page.references:
         sections += ["", "References", *(f"  {ref}" for ref in page.references)]

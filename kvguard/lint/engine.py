@@ -19,8 +19,8 @@ from pathlib import Path
 from kvguard.lint.api import passes_gate
 from kvguard.lint.cache import CacheUnavailable, SummaryCache
 from kvguard.lint.config import Settings
-from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
-from kvguard.lint.files import Candidate, discover, is_excluded
+from kvguard.lint.facts import Diagnostic, FileSummary
+from kvguard.lint.files import Candidate, discover
 from kvguard.lint.findings import Finding
 from kvguard.lint.gitcmd import git
 from kvguard.lint.interpreter import module_name_for
@@ -28,6 +28,7 @@ from kvguard.lint.ir import ModuleCode
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Rule
 from kvguard.lint.source import summarize
+from kvguard.lint.suppressions import apply_suppressions, suppression_uses
 
 # Below this many files to parse, a process pool costs more than it saves.
 _PARALLEL_THRESHOLD = 16
@@ -97,9 +98,13 @@ def run_check(
     use_cache: bool = True,
     stdin: StdinSource | None = None,
     progress: Progress | None = None,
+    unselected: Sequence[Rule] = (),
 ) -> CheckResult:
+    """Check ``paths`` with ``rules``. ``unselected``: the rules not selected, whose findings
+    are not reported but tell which suppression comments are used (for the rules that judge
+    them)."""
     with _rare_collections():
-        return _run_check(paths, settings, rules, known_codes, jobs, use_cache, stdin, progress)
+        return _run_check(paths, settings, rules, known_codes, jobs, use_cache, stdin, progress, unselected)
 
 
 def _run_check(
@@ -111,6 +116,7 @@ def _run_check(
     use_cache: bool,
     stdin: StdinSource | None,
     progress: Progress | None,
+    unselected: Sequence[Rule],
 ) -> CheckResult:
     if stdin is not None:
         root = cache_root = settings.root
@@ -158,7 +164,14 @@ def _run_check(
         return code
 
     model = ProjectModel(summaries, known_codes, load_code, earlier, settings.analysis)
-    findings = [finding for rule in rules for finding in rule.check(model)]
+    findings = [finding for rule in rules if not rule.judges_suppressions for finding in rule.check(model)]
+    judges = [rule for rule in rules if rule.judges_suppressions]
+    if judges:
+        # A comment is used if it covers a finding of any rule: whether a rule is selected,
+        # a finding uncertain or its file per-file-ignored is a setting of this run, and the
+        # comment stays right under every setting.
+        others = [f for rule in unselected if not rule.judges_suppressions for f in rule.check(model)]
+        model.suppression_uses = suppression_uses(findings + others, summaries)
     if model.analysed:
         for failure in model.analysis.failed[:5]:
             warnings.append(f"internal error, paths through it not checked (please report): {failure}")
@@ -166,7 +179,9 @@ def _run_check(
         cache.save()
         if model.analysed:
             cache.put_analysis(analysis_key, model.analysis)
-    kept, suppressed = _apply_suppressions([f for f in findings if touched(f)], summaries, settings)
+    kept, suppressed = apply_suppressions([f for f in findings if touched(f)], summaries, settings)
+    about_comments = [f for rule in judges for f in rule.check(model) if touched(f)]
+    kept += apply_suppressions(about_comments, summaries, settings, comments=False)[0]
     uncertain = 0 if settings.include_uncertain else sum(1 for f in kept if f.uncertain)
     if not settings.include_uncertain:
         kept = [finding for finding in kept if not finding.uncertain]
@@ -437,36 +452,3 @@ def _parse_in_pool(items: list[_Item], jobs: int, progress: Progress | None, tot
         return _parse_in_pool(items[:middle], jobs, None, total) + _parse_in_pool(
             items[middle:], jobs, None, total
         )
-
-
-def _apply_suppressions(
-    findings: list[Finding], summaries: list[FileSummary], settings: Settings
-) -> tuple[list[Finding], int]:
-    by_path = {summary.path: summary.suppressions for summary in summaries}
-    ignored_by_pattern: dict[str, tuple[str, ...]] = {}
-    kept: list[Finding] = []
-    for finding in findings:
-        if finding.path not in ignored_by_pattern:
-            ignored_by_pattern[finding.path] = tuple(
-                code
-                for pattern, codes in settings.per_file_ignores
-                if is_excluded(Path(finding.path), settings.root, [pattern])
-                for code in codes
-            )
-        per_file = ignored_by_pattern[finding.path]
-        if any(finding.code.startswith(code.upper()) or code.upper() == "ALL" for code in per_file):
-            continue
-        if _suppressed(finding, by_path.get(finding.path, [])):
-            continue
-        kept.append(finding)
-    return kept, len(findings) - len(kept)
-
-
-def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
-    first, last = finding.statement_lines
-    for suppression in suppressions:
-        if not suppression.file_level and not first <= suppression.line <= last:
-            continue
-        if not suppression.codes or finding.code in suppression.codes:
-            return True
-    return False

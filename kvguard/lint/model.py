@@ -7,9 +7,10 @@ from functools import cached_property
 from pathlib import Path
 
 from kvguard.lint.config import AnalysisSettings
-from kvguard.lint.facts import FileSummary, Suppression
+from kvguard.lint.facts import FileSummary, MalformedSuppression, Suppression
 from kvguard.lint.interpreter import Analysis, CopyRun, HostRead, Interpreter, ModuleEntry, module_name_for
 from kvguard.lint.ir import ModuleCode
+from kvguard.lint.suppressions import SuppressionUse
 
 
 class ProjectModel:
@@ -26,6 +27,9 @@ class ProjectModel:
         self.known_codes = known_codes
         self._load_code = load_code
         self._reused = analysis_result is not None
+        # Which suppression comments cover a finding of any rule, selected or not (set by the
+        # engine before the rules that judge suppressions run).
+        self.suppression_uses: set[SuppressionUse] = set()
         if analysis_result is not None:
             self.__dict__["analysis"] = analysis_result  # an earlier run analysed exactly these files
 
@@ -102,3 +106,29 @@ class ProjectModel:
                 for code in suppression.codes:
                     if code not in self.known_codes:
                         yield summary.path, suppression, code
+
+    def malformed_suppressions(self) -> Iterator[tuple[str, MalformedSuppression]]:
+        for summary in self.summaries:
+            for malformed in summary.malformed_suppressions:
+                yield summary.path, malformed
+
+    def unused_suppressions(self) -> Iterator[tuple[str, Suppression, tuple[str, ...]]]:
+        """(path, suppression, the codes it names that cover no finding; () for a bare one)
+        for every suppression comment that covers less than it says. Files kvguard could not
+        read (KVG000) are not judged; unknown codes are KVG100's."""
+        for summary in self.summaries:
+            if summary.diagnostics:
+                continue
+            for suppression in summary.suppressions:
+                if not suppression.codes:
+                    if (summary.path, suppression, "") not in self.suppression_uses:
+                        yield summary.path, suppression, ()
+                    continue
+                unused = tuple(
+                    code
+                    for code in suppression.codes
+                    if code in self.known_codes
+                    and (summary.path, suppression, code) not in self.suppression_uses
+                )
+                if unused:
+                    yield summary.path, suppression, unused

@@ -324,6 +324,8 @@ def test_rules_and_explain(project: Path) -> None:
         "KVG003",
         "KVG004",
         "KVG100",
+        "KVG101",
+        "KVG102",
     ]
     assert all(line.split()[2] in ("on", "off") for line in listing)
     page = kvguard("explain", "kvg001", cwd=project)
