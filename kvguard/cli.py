@@ -19,7 +19,7 @@ import click
 from kvguard import __version__
 
 if TYPE_CHECKING:
-    from kvguard.lint.engine import CheckResult
+    from kvguard.lint.engine import CheckResult, StdinSource
     from kvguard.lint.findings import Finding
 
 EXIT_CLEAN = 0
@@ -120,6 +120,19 @@ def _split(values: Sequence[str]) -> tuple[str, ...]:
 @click.option(
     "--stdin-filename", metavar="PATH", help="The name of the file read from standard input (path '-')."
 )
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Do not report the findings this baseline file records (overrides the configured one).",
+)
+@click.option("--no-baseline", is_flag=True, help="Report every finding, ignoring the configured baseline.")
+@click.option(
+    "--write-baseline",
+    "new_baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Record the findings of this run in FILE (report nothing, exit 0); run it on the whole project.",
+)
 def check(
     paths: tuple[Path, ...],
     select: tuple[str, ...],
@@ -138,10 +151,17 @@ def check(
     show_diff: bool,
     config_file: Path | None,
     stdin_filename: str | None,
+    baseline_file: Path | None,
+    no_baseline: bool,
+    new_baseline: Path | None,
 ) -> None:
-    """Check PATHS (files or directories; default '.') for unordered KV copies."""
+    """Check PATHS (files or directories; default '.') for unordered KV copies.
+
+    Exit status: 0 no findings, 1 findings, 2 a usage or configuration error, a path that does
+    not exist, or nothing to check."""
     from dataclasses import replace
 
+    from kvguard.lint.baseline import BaselineError, read_baseline
     from kvguard.lint.config import ConfigError, check_selector, enabled_codes, load_settings
     from kvguard.lint.engine import StdinSource, run_check
     from kvguard.lint.files import PathError, is_excluded
@@ -188,6 +208,16 @@ def check(
         _fail("--fix and --diff need files, not standard input")
     if fix and show_diff:
         _fail("--fix writes the fixes and --diff only shows them: give one of the two")
+    if new_baseline is not None and (fix or show_diff or reading_stdin):
+        _fail("--write-baseline records the findings of files as they are: not with --fix, --diff or '-'")
+    if no_baseline and baseline_file is not None:
+        _fail("--baseline names a baseline and --no-baseline ignores it: give one of the two")
+    # Writing a baseline records every finding, whatever an earlier baseline holds.
+    baseline_path = None if no_baseline or new_baseline is not None else baseline_file or settings.baseline
+    try:
+        accepted = read_baseline(baseline_path) if baseline_path is not None else frozenset()
+    except BaselineError as error:
+        _error(str(error))
     stdin = None
     if reading_stdin:
         name = stdin_filename or "-"
@@ -212,6 +242,7 @@ def check(
                 stdin=stdin,
                 progress=progress,
                 unselected=[rule() for rule in RULES if rule.code not in codes],
+                baseline=accepted,
             )
         except PathError as error:
             _error(str(error))
@@ -231,6 +262,9 @@ def check(
     if stdin is None and result.files_checked == 0 and not every_path_excluded:
         named = ", ".join(str(target) for target in targets)
         _error(f"no Python files to check in {named}: nothing was checked")
+    if new_baseline is not None:
+        _write_baseline(new_baseline, result, stdin)
+        return
     if show_diff or fix:
         changes = _fixed_sources(result.findings)
         if show_diff:
@@ -274,6 +308,31 @@ def check(
         click.echo(text, nl=False)
     if result.findings and not exit_zero:
         sys.exit(EXIT_FINDINGS)
+
+
+def _write_baseline(path: Path, result: CheckResult, stdin: StdinSource | None) -> None:
+    from kvguard.lint.baseline import BaselineError, baseline_entries, write_baseline
+    from kvguard.lint.engine import checked_text
+
+    if not result.whole_project:
+        click.echo(
+            "kvguard: warning: the baseline holds only the findings that touch the paths given; "
+            "give the project's root (or no path) to record them all",
+            err=True,
+        )
+    entries = baseline_entries(
+        result.findings, result.root, lambda shown: checked_text(shown, result.read_paths, stdin)
+    )
+    try:
+        write_baseline(path, entries)
+    except BaselineError as error:
+        _error(str(error))
+    count = len(entries)
+    click.echo(
+        f"kvguard: wrote {count} finding{'s' if count != 1 else ''} to the baseline {path} "
+        f"({result.files_checked} files checked)",
+        err=True,
+    )
 
 
 def _fixed_sources(findings: list[Finding]) -> dict[str, tuple[str, str]]:
@@ -355,7 +414,7 @@ def explain(code: str) -> None:
         "",
         f"Default: {'on' if rule.default_enabled else 'off'}. "
         + (
-            f"Turn it off with `ignore = [\"{rule.code}\"]` in [tool.kvguard] or `--ignore {rule.code}`."
+            f'Turn it off with `ignore = ["{rule.code}"]` in [tool.kvguard] or `--ignore {rule.code}`.'
             if rule.judges_suppressions
             else f"Suppress one statement with `# kvguard: ignore[{rule.code}] <reason>`."
         ),

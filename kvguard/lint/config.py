@@ -71,6 +71,8 @@ class Settings:
     force_exclude: bool = False
     # Report findings whose hazard the code does not establish (marked as uncertain).
     include_uncertain: bool = False
+    # The baseline file: findings it records are not reported (kvguard.lint.baseline).
+    baseline: Path | None = None
     analysis: AnalysisSettings = field(default_factory=AnalysisSettings)
 
     @property
@@ -84,7 +86,7 @@ class Settings:
 _LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
 _ANALYSIS_KEYS = ("barrier-functions", "copy-functions", "producer-streams", "copy-thread-functions")
 _FLAG_KEYS = ("force-exclude", "include-uncertain")
-_KNOWN_KEYS = frozenset({*_LIST_KEYS, *_ANALYSIS_KEYS, *_FLAG_KEYS, "per-file-ignores"})
+_KNOWN_KEYS = frozenset({*_LIST_KEYS, *_ANALYSIS_KEYS, *_FLAG_KEYS, "per-file-ignores", "baseline"})
 
 
 def find_config(start: Path) -> Path | None:
@@ -177,6 +179,9 @@ def parse_table(table: Mapping[str, Any], path: Path, prefix: str, known_codes: 
     for key, flag in flags.items():
         if not isinstance(flag, bool):
             raise ConfigError(f"{path}: '{prefix}{key}' must be true or false, not {flag!r}")
+    baseline = table.get("baseline")
+    if baseline is not None and (not isinstance(baseline, str) or not baseline):
+        raise ConfigError(f"{path}: '{prefix}baseline' must be a file name (a string), not {baseline!r}")
     analysis = AnalysisSettings(
         *(_string_list(table.get(key, []), f"{prefix}{key}", path) for key in _ANALYSIS_KEYS)
     )
@@ -191,6 +196,7 @@ def parse_table(table: Mapping[str, Any], path: Path, prefix: str, known_codes: 
         extend_exclude=values.get("extend-exclude", ()),
         force_exclude=flags["force-exclude"],
         include_uncertain=flags["include-uncertain"],
+        baseline=path.parent / baseline if baseline is not None else None,
     )
 
 

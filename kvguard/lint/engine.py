@@ -10,13 +10,14 @@ import multiprocessing
 import os
 import re
 import subprocess
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kvguard.lint.api import passes_gate
+from kvguard.lint.baseline import fingerprinted
 from kvguard.lint.cache import CacheUnavailable, SummaryCache
 from kvguard.lint.config import Settings
 from kvguard.lint.facts import Diagnostic, FileSummary
@@ -27,7 +28,7 @@ from kvguard.lint.interpreter import module_name_for
 from kvguard.lint.ir import ModuleCode
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.rule import Rule
-from kvguard.lint.source import summarize
+from kvguard.lint.source import decode, summarize
 from kvguard.lint.suppressions import apply_suppressions, suppression_uses
 
 # Below this many files to parse, a process pool costs more than it saves.
@@ -71,6 +72,12 @@ class CheckResult:
     # Files the run read: a report quotes source lines from these only (not from a file it
     # refused to read, such as a link out of the project).
     read_paths: frozenset[str] = frozenset()
+    # The project the run checked (fingerprints and SARIF name files relative to it), and
+    # whether the paths given were all of it (or only some files, with the rest for context).
+    root: Path = Path(".")
+    whole_project: bool = True
+    # Findings left out because the baseline records them.
+    baselined: int = 0
 
 
 @dataclass(frozen=True)
@@ -99,12 +106,15 @@ def run_check(
     stdin: StdinSource | None = None,
     progress: Progress | None = None,
     unselected: Sequence[Rule] = (),
+    baseline: frozenset[str] = frozenset(),
 ) -> CheckResult:
     """Check ``paths`` with ``rules``. ``unselected``: the rules not selected, whose findings
     are not reported but tell which suppression comments are used (for the rules that judge
-    them)."""
+    them). ``baseline``: fingerprints of findings not to report."""
     with _rare_collections():
-        return _run_check(paths, settings, rules, known_codes, jobs, use_cache, stdin, progress, unselected)
+        return _run_check(
+            paths, settings, rules, known_codes, jobs, use_cache, stdin, progress, unselected, baseline
+        )
 
 
 def _run_check(
@@ -117,6 +127,7 @@ def _run_check(
     stdin: StdinSource | None,
     progress: Progress | None,
     unselected: Sequence[Rule],
+    baseline: frozenset[str],
 ) -> CheckResult:
     if stdin is not None:
         root = cache_root = settings.root
@@ -132,7 +143,7 @@ def _run_check(
             cache = SummaryCache.open(cache_root, settings.fingerprint())
         except CacheUnavailable as error:
             warnings.append(str(error))
-    touched: Callable[[Finding], bool] = lambda finding: True  # noqa: E731
+    touched: Callable[[Finding], bool] | None = None  # None: the whole project was given
     sources: dict[str, tuple[Path, frozenset[str]]] = {}
     read: set[str] = set()
     if stdin is not None:
@@ -163,9 +174,22 @@ def _run_check(
                     cache.put(key, again)
         return code
 
+    if stdin is not None:
+        read.add(stdin.display_path)
+
+    def read_text(path: str) -> str | None:
+        return checked_text(path, read, stdin)
+
     model = ProjectModel(summaries, known_codes, load_code, earlier, settings.analysis)
-    findings = [finding for rule in rules if not rule.judges_suppressions for finding in rule.check(model)]
+    # Fingerprints are taken before any filter of this run (files given, comments, uncertain),
+    # so that a finding's occurrence index does not depend on them.
+    findings = fingerprinted(
+        [finding for rule in rules if not rule.judges_suppressions for finding in rule.check(model)],
+        root,
+        read_text,
+    )
     judges = [rule for rule in rules if rule.judges_suppressions]
+    judged_codes = {rule.code for rule in judges}
     if judges:
         # A comment is used if it covers a finding of any rule: whether a rule is selected,
         # a finding uncertain or its file per-file-ignored is a setting of this run, and the
@@ -179,15 +203,21 @@ def _run_check(
         cache.save()
         if model.analysed:
             cache.put_analysis(analysis_key, model.analysis)
-    kept, suppressed = apply_suppressions([f for f in findings if touched(f)], summaries, settings)
-    about_comments = [f for rule in judges for f in rule.check(model) if touched(f)]
-    kept += apply_suppressions(about_comments, summaries, settings, comments=False)[0]
+    findings += fingerprinted([f for rule in judges for f in rule.check(model)], root, read_text)
+    reported = [f for f in findings if touched is None or touched(f)]
+    kept, suppressed = apply_suppressions(
+        [f for f in reported if f.code not in judged_codes], summaries, settings
+    )
+    # Findings about suppression comments are not themselves silenced by comments.
+    kept += apply_suppressions(
+        [f for f in reported if f.code in judged_codes], summaries, settings, comments=False
+    )[0]
     uncertain = 0 if settings.include_uncertain else sum(1 for f in kept if f.uncertain)
     if not settings.include_uncertain:
         kept = [finding for finding in kept if not finding.uncertain]
+    baselined = sum(1 for finding in kept if finding.fingerprint in baseline)
+    kept = [finding for finding in kept if finding.fingerprint not in baseline]
     kept.sort(key=Finding.sort_key)
-    if stdin is not None:
-        read.add(stdin.display_path)
     return CheckResult(
         findings=kept,
         files_checked=checked,
@@ -195,7 +225,22 @@ def _run_check(
         uncertain=uncertain,
         warnings=warnings,
         read_paths=frozenset(read),
+        root=root,
+        whole_project=touched is None,
+        baselined=baselined,
     )
+
+
+def checked_text(path: str, read: Collection[str], stdin: StdinSource | None) -> str | None:
+    """The text of a file the run read (by its declared encoding), to fingerprint its findings;
+    None for any other file (never one the run refused, such as a link out of the project)."""
+    if path not in read:
+        return None
+    try:
+        data = stdin.data if stdin is not None and path == stdin.display_path else Path(path).read_bytes()
+    except OSError:
+        return None
+    return decode(data)[0]
 
 
 def project_root(settings: Settings, paths: Sequence[Path]) -> tuple[Path, bool]:
@@ -219,13 +264,14 @@ def project_root(settings: Settings, paths: Sequence[Path]) -> tuple[Path, bool]
 
 def _with_context(
     targets: list[Candidate], paths: Sequence[Path], root: Path, settings: Settings
-) -> tuple[list[Candidate], Callable[[Finding], bool]]:
+) -> tuple[list[Candidate], Callable[[Finding], bool] | None]:
     """The given files and directories plus the rest of their project, which the analysis
     reads for context, so that a part is analysed as it runs in the whole; and which findings
-    to report: those whose copy or path touches a given file."""
+    to report: those whose copy or path touches a given file (None: every one, the whole
+    project was given)."""
     real_root = root.resolve()
     if any(path.is_dir() and real_root.is_relative_to(path.resolve()) for path in paths):
-        return targets, lambda finding: True  # the whole project was given
+        return targets, None
     known = {c.path.absolute() for c in targets}
     context = [
         c

@@ -61,6 +61,8 @@ class Finding:
     # Why the hazard is not established (the code does not show which way the copy goes,
     # say); empty when it is. Uncertain findings are reported only when asked for.
     uncertain: str = ""
+    # What names the finding across edits that move it (kvguard.lint.baseline).
+    fingerprint: str = ""
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.span.line, self.span.column, self.code, self.message)

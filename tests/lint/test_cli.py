@@ -198,6 +198,7 @@ def test_json_report_schema(project: Path) -> None:
         "findings": 2,
         "suppressed": 0,
         "uncertain_not_shown": 0,
+        "baselined": 0,
         "by_code": {"KVG001": 2},
     }
     first = document["findings"][0]
@@ -214,8 +215,10 @@ def test_json_report_schema(project: Path) -> None:
         "fix_hint",
         "fix",
         "uncertain",
+        "fingerprint",
     }
     assert first["uncertain"] is None
+    assert len(first["fingerprint"]) == 32
     assert (first["path"], first["line"], first["column"], first["name"]) == (
         "branched.py",
         7,

@@ -54,6 +54,8 @@ def _summary(report: Report) -> str:
     result = report.result
     files = f"{result.files_checked} file{'s' if result.files_checked != 1 else ''} checked"
     suppressed = f", {result.suppressed} suppressed" if result.suppressed else ""
+    if result.baselined:
+        suppressed += f", {result.baselined} in the baseline"
     if result.uncertain:
         suppressed += f", {result.uncertain} uncertain not shown (--include-uncertain)"
     if not result.findings:
