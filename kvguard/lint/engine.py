@@ -64,6 +64,9 @@ Progress = Callable[[int, int], None]
 class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     files_checked: int = 0
+    # Other files of the project the analysis read to follow paths through them (their own
+    # findings are reported only where a path touches a checked file).
+    files_for_context: int = 0
     suppressed: int = 0
     # Findings left out because the code does not establish their hazard.
     uncertain: int = 0
@@ -148,7 +151,7 @@ def _run_check(
     read: set[str] = set()
     if stdin is not None:
         summaries = [summarize(stdin.display_path, stdin.data)]
-        checked = 1
+        checked, context = 1, 0
     else:
         targets = []
         for candidate in discover(list(paths), settings, root):
@@ -158,7 +161,7 @@ def _run_check(
                 targets.append(candidate)
         candidates, touched = _with_context(targets, paths, root, settings)
         summaries = _summaries(candidates, cache, jobs or os.cpu_count() or 1, progress, sources, read)
-        checked = len(targets)
+        checked, context = len(targets), len(candidates) - len(targets)
     analysis_key = _analysis_key(summaries, settings)
     earlier = cache.analysis(analysis_key) if cache is not None else None
 
@@ -221,6 +224,7 @@ def _run_check(
     return CheckResult(
         findings=kept,
         files_checked=checked,
+        files_for_context=context,
         suppressed=suppressed,
         uncertain=uncertain,
         warnings=warnings,
@@ -272,6 +276,8 @@ def _with_context(
     real_root = root.resolve()
     if any(path.is_dir() and real_root.is_relative_to(path.resolve()) for path in paths):
         return targets, None
+    if not targets:
+        return targets, lambda finding: False  # nothing given to check (all excluded, say)
     known = {c.path.absolute() for c in targets}
     context = [
         c

@@ -109,7 +109,7 @@ def test_a_commit_touching_a_file_on_an_old_findings_path_passes(fork: Path) -> 
     edited = kvguard("check", "pkg/worker.py", cwd=fork)
     assert (edited.returncode, edited.stdout) == (
         0,
-        "All checks passed (1 file checked, 3 in the baseline).\n",
+        "All checks passed (1 file checked, 3 more read for context, 3 in the baseline).\n",
     )
     # Without the baseline the same run reports them (they touch the worker).
     assert kvguard("check", "--no-baseline", "pkg/worker.py", cwd=fork).returncode == 1
