@@ -35,10 +35,14 @@ class Edit:
     path: str
     # "replace": the expression at ``span`` becomes ``text``; "insert-before": the statement
     # ``text`` goes before the statement at ``span``; "keyword": the call at ``span`` gets the
-    # argument ``text``; "import": ``import text`` is added if the module lacks it.
+    # argument ``text``; "import": ``import text`` is added if the module lacks it;
+    # "comments": the comments of the statement holding ``span`` (on its lines, and the block
+    # just above it) get ``rewrites`` (regular expression, replacement) applied, so that a
+    # comment describing what another edit changes stays true.
     kind: str
     span: Span
     text: str
+    rewrites: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

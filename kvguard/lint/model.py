@@ -9,7 +9,7 @@ from pathlib import Path
 from kvguard.lint.config import AnalysisSettings
 from kvguard.lint.facts import FileSummary, MalformedSuppression, Suppression
 from kvguard.lint.interpreter import Analysis, CopyRun, HostRead, Interpreter, ModuleEntry, module_name_for
-from kvguard.lint.ir import ModuleCode
+from kvguard.lint.ir import Const, ModuleCode
 from kvguard.lint.suppressions import SuppressionUse
 
 
@@ -92,6 +92,18 @@ class ProjectModel:
                 }
                 return set(code.constants) | set(code.imports) | defined
         return set()
+
+    def literal_constants(self, path: str) -> dict[str, object]:
+        """Module-level names a file binds to a literal (``ORDER_STREAM = 1``), with the value."""
+        for summary in self.summaries:
+            if summary.path == path:
+                code = self._code(summary)
+                if code is None:
+                    return {}
+                return {
+                    name: value.value for name, value in code.constants.items() if isinstance(value, Const)
+                }
+        return {}
 
     def _code(self, summary: FileSummary) -> ModuleCode | None:
         """A parsed file's lowered code, loaded from the cache on first use."""
