@@ -9,7 +9,7 @@ from __future__ import annotations
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -121,6 +121,12 @@ def _split(values: Sequence[str]) -> tuple[str, ...]:
     "--stdin-filename", metavar="PATH", help="The name of the file read from standard input (path '-')."
 )
 @click.option(
+    "--staged",
+    is_flag=True,
+    help="Check the Python files staged for commit, read from git (the pre-commit hook's way); "
+    "with none staged, the whole project.",
+)
+@click.option(
     "--baseline",
     "baseline_file",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -151,6 +157,7 @@ def check(
     show_diff: bool,
     config_file: Path | None,
     stdin_filename: str | None,
+    staged: bool,
     baseline_file: Path | None,
     no_baseline: bool,
     new_baseline: Path | None,
@@ -166,11 +173,14 @@ def check(
     from kvguard.lint.engine import StdinSource, run_check
     from kvguard.lint.files import PathError, is_excluded
     from kvguard.lint.fixes import unified_diff
+    from kvguard.lint.progress import ProgressLine
     from kvguard.lint.reporters import Report, render
     from lint_rules import RULES, default_states
 
     known = tuple(rule.code for rule in RULES)
-    targets = list(paths) or [Path(".")]
+    if staged and paths:
+        _fail("--staged reads the files to check from git's index: give no paths with it")
+    targets = _staged_targets(quiet) if staged else list(paths) or [Path(".")]
     reading_stdin = targets == [Path("-")]
     if not reading_stdin and Path("-") in targets:
         _fail("'-' (standard input) cannot be combined with other paths")
@@ -228,7 +238,7 @@ def check(
         ):
             return
         stdin = StdinSource(name, sys.stdin.buffer.read())
-    progress = _progress_printer() if sys.stderr.isatty() and not quiet else None
+    progress = ProgressLine(sys.stderr) if sys.stderr.isatty() and not quiet else None
 
     def checked() -> CheckResult:
         try:
@@ -248,7 +258,7 @@ def check(
             _error(str(error))
         finally:
             if progress is not None:
-                click.echo("\r\033[K", nl=False, err=True)
+                progress.clear()
         for warning in result.warnings:
             click.echo(f"kvguard: warning: {warning}", err=True)
         return result
@@ -310,6 +320,21 @@ def check(
         sys.exit(EXIT_FINDINGS)
 
 
+def _staged_targets(quiet: bool) -> list[Path]:
+    """What a commit would change, for the pre-commit hook (which passes no file names, so
+    that however long the list, one run analyses the project once). With no Python file staged
+    (``pre-commit run --all-files`` on a clean index, a CI job), the whole work tree."""
+    from kvguard.lint.files import PathError, staged_python_files
+
+    try:
+        top, files = staged_python_files(Path.cwd())
+    except PathError as error:
+        _error(str(error))
+    if not files and not quiet:
+        click.echo("kvguard: no Python file is staged: checking the whole work tree", err=True)
+    return files or [top]
+
+
 def _write_baseline(path: Path, result: CheckResult, stdin: StdinSource | None) -> None:
     from kvguard.lint.baseline import BaselineError, baseline_entries, write_baseline
     from kvguard.lint.engine import checked_text
@@ -354,14 +379,6 @@ def _fixed_sources(findings: list[Finding]) -> dict[str, tuple[str, str]]:
         if after != before:
             changes[path] = (before, after)
     return changes
-
-
-def _progress_printer() -> Callable[[int, int], None]:
-    def show(done: int, total: int) -> None:
-        if total >= 200 and (done == total or done % 50 == 0):
-            click.echo(f"\rkvguard: parsed {done}/{total} files", nl=False, err=True)
-
-    return show
 
 
 @main.command()

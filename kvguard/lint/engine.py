@@ -27,6 +27,7 @@ from kvguard.lint.gitcmd import git
 from kvguard.lint.interpreter import module_name_for
 from kvguard.lint.ir import ModuleCode
 from kvguard.lint.model import ProjectModel
+from kvguard.lint.progress import Progress
 from kvguard.lint.rule import Rule
 from kvguard.lint.source import decode, summarize
 from kvguard.lint.suppressions import apply_suppressions, suppression_uses
@@ -55,9 +56,6 @@ def _rare_collections() -> Iterator[None]:
 def _worker_setup() -> None:
     """Parse workers collect as rarely (a forked worker inherits it; a spawned one does not)."""
     gc.set_threshold(*_GC_THRESHOLDS)
-
-
-Progress = Callable[[int, int], None]
 
 
 @dataclass
@@ -184,21 +182,23 @@ def _run_check(
         return checked_text(path, read, stdin)
 
     model = ProjectModel(summaries, known_codes, load_code, earlier, settings.analysis)
-    # Fingerprints are taken before any filter of this run (files given, comments, uncertain),
-    # so that a finding's occurrence index does not depend on them.
-    findings = fingerprinted(
-        [finding for rule in rules if not rule.judges_suppressions for finding in rule.check(model)],
-        root,
-        read_text,
-    )
     judges = [rule for rule in rules if rule.judges_suppressions]
     judged_codes = {rule.code for rule in judges}
-    if judges:
-        # A comment is used if it covers a finding of any rule: whether a rule is selected,
-        # a finding uncertain or its file per-file-ignored is a setting of this run, and the
-        # comment stays right under every setting.
-        others = [f for rule in unselected if not rule.judges_suppressions for f in rule.check(model)]
-        model.suppression_uses = suppression_uses(findings + others, summaries)
+    analysed = sum(1 for summary in summaries if summary.parsed)
+    with progress.phase(f"analysing {analysed:,} files") if progress else contextlib.nullcontext():
+        # Fingerprints are taken before any filter of this run (files given, comments,
+        # uncertain), so that a finding's occurrence index does not depend on them.
+        findings = fingerprinted(
+            [finding for rule in rules if not rule.judges_suppressions for finding in rule.check(model)],
+            root,
+            read_text,
+        )
+        if judges:
+            # A comment is used if it covers a finding of any rule: whether a rule is selected,
+            # a finding uncertain or its file per-file-ignored is a setting of this run, and the
+            # comment stays right under every setting.
+            others = [f for rule in unselected if not rule.judges_suppressions for f in rule.check(model)]
+            model.suppression_uses = suppression_uses(findings + others, summaries)
     if model.analysed:
         for failure in model.analysis.failed[:5]:
             warnings.append(f"internal error, paths through it not checked (please report): {failure}")
@@ -474,7 +474,7 @@ def _parse_all(items: list[_Item], jobs: int, progress: Progress | None) -> list
         for item in items:
             done.append(_summarize_item(item))
             if progress is not None:
-                progress(len(done), total)
+                progress.files(len(done), total)
         return done
     import libcst  # noqa: F401  # imported once here so forked workers inherit it
 
@@ -494,7 +494,7 @@ def _parse_in_pool(items: list[_Item], jobs: int, progress: Progress | None, tot
             for summary in pool.map(_summarize_item, items, chunksize=chunk):
                 done.append(summary)
                 if progress is not None:
-                    progress(len(done), total)
+                    progress.files(len(done), total)
             return done
     except BrokenProcessPool:
         if len(items) == 1:

@@ -244,3 +244,25 @@ def _walk(
                 yield Candidate(child, skipped=_LINK_LOOP)
             else:
                 yield Candidate(child, _ESCAPES if inside.escapes(child) else "")
+
+
+def staged_python_files(directory: Path) -> tuple[Path, list[Path]]:
+    """The git work tree holding ``directory`` and the Python files a commit there would
+    change: those staged in the index (added, copied, modified, renamed; not deleted), or,
+    when pre-commit runs with ``--from-ref``/``--to-ref``, those changed between the two."""
+    try:
+        top = Path(os.fsdecode(git(directory, "rev-parse", "--show-toplevel", timeout=30).stdout).strip())
+        since, until = os.environ.get("PRE_COMMIT_FROM_REF"), os.environ.get("PRE_COMMIT_TO_REF")
+        changes = ("diff", "--name-only", "-z", "--no-ext-diff", "--diff-filter=ACMR")
+        if since and until:
+            listed = git(top, *changes, f"{since}...{until}", timeout=60).stdout
+        else:
+            listed = git(top, *changes, "--cached", timeout=60).stdout
+    except OSError as error:
+        raise PathError(f"--staged needs git: {error.strerror or error}") from None
+    except subprocess.SubprocessError:
+        raise PathError(f"--staged: {directory} is not in a git work tree") from None
+    names = (os.fsdecode(name) for name in listed.split(b"\0") if name)
+    # Read as they are on disk: pre-commit has set unstaged changes aside by then.
+    files = (top / name for name in names if name.endswith(PYTHON_SUFFIXES))
+    return top, [path for path in files if os.path.lexists(path)]
