@@ -67,6 +67,13 @@ def _documented_config() -> str:
     return configs[0]
 
 
+def test_the_readme_shows_the_documented_configuration() -> None:
+    readme = (REPOSITORY / "README.md").read_text()
+    if "id: kvguard" not in readme:
+        pytest.skip("the README shows no pre-commit configuration")
+    assert f"```yaml\n{_documented_config()}```" in readme
+
+
 @pytest.fixture
 def fork(tmp_path: Path, hook_repository: Path, environment: dict[str, str]) -> Iterator[Path]:
     """A project with the documented hook configuration, pinned by `pre-commit autoupdate`."""
