@@ -1,7 +1,8 @@
 """The ``kvguard`` command line.
 
 Exit status of ``kvguard check``: 0 no findings, 1 findings (unreadable files count), 2 a
-usage or configuration error. ``--exit-zero`` reports findings with status 0.
+usage or configuration error, a missing or malformed baseline, a path that does not exist, or
+nothing to check (docs/adopting.md). ``--exit-zero`` reports findings with status 0.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import click
 from kvguard import __version__
 
 if TYPE_CHECKING:
-    from kvguard.lint.engine import CheckResult, StdinSource
+    from kvguard.lint.engine import CheckResult
     from kvguard.lint.findings import Finding
 
 EXIT_CLEAN = 0
@@ -273,7 +274,7 @@ def check(
         named = ", ".join(str(target) for target in targets)
         _error(f"no Python files to check in {named}: nothing was checked")
     if new_baseline is not None:
-        _write_baseline(new_baseline, result, stdin)
+        _write_baseline(new_baseline, result)
         return
     if show_diff or fix:
         changes = _fixed_sources(result.findings)
@@ -335,7 +336,7 @@ def _staged_targets(quiet: bool) -> list[Path]:
     return files or [top]
 
 
-def _write_baseline(path: Path, result: CheckResult, stdin: StdinSource | None) -> None:
+def _write_baseline(path: Path, result: CheckResult) -> None:
     from kvguard.lint.baseline import BaselineError, baseline_entries, write_baseline
     from kvguard.lint.engine import checked_text
 
@@ -346,7 +347,7 @@ def _write_baseline(path: Path, result: CheckResult, stdin: StdinSource | None) 
             err=True,
         )
     entries = baseline_entries(
-        result.findings, result.root, lambda shown: checked_text(shown, result.read_paths, stdin)
+        result.findings, result.root, lambda shown: checked_text(shown, result.read_paths, None)
     )
     try:
         write_baseline(path, entries)

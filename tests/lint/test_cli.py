@@ -400,3 +400,41 @@ def test_explain_on_a_terminal_without_a_terminal_on_standard_input(project: Pat
         os.close(follower)
         os.close(leader)
     assert (result.returncode, result.stderr) == (0, "")
+
+
+def test_staged_checks_what_a_commit_would_change(project: Path) -> None:
+    outside = kvguard("check", "--staged", cwd=project)
+    assert outside.returncode == 2 and "is not in a git work tree" in outside.stderr
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], cwd=project, check=True)
+    subprocess.run([*git, "add", "clean.py"], cwd=project, check=True)
+    subprocess.run([*git, "commit", "-qm", "clean"], cwd=project, check=True)
+    (project / "other.py").write_text(RACE)  # a race that is not staged
+    subprocess.run([*git, "add", "race.py"], cwd=project, check=True)
+
+    staged = kvguard("check", "-q", "--staged", cwd=project)
+    assert (staged.returncode, staged.stdout.split(" ")[:2]) == (1, ["race.py:5:9:", "KVG001"])
+    assert staged.stdout.count("KVG001") == 1
+    assert kvguard("check", "--staged", "race.py", cwd=project).returncode == 2
+
+    subprocess.run([*git, "commit", "-qm", "race"], cwd=project, check=True)
+    everything = kvguard("check", "--staged", cwd=project)
+    assert "no Python file is staged: checking the whole work tree" in everything.stderr
+    headlines = [line for line in everything.stdout.splitlines() if ": KVG001 " in line]
+    assert sorted(line.split(":")[0] for line in headlines) == ["other.py", "race.py"]
+
+    between = kvguard_with_env(
+        ["check", "-q", "--staged"], project, PRE_COMMIT_FROM_REF="HEAD~1", PRE_COMMIT_TO_REF="HEAD"
+    )
+    assert [line.split(":")[0] for line in between.stdout.splitlines()] == ["race.py"]
+
+
+def kvguard_with_env(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kvguard", *args],
+        cwd=cwd,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
