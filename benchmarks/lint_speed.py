@@ -72,9 +72,21 @@ def kvguard(arguments: list[str], cwd: Path, default_gc: bool = False) -> tuple[
     """Seconds, finding lines and peak memory (KiB, this process only) of one kvguard check."""
     start = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-I", "-c", _WRAPPER, "DEFAULT_GC" if default_gc else "RAISED",
-         "check", "--exit-zero", "-q", *arguments],
-        cwd=cwd, capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-I",
+            "-c",
+            _WRAPPER,
+            "DEFAULT_GC" if default_gc else "RAISED",
+            "check",
+            "--exit-zero",
+            "-q",
+            *arguments,
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     seconds = time.perf_counter() - start
     peak = int(result.stderr.rsplit("peak_kb", 1)[1].split()[0])
@@ -97,23 +109,28 @@ def main() -> None:
         parse = bare_parse(files)
         peaks = {}
         cold, findings, peaks["kvguard --jobs 1 --no-cache"] = kvguard(
-            ["--jobs", "1", "--no-cache", tree.name], tree.parent)
+            ["--jobs", "1", "--no-cache", tree.name], tree.parent
+        )
         cold_default_gc, _, peaks["kvguard --jobs 1 --no-cache, default gc thresholds"] = kvguard(
-            ["--jobs", "1", "--no-cache", tree.name], tree.parent, default_gc=True)
+            ["--jobs", "1", "--no-cache", tree.name], tree.parent, default_gc=True
+        )
         cold_parallel, _, _ = kvguard(["--no-cache", tree.name], tree.parent)
         kvguard([tree.name], tree.parent)  # fill the cache
         warm, _, _ = kvguard([tree.name], tree.parent)
         read = tree / "v1" / "simple_kv_offload" / "worker.py"
         unread = tree / "logger.py"
         timings = {}
-        changes = (("one changed file the analysis reads", read, False),
-                   ("one changed file the analysis reads, default gc thresholds", read, True),
-                   ("one changed file it does not", unread, False))
+        changes = (
+            ("one changed file the analysis reads", read, False),
+            ("one changed file the analysis reads, default gc thresholds", read, True),
+            ("one changed file it does not", unread, False),
+        )
         for label, changed, default_gc in changes:
             with changed.open("a") as stream:
                 stream.write("\n# changed\n")
             timings[label], _, peaks[label] = kvguard(
-                [str(changed.relative_to(tree.parent))], tree.parent, default_gc)
+                [str(changed.relative_to(tree.parent))], tree.parent, default_gc
+            )
     results = {
         "tree": str(source),
         "files": len(files),

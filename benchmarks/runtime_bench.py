@@ -57,6 +57,8 @@ import torch
 from kvguard.runtime import (
     BatchCopier,
     CopyGuard,
+    CopyRequest,
+    GroupLimits,
     GuardPolicy,
     OrderedCopyBackend,
     StreamEventLog,
@@ -115,47 +117,56 @@ class DiscardingLog(StreamEventLog):
         pass
 
 
-class UnguardedBackend(OrderedCopyBackend):
-    """The same backend, barrier and all, with the evidence discarded and no checks (baseline)."""
+class UnguardedGuard(CopyGuard):
+    """The guard's handshake (its record and wait) with the evidence discarded and no check: the
+    same backend, barrier and all, without the guard's own work (the overhead baseline)."""
 
-    def _make_guard(self, policy: GuardPolicy) -> CopyGuard:
-        return CopyGuard(policy, event_log=DiscardingLog())
+    def __init__(self, policy: GuardPolicy) -> None:
+        super().__init__(policy, event_log=DiscardingLog())
 
-    def _check(self, group: Any, copier: BatchCopier) -> Any:
-        return group
-
-
-class GroupCounting(OrderedCopyBackend):
-    """Counts the copy thread's groups (the guard-overhead children, guarded and unguarded
-    alike, so the count costs both the same)."""
-
-    groups_issued = 0
-
-    def _issue(self, group: Any) -> None:
-        self.groups_issued += 1
-        super()._issue(group)
+    def all_ordered(
+        self,
+        requests: Sequence[CopyRequest],
+        transfer_stream: int,
+        source_kind: MemoryKind,
+        source_order: SourceOrder,
+    ) -> bool:
+        return True
 
 
-class CountedUnguarded(GroupCounting, UnguardedBackend):
-    pass
+class GroupCounter:
+    """Counts the copy thread's groups (passed as `on_group` to the guarded and unguarded
+    backends alike, so the count costs both the same)."""
+
+    def __init__(self) -> None:
+        self.groups = 0
+
+    def __call__(self, requests: list[CopyRequest]) -> None:
+        self.groups += 1
 
 
-class TimedBackend(OrderedCopyBackend):
-    """Records the copy thread's CPU time in the guard's checks, and the group sizes."""
+class TimedGuard(CopyGuard):
+    """Records the copy thread's CPU time in the guard's checks, the requests and the groups."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, policy: GuardPolicy) -> None:
+        super().__init__(policy)
         self.check_seconds = 0.0
         self.checked = 0
         self.groups = 0
 
-    def _check(self, group: Any, copier: BatchCopier) -> Any:
+    def all_ordered(
+        self,
+        requests: Sequence[CopyRequest],
+        transfer_stream: int,
+        source_kind: MemoryKind,
+        source_order: SourceOrder,
+    ) -> bool:
         start = time.thread_time()  # CPU time of this thread: wall time would count GIL waits
-        ok = super()._check(group, copier)
+        ordered = super().all_ordered(requests, transfer_stream, source_kind, source_order)
         self.check_seconds += time.thread_time() - start
-        self.checked += len(group)
+        self.checked += len(requests)
         self.groups += 1
-        return ok
+        return ordered
 
 
 class StockShapedBackend:
@@ -170,18 +181,29 @@ class StockShapedBackend:
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
 
-    def init(self, gpu_caches: dict[str, torch.Tensor], cpu_caches: dict[str, torch.Tensor],
-             device: torch.device, load_stream: torch.cuda.Stream,
-             store_stream: torch.cuda.Stream) -> None:
+    def init(
+        self,
+        gpu_caches: dict[str, torch.Tensor],
+        cpu_caches: dict[str, torch.Tensor],
+        device: torch.device,
+        load_stream: torch.cuda.Stream,
+        store_stream: torch.cuda.Stream,
+    ) -> None:
         self._store = BatchCopier(gpu_caches, cpu_caches, store_stream)
         self._load = BatchCopier(cpu_caches, gpu_caches, load_stream)
         self._device = device
         self._thread = threading.Thread(target=self._copy_loop, daemon=True)
         self._thread.start()
 
-    def launch_copy(self, src_blocks: Sequence[int], dst_blocks: Sequence[int], is_store: bool,
-                    event_idx: int, events_list: list[tuple[int, Any]],
-                    wait_event: Any = None) -> None:
+    def launch_copy(
+        self,
+        src_blocks: Sequence[int],
+        dst_blocks: Sequence[int],
+        is_store: bool,
+        event_idx: int,
+        events_list: list[tuple[int, Any]],
+        wait_event: Any = None,
+    ) -> None:
         self._queue.put((src_blocks, dst_blocks, is_store, event_idx, events_list))
 
     def drain(self) -> None:
@@ -223,7 +245,7 @@ def cpu_speeds(rounds: int = 3) -> dict[int, list[float]]:
     """Seconds a fixed Python loop takes on each CPU this process may use, one figure a round.
 
     The device machine's vCPUs differ: the same loop took 16 ms on some and 24 to 28 ms on
-    others, and some changed between rounds (benchmarks/results/probes-h200/core_speed.txt).
+    others, and some changed between rounds (docs/decisions.md, "How the benchmark measures").
     On host-bound rows a ratio then measures two CPUs' speeds, unless the thread doing the
     host-bound copy work runs on the same CPU in raw's windows and in the backends'.
     """
@@ -300,7 +322,9 @@ def cpu_child(mode: str) -> dict[str, float]:
     gpu = {"kv": torch.zeros(2048, 4096, dtype=torch.int32, device=device)}
     cpu = {"kv": torch.zeros(1024, 4096, dtype=torch.int32).pin_memory()}
     low, _ = torch.cuda.Stream.priority_range()
-    backend = (CountedUnguarded if mode == "unguarded" else GroupCounting)(GuardPolicy.RAISE)
+    counter = GroupCounter()
+    guard = UnguardedGuard(GuardPolicy.RAISE) if mode == "unguarded" else None
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, guard=guard, on_group=counter)
     backend.init(gpu, cpu, device, torch.cuda.Stream(priority=low), torch.cuda.Stream(priority=low))
     compute = torch.cuda.Stream()
     rng = random.Random(1)
@@ -311,7 +335,7 @@ def cpu_child(mode: str) -> dict[str, float]:
         for warm in (True, False):
             events: list[tuple[int, Any]] = []
             torch.cuda.synchronize()
-            groups_before = backend.groups_issued
+            groups_before = counter.groups
             cpu_start, wall_start = time.process_time(), time.perf_counter()
             with torch.cuda.stream(compute):
                 for i in range(200 if warm else stores):
@@ -326,7 +350,7 @@ def cpu_child(mode: str) -> dict[str, float]:
             torch.cuda.synchronize()
         result[f"{name}_cpu_us"] = cpu_us
         result[f"{name}_wall_us"] = wall_us
-        result[f"{name}_mean_group"] = stores / max(1, backend.groups_issued - groups_before)
+        result[f"{name}_mean_group"] = stores / max(1, counter.groups - groups_before)
     result["completion_events_created"] = backend.completion_events_created
     backend.shutdown()
     return result
@@ -338,8 +362,7 @@ def run_child(out: Path, *args: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as scratch:
         result_path = Path(scratch) / "result.json"
         subprocess.run(
-            [sys.executable, __file__, "--out", str(out), "--result", str(result_path),
-             *quick, *args],
+            [sys.executable, __file__, "--out", str(out), "--result", str(result_path), *quick, *args],
             check=True,
         )
         loaded: dict[str, Any] = json.loads(result_path.read_text())
@@ -357,14 +380,17 @@ def guard_overhead(out: Path) -> dict[str, Any]:
     cpus = sorted(speeds, key=lambda cpu: max(speeds[cpu]))[:2]
     os.sched_setaffinity(0, cpus)
     try:
-        pairs = [{mode: run_child(out, "--cpu-child", mode) for mode in ("unguarded", "guarded")}
-                 for _ in range(GUARD_PAIRS)]
+        pairs = [
+            {mode: run_child(out, "--cpu-child", mode) for mode in ("unguarded", "guarded")}
+            for _ in range(GUARD_PAIRS)
+        ]
     finally:
         os.sched_setaffinity(0, allowed)
     result: dict[str, Any] = {"children": pairs, "children_cpus": cpus}
     for workload in ("pipelined", "one_at_a_time"):
-        differences = [pair["guarded"][f"{workload}_cpu_us"]
-                       - pair["unguarded"][f"{workload}_cpu_us"] for pair in pairs]
+        differences = [
+            pair["guarded"][f"{workload}_cpu_us"] - pair["unguarded"][f"{workload}_cpu_us"] for pair in pairs
+        ]
         result[f"end_to_end_us_per_store_{workload}_pairs"] = differences
         result[f"end_to_end_us_per_store_{workload}"] = statistics.median(differences)
     return result
@@ -391,8 +417,9 @@ def handshake_components(requests: int = 20_000) -> dict[str, float]:
                     guard.release(request)
                     end = time.perf_counter()
                     if log is None:
-                        assert guard.all_ordered([request], transfer.cuda_stream, MemoryKind.DEVICE,
-                                                 SourceOrder.STREAM)
+                        assert guard.all_ordered(
+                            [request], transfer.cuda_stream, MemoryKind.DEVICE, SourceOrder.STREAM
+                        )
                         checked += time.perf_counter() - end
                     opened += middle - start
                     waited += end - middle
@@ -426,18 +453,18 @@ def copy_state(windows: int = 8, stores: int = 64) -> dict[str, Any]:
             copier.copy(src, dst)
             mark.record(copier.stream)
         copier.stream.synchronize()
-        window_gbps.append(block * len(batches[0][0]) * len(batches)
-                           / (time.perf_counter() - start) / 1e9)
+        window_gbps.append(block * len(batches[0][0]) * len(batches) / (time.perf_counter() - start) / 1e9)
         per_store_us.append([a.elapsed_time(b) * 1e3 for a, b in itertools.pairwise(marks)])
     flat = sorted(t for window in per_store_us for t in window)
     fast = flat[len(flat) // 10]
     slow = [[t > 1.5 * fast for t in window] for window in per_store_us]
     switches = sum(a != b for window in slow for a, b in itertools.pairwise(window))
     return {
-        "block_bytes": block, "batch_blocks": len(batches[0][0]), "stores_per_window": stores,
+        "block_bytes": block,
+        "batch_blocks": len(batches[0][0]),
+        "stores_per_window": stores,
         "window_gbps": window_gbps,
-        "store_us_p10_p50_p90": [flat[len(flat) // 10], flat[len(flat) // 2],
-                                 flat[9 * len(flat) // 10]],
+        "store_us_p10_p50_p90": [flat[len(flat) // 10], flat[len(flat) // 2], flat[9 * len(flat) // 10]],
         "slow_store_fraction_per_window": [sum(w) / len(w) for w in slow],
         "state_switches_between_consecutive_stores": switches,
         "consecutive_pairs": sum(len(w) - 1 for w in slow),
@@ -448,21 +475,28 @@ def batches_for(block: int, batch: int, stores: int | None = None) -> Batches:
     """Random block ids, the same in every run."""
     rng = random.Random(block * 10_000 + batch)
     count = reps_for(block * batch) if stores is None else stores
-    return [(rng.sample(range(2 * HOST_BLOCKS), batch), rng.sample(range(HOST_BLOCKS), batch))
-            for _ in range(count)]
+    return [
+        (rng.sample(range(2 * HOST_BLOCKS), batch), rng.sample(range(HOST_BLOCKS), batch))
+        for _ in range(count)
+    ]
 
 
 def steady_ratios(raw: list[float], ratios: list[float]) -> list[float]:
     """The paired ratios whose two raw windows agree within STEADY_BRACKET."""
-    return [ratio for before, after, ratio in zip(raw[0::2], raw[1::2], ratios, strict=True)
-            if abs(after / before - 1.0) <= STEADY_BRACKET]
+    return [
+        ratio
+        for before, after, ratio in zip(raw[0::2], raw[1::2], ratios, strict=True)
+        if abs(after / before - 1.0) <= STEADY_BRACKET
+    ]
 
 
 def paired_ratios(raw: list[float], variant: list[float]) -> list[float]:
     """Per repeat: the mean of the two raw windows around the variant's, over the variant's
     (a bandwidth ratio: the bytes are the same)."""
-    return [(before + after) / 2 / seconds
-            for before, after, seconds in zip(raw[0::2], raw[1::2], variant, strict=True)]
+    return [
+        (before + after) / 2 / seconds
+        for before, after, seconds in zip(raw[0::2], raw[1::2], variant, strict=True)
+    ]
 
 
 def sweep() -> dict[str, Any]:
@@ -473,8 +507,11 @@ def sweep() -> dict[str, Any]:
     # thread, during a backend's window, and the verify thread on the next one.
     copy_cpu, request_cpu = ranked[0], ranked[1 % len(ranked)]
     pin(0, copy_cpu)
-    extra: dict[str, Any] = {"cpu_loop_seconds": {str(k): v for k, v in speeds.items()},
-                             "copy_cpu": copy_cpu, "request_cpu": request_cpu}
+    extra: dict[str, Any] = {
+        "cpu_loop_seconds": {str(k): v for k, v in speeds.items()},
+        "copy_cpu": copy_cpu,
+        "request_cpu": request_cpu,
+    }
     extra.update(handshake_components())
     extra["copy_state"] = copy_state()
     device = torch.device("cuda", 0)
@@ -494,13 +531,12 @@ def sweep() -> dict[str, Any]:
         gpu = {"kv": gpu_bytes[: 2 * HOST_BLOCKS * block].view(2 * HOST_BLOCKS, block)}
         cpu = {"kv": host_bytes[: HOST_BLOCKS * block].view(HOST_BLOCKS, block)}
         raw = BatchCopier(gpu, cpu, torch.cuda.Stream(priority=low))
-        ordered = TimedBackend(GuardPolicy.RAISE)
+        timed_guard = TimedGuard(GuardPolicy.RAISE)
+        ordered = OrderedCopyBackend(GuardPolicy.RAISE, guard=timed_guard)
         verified = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.01, verify_seed=0)
-        backends: dict[str, Any] = {"stock": StockShapedBackend(), "ordered": ordered,
-                                    "verified": verified}
+        backends: dict[str, Any] = {"stock": StockShapedBackend(), "ordered": ordered, "verified": verified}
         for backend in backends.values():
-            backend.init(gpu, cpu, device, torch.cuda.Stream(priority=low),
-                         torch.cuda.Stream(priority=low))
+            backend.init(gpu, cpu, device, torch.cuda.Stream(priority=low), torch.cuda.Stream(priority=low))
             pin_backend_threads(backend, copy_cpu, request_cpu)
 
         def on_backend(run: Any, *args: Any) -> Any:
@@ -516,7 +552,7 @@ def sweep() -> dict[str, Any]:
             time_raw(raw, batches[:3])  # warm-up
             for backend in backends.values():
                 on_backend(time_backend, backend, compute, batches[:3])
-            check_before = (ordered.check_seconds, ordered.checked, ordered.groups)
+            check_before = (timed_guard.check_seconds, timed_guard.checked, timed_guard.groups)
             verified_before = verified.counters["verified"]
             stats_before = dict(verified.verify_stats)
             seconds: dict[str, list[float]] = {"raw": [], **{name: [] for name in VARIANTS}}
@@ -526,57 +562,67 @@ def sweep() -> dict[str, Any]:
                 turn = repeat % len(VARIANTS)
                 for name in VARIANTS[turn:] + VARIANTS[:turn]:
                     before = time_raw(raw, batches)
-                    seconds[name].append(
-                        on_backend(time_backend, backends[name], compute, batches))
+                    seconds[name].append(on_backend(time_backend, backends[name], compute, batches))
                     after = time_raw(raw, batches)
                     seconds["raw"] += [before, after]
                     brackets[name] += [before, after]
             ratios = {name: paired_ratios(brackets[name], seconds[name]) for name in VARIANTS}
             steady = {name: steady_ratios(brackets[name], ratios[name]) for name in VARIANTS}
-            timed["seconds"] += ordered.check_seconds - check_before[0]
-            timed["checked"] += ordered.checked - check_before[1]
-            timed["groups"] += ordered.groups - check_before[2]
+            timed["seconds"] += timed_guard.check_seconds - check_before[0]
+            timed["checked"] += timed_guard.checked - check_before[1]
+            timed["groups"] += timed_guard.groups - check_before[2]
             lat_batches = batches[: latency_reps_for(block * batch)]
-            latency = {"raw": latency_raw(raw, lat_batches) * 1e6,
-                       "stock": on_backend(latency_backend, backends["stock"], compute,
-                                           lat_batches) * 1e6,
-                       "ordered": on_backend(latency_backend, ordered, compute,
-                                             lat_batches) * 1e6}
+            latency = {
+                "raw": latency_raw(raw, lat_batches) * 1e6,
+                "stock": on_backend(latency_backend, backends["stock"], compute, lat_batches) * 1e6,
+                "ordered": on_backend(latency_backend, ordered, compute, lat_batches) * 1e6,
+            }
             total = block * batch * len(batches)
             gbps = {k: total * len(v) / sum(v) / 1e9 for k, v in seconds.items()}
             stats = verified.verify_stats
-            raw_pairs = [after / before - 1.0 for before, after
-                         in zip(seconds["raw"][0::2], seconds["raw"][1::2], strict=True)]
-            rows.append({
-                "block_bytes": block, "batch_blocks": batch, "stores": len(batches),
-                "gbps": gbps, "seconds": seconds, "paired_ratios": ratios,
-                "steady_ratios": steady, "brackets": brackets,
-                "raw_spread": (max(seconds["raw"]) - min(seconds["raw"]))
-                / statistics.median(seconds["raw"]),
-                # How far a raw window and the raw window after the variant's differ: what a
-                # pair's own noise is, in the median and at worst.
-                "raw_bracket_change_median": statistics.median(abs(d) for d in raw_pairs),
-                "raw_bracket_change_max": max(abs(d) for d in raw_pairs),
-                "latency_us": latency,
-                "mean_group": (ordered.checked - check_before[1])
-                / max(1, ordered.groups - check_before[2]),
-                # Blocks verified in this configuration (warm-up and windows); the groups the
-                # verify thread checked, its CPU time.
-                "verified_blocks": verified.counters["verified"] - verified_before,
-                "verify_stats": {k: stats[k] - stats_before[k] for k in stats},
-            })
-            print(f"{block >> 10:5d} KiB x {batch:4d}: "
-                  + ", ".join(f"{k} {v:6.2f}" for k, v in gbps.items())
-                  + " GB/s; paired ratio to raw "
-                  + ", ".join(f"{k} {statistics.median(v):.3f}" for k, v in ratios.items())
-                  + "; steady pairs " + ", ".join(f"{k} {len(v)}" for k, v in steady.items()),
-                  flush=True)
+            raw_pairs = [
+                after / before - 1.0
+                for before, after in zip(seconds["raw"][0::2], seconds["raw"][1::2], strict=True)
+            ]
+            rows.append(
+                {
+                    "block_bytes": block,
+                    "batch_blocks": batch,
+                    "stores": len(batches),
+                    "gbps": gbps,
+                    "seconds": seconds,
+                    "paired_ratios": ratios,
+                    "steady_ratios": steady,
+                    "brackets": brackets,
+                    "raw_spread": (max(seconds["raw"]) - min(seconds["raw"]))
+                    / statistics.median(seconds["raw"]),
+                    # How far a raw window and the raw window after the variant's differ: what a
+                    # pair's own noise is, in the median and at worst.
+                    "raw_bracket_change_median": statistics.median(abs(d) for d in raw_pairs),
+                    "raw_bracket_change_max": max(abs(d) for d in raw_pairs),
+                    "latency_us": latency,
+                    "mean_group": (timed_guard.checked - check_before[1])
+                    / max(1, timed_guard.groups - check_before[2]),
+                    # Blocks verified in this configuration (warm-up and windows); the groups the
+                    # verify thread checked, its CPU time.
+                    "verified_blocks": verified.counters["verified"] - verified_before,
+                    "verify_stats": {k: stats[k] - stats_before[k] for k in stats},
+                }
+            )
+            print(
+                f"{block >> 10:5d} KiB x {batch:4d}: "
+                + ", ".join(f"{k} {v:6.2f}" for k, v in gbps.items())
+                + " GB/s; paired ratio to raw "
+                + ", ".join(f"{k} {statistics.median(v):.3f}" for k, v in ratios.items())
+                + "; steady pairs "
+                + ", ".join(f"{k} {len(v)}" for k, v in steady.items()),
+                flush=True,
+            )
         for backend in backends.values():
             backend.shutdown()
     extra["check_us_grouped"] = timed["seconds"] / max(1, timed["checked"]) * 1e6
     extra["mean_group_ordered"] = timed["checked"] / max(1, timed["groups"])
-    return {"device": torch.cuda.get_device_name(device), "torch": torch.__version__,
-            "rows": rows, **extra}
+    return {"device": torch.cuda.get_device_name(device), "torch": torch.__version__, "rows": rows, **extra}
 
 
 def quartiles(values: list[float]) -> list[float]:
@@ -595,34 +641,54 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     flat = []
     for row in rows:
         g, lat, paired = row["gbps"], row["latency_us"], row["paired_ratios"]
-        flat.append({
-            "block_bytes": row["block_bytes"], "batch_blocks": row["batch_blocks"],
-            "stores": row["stores"],
-            "raw_gbps": g["raw"], "stock_gbps": g["stock"], "ordered_gbps": g["ordered"],
-            "verified_gbps": g["verified"],
-            **{f"{name}_ratio": statistics.median(paired[name]) for name in VARIANTS},
-            **{f"{name}_ratio_quartiles": quartiles(paired[name]) for name in VARIANTS},
-            **{f"{name}_ratio_steady": (statistics.median(row["steady_ratios"][name])
-                                        if len(row["steady_ratios"][name]) >= MIN_STEADY_PAIRS
-                                        else None) for name in VARIANTS},
-            **{f"{name}_steady_pairs": len(row["steady_ratios"][name]) for name in VARIANTS},
-            # Every pair, for anyone who wants another cut: ratio, raw before, raw after.
-            **{f"{name}_pairs": [[ratio, before, after] for ratio, before, after in zip(
-                paired[name], row["brackets"][name][0::2], row["brackets"][name][1::2],
-                strict=True)] for name in VARIANTS},
-            "ordered_vs_stock": g["ordered"] / g["stock"],
-            "verified_vs_ordered": g["verified"] / g["ordered"],
-            "raw_spread": row["raw_spread"],
-            "raw_bracket_change_median": row["raw_bracket_change_median"],
-            "raw_bracket_change_max": row["raw_bracket_change_max"],
-            "latency_raw_us": lat["raw"], "latency_ordered_us": lat["ordered"],
-            "latency_stock_us": lat["stock"],
-            "latency_ratio": lat["raw"] / lat["ordered"],
-            "latency_ordered_vs_stock": lat["stock"] / lat["ordered"],
-            "mean_group": row["mean_group"],
-            "verified_blocks": row["verified_blocks"],
-            "verify_stats": row["verify_stats"],
-        })
+        flat.append(
+            {
+                "block_bytes": row["block_bytes"],
+                "batch_blocks": row["batch_blocks"],
+                "stores": row["stores"],
+                "raw_gbps": g["raw"],
+                "stock_gbps": g["stock"],
+                "ordered_gbps": g["ordered"],
+                "verified_gbps": g["verified"],
+                **{f"{name}_ratio": statistics.median(paired[name]) for name in VARIANTS},
+                **{f"{name}_ratio_quartiles": quartiles(paired[name]) for name in VARIANTS},
+                **{
+                    f"{name}_ratio_steady": (
+                        statistics.median(row["steady_ratios"][name])
+                        if len(row["steady_ratios"][name]) >= MIN_STEADY_PAIRS
+                        else None
+                    )
+                    for name in VARIANTS
+                },
+                **{f"{name}_steady_pairs": len(row["steady_ratios"][name]) for name in VARIANTS},
+                # Every pair, for anyone who wants another cut: ratio, raw before, raw after.
+                **{
+                    f"{name}_pairs": [
+                        [ratio, before, after]
+                        for ratio, before, after in zip(
+                            paired[name],
+                            row["brackets"][name][0::2],
+                            row["brackets"][name][1::2],
+                            strict=True,
+                        )
+                    ]
+                    for name in VARIANTS
+                },
+                "ordered_vs_stock": g["ordered"] / g["stock"],
+                "verified_vs_ordered": g["verified"] / g["ordered"],
+                "raw_spread": row["raw_spread"],
+                "raw_bracket_change_median": row["raw_bracket_change_median"],
+                "raw_bracket_change_max": row["raw_bracket_change_max"],
+                "latency_raw_us": lat["raw"],
+                "latency_ordered_us": lat["ordered"],
+                "latency_stock_us": lat["stock"],
+                "latency_ratio": lat["raw"] / lat["ordered"],
+                "latency_ordered_vs_stock": lat["stock"] / lat["ordered"],
+                "mean_group": row["mean_group"],
+                "verified_blocks": row["verified_blocks"],
+                "verify_stats": row["verify_stats"],
+            }
+        )
     return flat
 
 
@@ -645,10 +711,13 @@ def main() -> None:
     began = time.perf_counter()
     guard = guard_overhead(args.out)
     phases["guard_overhead_s"] = time.perf_counter() - began
-    print(f"guard end to end: pipelined {guard['end_to_end_us_per_store_pipelined']:.2f} us, "
-          f"one at a time {guard['end_to_end_us_per_store_one_at_a_time']:.2f} us; mean group "
-          f"pipelined {guard['children'][0]['guarded']['pipelined_mean_group']:.1f} guarded, "
-          f"{guard['children'][0]['unguarded']['pipelined_mean_group']:.1f} unguarded", flush=True)
+    print(
+        f"guard end to end: pipelined {guard['end_to_end_us_per_store_pipelined']:.2f} us, "
+        f"one at a time {guard['end_to_end_us_per_store_one_at_a_time']:.2f} us; mean group "
+        f"pipelined {guard['children'][0]['guarded']['pipelined_mean_group']:.1f} guarded, "
+        f"{guard['children'][0]['unguarded']['pipelined_mean_group']:.1f} unguarded",
+        flush=True,
+    )
     mark = time.perf_counter()
     swept = run_child(args.out, "--sweep")
     phases["sweep_s"] = time.perf_counter() - mark
@@ -657,13 +726,21 @@ def main() -> None:
             guard[key] = value
     rows = summarize(swept["rows"])
     result: dict[str, Any] = {
-        "device": swept["device"], "torch": swept["torch"], "guard": guard, "bandwidth": rows,
+        "device": swept["device"],
+        "torch": swept["torch"],
+        "guard": guard,
+        "bandwidth": rows,
         "phases": phases,
-        "settings": {"repeats": REPEATS, "swinging_repeats": SWINGING_REPEATS,
-                     "steady_bracket": STEADY_BRACKET, "min_steady_pairs": MIN_STEADY_PAIRS,
-                     "window_bytes": WINDOW_BYTES, "max_stores": MAX_STORES,
-                     "min_stores": MIN_STORES,
-                     "max_group_blocks": OrderedCopyBackend.max_group_blocks},
+        "settings": {
+            "repeats": REPEATS,
+            "swinging_repeats": SWINGING_REPEATS,
+            "steady_bracket": STEADY_BRACKET,
+            "min_steady_pairs": MIN_STEADY_PAIRS,
+            "window_bytes": WINDOW_BYTES,
+            "max_stores": MAX_STORES,
+            "min_stores": MIN_STORES,
+            "max_group_blocks": GroupLimits().max_group_blocks,
+        },
     }
     plot(rows, args.out / "bench.png", str(swept["device"]))
     phases["total_s"] = time.perf_counter() - began
@@ -679,13 +756,17 @@ def plot(rows: list[dict[str, Any]], path: Path, device: str) -> None:
     from matplotlib import ticker
 
     figure, axes = plt.subplots(2, len(BATCHES), figsize=(5 * len(BATCHES), 9), sharex=True)
-    series = [("raw_gbps", "raw batch copy (no barrier, no guard)", "o-", "k"),
-              ("stock_gbps", "stock-shaped thread (no barrier, no guard)", "d-", "C7"),
-              ("ordered_gbps", "kvguard ordered + guarded", "s--", "C0"),
-              ("verified_gbps", "kvguard + 1% verification", "^:", "C3")]
-    ratios = [("ordered_ratio", "ordered+guarded / raw (median paired)", "s--", "C0"),
-              ("verified_ratio", "1% verified / raw (median paired)", "^:", "C3"),
-              ("stock_ratio", "stock-shaped / raw (median paired)", "d-", "C7")]
+    series = [
+        ("raw_gbps", "raw batch copy (no barrier, no guard)", "o-", "k"),
+        ("stock_gbps", "stock-shaped thread (no barrier, no guard)", "d-", "C7"),
+        ("ordered_gbps", "kvguard ordered + guarded", "s--", "C0"),
+        ("verified_gbps", "kvguard + 1% verification", "^:", "C3"),
+    ]
+    ratios = [
+        ("ordered_ratio", "ordered+guarded / raw (median paired)", "s--", "C0"),
+        ("verified_ratio", "1% verified / raw (median paired)", "^:", "C3"),
+        ("stock_ratio", "stock-shaped / raw (median paired)", "d-", "C7"),
+    ]
     for column, batch in enumerate(BATCHES):
         mine = [r for r in rows if r["batch_blocks"] == batch]
         sizes = [r["block_bytes"] >> 10 for r in mine]
@@ -694,10 +775,11 @@ def plot(rows: list[dict[str, Any]], path: Path, device: str) -> None:
             top.plot(sizes, [r[key] for r in mine], style, color=color, label=label)
         for key, label, style, color in ratios:
             middle = [r[key] for r in mine]
-            spread = [[m - r[f"{key}_quartiles"][0] for m, r in zip(middle, mine, strict=True)],
-                      [r[f"{key}_quartiles"][2] - m for m, r in zip(middle, mine, strict=True)]]
-            bottom.errorbar(sizes, middle, yerr=spread, fmt=style, color=color, label=label,
-                            capsize=3)
+            spread = [
+                [m - r[f"{key}_quartiles"][0] for m, r in zip(middle, mine, strict=True)],
+                [r[f"{key}_quartiles"][2] - m for m, r in zip(middle, mine, strict=True)],
+            ]
+            bottom.errorbar(sizes, middle, yerr=spread, fmt=style, color=color, label=label, capsize=3)
         top.set_title(f"{batch} block{'s' if batch > 1 else ''} per store")
         top.set_yscale("log")
         top.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
@@ -712,8 +794,9 @@ def plot(rows: list[dict[str, Any]], path: Path, device: str) -> None:
             ax.set_xticklabels([str(size) for size in sizes])
             ax.grid(True, which="both", alpha=0.3)
     axes[0][0].set_ylabel("store bandwidth, GPU to pinned host (GB/s)")
-    axes[1][0].set_ylabel("ratio to raw, median of paired repeats, bars: quartiles\n"
-                          "(1 = as fast; lines at 0.98 and 0.97)")
+    axes[1][0].set_ylabel(
+        "ratio to raw, median of paired repeats, bars: quartiles\n(1 = as fast; lines at 0.98 and 0.97)"
+    )
     axes[0][0].legend(fontsize=7)
     axes[1][0].legend(fontsize=7)
     figure.suptitle(f"kvguard store bandwidth on {device}, stores launched back to back")

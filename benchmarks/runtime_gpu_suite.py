@@ -27,8 +27,9 @@ def git_head() -> str:
     """The checkout's HEAD, or "unknown" (no git, or not a work tree). A copy of the tree can
     carry an older .git than its files: `code_digest` names the code itself."""
     try:
-        result = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                                check=False, cwd=REPOSITORY)
+        result = subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=False, cwd=REPOSITORY
+        )
     except OSError:
         return "unknown"
     return result.stdout.strip() if result.returncode == 0 else "unknown"
@@ -38,10 +39,12 @@ def code_digest(root: Path) -> str:
     """sha256 over the code a run measures: every file of kvguard/ (the compare kernel's PTX
     too), tests/gpu/ and the two benchmark scripts, path then content, in path order.
     Recompute it on a checkout to see whether that checkout is the code measured."""
-    files = [path for path in root.glob("kvguard/**/*")
-             if path.is_file() and "__pycache__" not in path.parts]
-    files += [*root.glob("tests/gpu/*.py"), root / "benchmarks" / "runtime_bench.py",
-              root / "benchmarks" / "runtime_gpu_suite.py"]
+    files = [path for path in root.glob("kvguard/**/*") if path.is_file() and "__pycache__" not in path.parts]
+    files += [
+        *root.glob("tests/gpu/*.py"),
+        root / "benchmarks" / "runtime_bench.py",
+        root / "benchmarks" / "runtime_gpu_suite.py",
+    ]
     digest = hashlib.sha256()
     for path in sorted(files):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
@@ -56,13 +59,17 @@ def environment() -> dict[str, Any]:
 
     smi = subprocess.run(
         ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     ).stdout.strip()
     return {
         "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "commit": git_head(),
         "code_sha256": code_digest(REPOSITORY),
-        "nvidia_smi": smi, "torch": torch.__version__, "torch_cuda": torch.version.cuda,
+        "nvidia_smi": smi,
+        "torch": torch.__version__,
+        "torch_cuda": torch.version.cuda,
         "cuda_bindings": importlib.metadata.version("cuda-bindings"),
         "python": sys.version.split()[0],
     }
@@ -100,16 +107,19 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
         f"| 2 a burst planned on the requesting thread | stale "
         f"{get('early_planned_burst', 'stale')}/{get('early_planned_burst', 'stores')}, planned "
         f"early {get('early_planned_burst', 'planned_early')} |",
+        f"| 2 stores through the vLLM bridge, guard's event alone | stale "
+        f"{get('bridge_stores', 'stale')}/{get('bridge_stores', 'trials')} |",
         f"| 2 the guard's handshake across threads | transfer held behind compute "
         f"{get('guard_handshake', 'transfer_held_behind_compute')}, violation "
         f"{get('guard_handshake', 'violation')} |",
         f"| driver cuEventRecord on a PyTorch event | code {get('driver_event_record', 'code')}, "
         f"pending behind a sleep {get('driver_event_record', 'pending_behind_sleep')} |",
     ]
-    for kind, result in sorted(get("guard_raise").items() if isinstance(get("guard_raise"), dict)
-                               else []):
-        lines.append(f"| 3 raise, {kind} | raised {result['raised']}/{result['trials']}, "
-                     f"host untouched {result['host_untouched']} |")
+    for kind, result in sorted(get("guard_raise").items() if isinstance(get("guard_raise"), dict) else []):
+        lines.append(
+            f"| 3 raise, {kind} | raised {result['raised']}/{result['trials']}, "
+            f"host untouched {result['host_untouched']} |"
+        )
     lines += [
         f"| 3 refuse | completed {get('guard_refuse', 'completion_events')}, refused "
         f"{get('guard_refuse', 'refused')}/{get('guard_refuse', 'trials')} |",
@@ -133,25 +143,31 @@ def summary(proofs: dict[str, Any], bench: dict[str, Any]) -> list[str]:
     faults = get("fault_isolation")
     for case, result in sorted(faults.items() if isinstance(faults, dict) else []):
         calls = f", driver calls {result['driver_calls']}" if "driver_calls" in result else ""
-        lines.append(f"| 7 one bad request in a group, {case} | reported {result['reported']}, "
-                     f"refused {result['refused']}, neighbours landed "
-                     f"{result['neighbours_landed']}{calls} |")
+        lines.append(
+            f"| 7 one bad request in a group, {case} | reported {result['reported']}, "
+            f"refused {result['refused']}, neighbours landed "
+            f"{result['neighbours_landed']}{calls} |"
+        )
     if rows:
         big = [r for r in rows if r["block_bytes"] * r["batch_blocks"] >= 16 << 20]
 
         def spread(key: str) -> str:
             values = sorted(r[key] for r in rows)
-            return (f"min {values[0]:.3f}, median {values[len(values) // 2]:.3f}, "
-                    f"{sum(v >= 0.98 for v in values)}/{len(values)} >= 0.98, "
-                    f"{sum(v >= 0.97 for v in values)}/{len(values)} >= 0.97")
+            return (
+                f"min {values[0]:.3f}, median {values[len(values) // 2]:.3f}, "
+                f"{sum(v >= 0.98 for v in values)}/{len(values)} >= 0.98, "
+                f"{sum(v >= 0.97 for v in values)}/{len(values)} >= 0.97"
+            )
 
         def steady_spread(key: str) -> str:
             values = sorted(r[key] for r in rows if r.get(key) is not None)
             if not values:
                 return "no row has enough steady pairs"
-            return (f"{len(values)}/{len(rows)} rows with enough steady pairs: min "
-                    f"{values[0]:.3f}, {sum(v >= 0.98 for v in values)} >= 0.98, "
-                    f"{sum(v >= 0.97 for v in values)} >= 0.97")
+            return (
+                f"{len(values)}/{len(rows)} rows with enough steady pairs: min "
+                f"{values[0]:.3f}, {sum(v >= 0.98 for v in values)} >= 0.98, "
+                f"{sum(v >= 0.97 for v in values)} >= 0.97"
+            )
 
         def big_min(key: str) -> str:
             return f"{min(r[key] for r in big):.3f}" if big else "n/a"
@@ -239,8 +255,10 @@ def cpu_spread(guard: dict[str, Any]) -> str:
     if not loops:
         return "CPU speeds missing"
     worst = sorted((max(seconds) * 1e3, cpu) for cpu, seconds in loops.items())
-    return (f"loop {worst[0][0]:.1f} ms on CPU {worst[0][1]} to {worst[-1][0]:.1f} ms on CPU "
-            f"{worst[-1][1]} (slowest round each)")
+    return (
+        f"loop {worst[0][0]:.1f} ms on CPU {worst[0][1]} to {worst[-1][0]:.1f} ms on CPU "
+        f"{worst[-1][1]} (slowest round each)"
+    )
 
 
 def verify_stats(row: dict[str, Any]) -> str:
@@ -260,23 +278,38 @@ def main() -> int:
     began = time.perf_counter()
     with open(args.out / "pytest.log", "w") as log:
         tests = subprocess.run(
-            [sys.executable, "-m", "pytest", "tests/gpu", "-v", "-p", "no:cacheprovider",
-             "--timeout=90", f"--junitxml={args.out / 'junit.xml'}"],
-            env=env, stdout=log, stderr=subprocess.STDOUT, check=False,
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "tests/gpu",
+                "-v",
+                "-p",
+                "no:cacheprovider",
+                "--timeout=90",
+                f"--junitxml={args.out / 'junit.xml'}",
+            ],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            check=False,
         )
     tests_s = time.perf_counter() - began
     print((args.out / "pytest.log").read_text()[-3000:], flush=True)
     mark = time.perf_counter()
     bench = subprocess.run(
         [sys.executable, "benchmarks/runtime_bench.py", "--out", str(args.out)],
-        env=env, check=False,
+        env=env,
+        check=False,
     )
     proofs_path, bench_path = args.out / "gpu_proofs.json", args.out / "bench.json"
     proofs = json.loads(proofs_path.read_text()) if proofs_path.exists() else {}
     bench_result = json.loads(bench_path.read_text()) if bench_path.exists() else {}
     bench_s = time.perf_counter() - mark
-    print(f"\npytest exit {tests.returncode} ({tests_s:.0f} s), benchmark exit "
-          f"{bench.returncode} ({bench_s:.0f} s), suite {time.perf_counter() - began:.0f} s")
+    print(
+        f"\npytest exit {tests.returncode} ({tests_s:.0f} s), benchmark exit "
+        f"{bench.returncode} ({bench_s:.0f} s), suite {time.perf_counter() - began:.0f} s"
+    )
     print("\n".join(summary(proofs, bench_result)))
     return tests.returncode or bench.returncode
 

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_NAMES, ORDER_STREAM, SourceOrder
 from kvguard.lint.findings import Edit, Finding, Fix, FlowStep
-from kvguard.lint.interpreter import CopyRun
 from kvguard.lint.model import ProjectModel
+from kvguard.lint.results import CopyRun
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
 

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from pathlib import PurePath
 
 from kvguard.lint.findings import Finding, FlowStep
-from kvguard.lint.interpreter import HostRead
 from kvguard.lint.model import ProjectModel
+from kvguard.lint.results import HostRead
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 
 _BAD = """\
@@ -73,7 +73,8 @@ class HostReadBeforeCopyCompletes(Rule):
             "object fields and queue hand-offs are followed; a wait on an "
             "event or stream the analysis cannot place counts as waiting for everything. A copy that "
             "one method of an object leaves running, read by another method called from outside the "
-            "project, is uncertain (the caller may wait between the calls). Only files "
+            "project, is uncertain (the caller may wait between the calls), unless the project never "
+            "waits for that copy's stream, the device or an event anywhere. Only files "
             "that launch copies or name a stream, a thread, a queue or `non_blocking=True` are read."
         ),
         why=(

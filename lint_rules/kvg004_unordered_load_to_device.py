@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Finding, FlowStep
-from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
 from kvguard.lint.model import ProjectModel
+from kvguard.lint.results import MAIN_THREAD, CopyRun
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
 from lint_rules.stream_barrier import (
@@ -253,4 +253,8 @@ def _is_load(source: Memory, destination: Memory) -> bool:
 def _direction(source: Memory, destination: Memory) -> str:
     if source is Memory.HOST and destination is Memory.DEVICE:
         return "host to GPU"
+    if destination is Memory.DEVICE:
+        return "into GPU memory from a source the code does not place"
+    if source is Memory.HOST:
+        return "from host memory into a destination the code does not place"
     return "host to GPU, assumed: the code does not show where both sides live"

@@ -7,7 +7,7 @@ import ast
 from collections.abc import Callable, Iterable
 
 from kvguard.lint.findings import Edit, Fix
-from kvguard.lint.interpreter import MAIN_THREAD, CopyRun
+from kvguard.lint.results import MAIN_THREAD, CopyRun
 from kvguard.lint.values import StreamV
 
 # Why a copy on another thread's implicit current stream is uncertain.

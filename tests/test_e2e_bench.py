@@ -26,8 +26,18 @@ def test_repeats_keep_the_prefix_and_replace_the_tail() -> None:
     workload = run_e2e.Workload()
     rounds = workload.rounds()
     assert [name for name, _ in rounds] == [
-        "set0", "set1", "set2", "set0-repeat", "set1-repeat", "set2-repeat",
-        "set3", "set4", "set5", "set0-repeat-again", "set1-repeat-again", "set2-repeat-again",
+        "set0",
+        "set1",
+        "set2",
+        "set0-repeat",
+        "set1-repeat",
+        "set2-repeat",
+        "set3",
+        "set4",
+        "set5",
+        "set0-repeat-again",
+        "set1-repeat-again",
+        "set2-repeat-again",
     ]
     assert [p for _, p in rounds[9:]] == [p for _, p in rounds[3:6]]  # asked again unchanged
     assert rounds[:6] == run_e2e.Workload(evict_sets=0).rounds()[:6]  # earlier calls' rounds kept
@@ -44,9 +54,13 @@ def test_repeats_keep_the_prefix_and_replace_the_tail() -> None:
 
 def test_answers_match_counts_restored_requests_apart() -> None:
     def run(*answers: list[int]) -> dict[str, object]:
-        return {"rounds": [{"name": "set0", "answers": [answers[0]]},
-                           {"name": "set0-repeat", "answers": [answers[1]]},
-                           {"name": "set0-repeat-again", "answers": [answers[2]]}]}
+        return {
+            "rounds": [
+                {"name": "set0", "answers": [answers[0]]},
+                {"name": "set0-repeat", "answers": [answers[1]]},
+                {"name": "set0-repeat-again", "answers": [answers[2]]},
+            ]
+        }
 
     match = run_e2e.answers_match(run([1, 2], [3, 4], [5]), run([1, 2], [3, 5], [5]))
     assert match == {"restored_requests": 2, "restored_equal": 1, "requests": 3, "equal": 2}

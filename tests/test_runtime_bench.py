@@ -29,8 +29,11 @@ def test_a_paired_ratio_is_the_mean_raw_window_over_the_variants(
     for (before, after, seconds), ratio in zip(repeats, ratios, strict=True):
         assert ratio == pytest.approx((before + after) / 2 / seconds)
     steady = runtime_bench.steady_ratios(raw, ratios)
-    kept = [ratio for (before, after, _), ratio in zip(repeats, ratios, strict=True)
-            if abs(after / before - 1) <= runtime_bench.STEADY_BRACKET]
+    kept = [
+        ratio
+        for (before, after, _), ratio in zip(repeats, ratios, strict=True)
+        if abs(after / before - 1) <= runtime_bench.STEADY_BRACKET
+    ]
     assert steady == kept
 
 
@@ -43,17 +46,28 @@ def test_a_bracket_whose_raw_windows_disagree_is_not_steady() -> None:
 def swept_row(variant_seconds: float, repeats: int) -> dict[str, Any]:
     """A sweep row whose raw windows all take 1 s and every variant's `variant_seconds`."""
     brackets = {name: [1.0] * (2 * repeats) for name in runtime_bench.VARIANTS}
-    ratios = {name: runtime_bench.paired_ratios(brackets[name], [variant_seconds] * repeats)
-              for name in runtime_bench.VARIANTS}
+    ratios = {
+        name: runtime_bench.paired_ratios(brackets[name], [variant_seconds] * repeats)
+        for name in runtime_bench.VARIANTS
+    }
     return {
-        "block_bytes": 16 << 10, "batch_blocks": 16, "stores": 10,
+        "block_bytes": 16 << 10,
+        "batch_blocks": 16,
+        "stores": 10,
         "gbps": {"raw": 1.0, **{name: 1.0 / variant_seconds for name in runtime_bench.VARIANTS}},
-        "seconds": {}, "paired_ratios": ratios, "brackets": brackets,
-        "steady_ratios": {name: runtime_bench.steady_ratios(brackets[name], ratios[name])
-                          for name in runtime_bench.VARIANTS},
-        "raw_spread": 0.0, "raw_bracket_change_median": 0.0, "raw_bracket_change_max": 0.0,
-        "latency_us": {"raw": 10.0, "stock": 20.0, "ordered": 12.0}, "mean_group": 2.0,
-        "verified_blocks": 3, "verify_stats": {"checks": 1, "cpu_s": 0.001},
+        "seconds": {},
+        "paired_ratios": ratios,
+        "brackets": brackets,
+        "steady_ratios": {
+            name: runtime_bench.steady_ratios(brackets[name], ratios[name]) for name in runtime_bench.VARIANTS
+        },
+        "raw_spread": 0.0,
+        "raw_bracket_change_median": 0.0,
+        "raw_bracket_change_max": 0.0,
+        "latency_us": {"raw": 10.0, "stock": 20.0, "ordered": 12.0},
+        "mean_group": 2.0,
+        "verified_blocks": 3,
+        "verify_stats": {"checks": 1, "cpu_s": 0.001},
     }
 
 
@@ -68,8 +82,10 @@ def test_a_row_without_enough_steady_pairs_has_no_steady_figure() -> None:
 
 def test_the_suite_summary_counts_rows_against_the_targets() -> None:
     rows = runtime_bench.summarize([swept_row(1.0, 6), swept_row(1.25, 6)])
-    bench = {"bandwidth": rows, "guard": {"copy_cpu": 3, "request_cpu": 5,
-                                         "cpu_loop_seconds": {"3": [0.01], "5": [0.02]}}}
+    bench = {
+        "bandwidth": rows,
+        "guard": {"copy_cpu": 3, "request_cpu": 5, "cpu_loop_seconds": {"3": [0.01], "5": [0.02]}},
+    }
     lines = "\n".join(runtime_gpu_suite.summary({}, bench))
     assert "1/2 >= 0.98" in lines  # 1.0x meets it, 0.8x does not
     assert "copy work on CPU 3, requesting thread on 5" in lines
@@ -81,15 +97,15 @@ def test_backend_threads_are_pinned_copy_thread_to_the_copy_cpu() -> None:
     cpus = sorted(os.sched_getaffinity(0))
     copy_cpu, other_cpu = cpus[0], cpus[-1]
     release = threading.Event()
-    threads = [threading.Thread(target=release.wait, name=name)
-               for name in ("kvguard-copy", "kvguard-verify")]
+    threads = [
+        threading.Thread(target=release.wait, name=name) for name in ("kvguard-copy", "kvguard-verify")
+    ]
     for thread in threads:
         thread.start()
     backend = type("Backend", (), {"_threads": threads})()
     try:
         runtime_bench.pin_backend_threads(backend, copy_cpu, other_cpu)
-        assert [os.sched_getaffinity(thread.native_id) for thread in threads] == [
-            {copy_cpu}, {other_cpu}]
+        assert [os.sched_getaffinity(thread.native_id) for thread in threads] == [{copy_cpu}, {other_cpu}]
     finally:
         release.set()
         for thread in threads:
@@ -104,13 +120,19 @@ def test_cpu_speeds_times_every_allowed_cpu_and_restores_the_affinity() -> None:
 
 
 def test_the_code_digest_changes_with_the_measured_code_only(tmp_path: Path) -> None:
-    for name in ("kvguard/runtime/backend.py", "kvguard/runtime/compare.ptx", "tests/gpu/test_a.py",
-                 "benchmarks/runtime_bench.py", "benchmarks/runtime_gpu_suite.py",
-                 "benchmarks/probes/probe.py", "README.md"):
+    for name in (
+        "kvguard/runtime/backend.py",
+        "kvguard/runtime/compare.ptx",
+        "tests/gpu/test_a.py",
+        "benchmarks/runtime_bench.py",
+        "benchmarks/runtime_gpu_suite.py",
+        "benchmarks/lint_speed.py",
+        "README.md",
+    ):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(name)
     first = runtime_gpu_suite.code_digest(tmp_path)
-    (tmp_path / "benchmarks/probes/probe.py").write_text("changed")  # not measured by the suite
+    (tmp_path / "benchmarks/lint_speed.py").write_text("changed")  # not measured by the suite
     (tmp_path / "README.md").write_text("changed")
     assert runtime_gpu_suite.code_digest(tmp_path) == first
     (tmp_path / "kvguard/runtime/compare.ptx").write_text("changed")

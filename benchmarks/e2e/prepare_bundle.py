@@ -36,30 +36,76 @@ REPO = Path(__file__).resolve().parents[2]
 VLLM_VERSION = "0.23.0"
 PYTHON_VERSION = "3.12"
 PLATFORMS = (
-    "manylinux_2_39_x86_64", "manylinux_2_35_x86_64", "manylinux_2_34_x86_64",
-    "manylinux_2_31_x86_64", "manylinux_2_28_x86_64", "manylinux_2_27_x86_64",
-    "manylinux_2_24_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64",
-    "manylinux_2_5_x86_64", "manylinux1_x86_64",
+    "manylinux_2_39_x86_64",
+    "manylinux_2_35_x86_64",
+    "manylinux_2_34_x86_64",
+    "manylinux_2_31_x86_64",
+    "manylinux_2_28_x86_64",
+    "manylinux_2_27_x86_64",
+    "manylinux_2_24_x86_64",
+    "manylinux_2_17_x86_64",
+    "manylinux2014_x86_64",
+    "manylinux_2_5_x86_64",
+    "manylinux1_x86_64",
 )
 
 # What vLLM 0.23.0 imports that the device image lacks, pinned to the versions pip resolved
 # for vLLM 0.23.0 (the CPU test environment under ~/.cache/kvguard-tests/vllm-0.23.0).
 DEPENDENCIES = (
-    "annotated-types==0.8.0", "apache-tvm-ffi==0.1.9", "astor==0.8.1", "blake3==1.0.11",
-    "cachetools==8.0.2", "cbor2==6.3.0", "cffi==2.1.1", "compressed-tensors==0.17.0",
-    "depyf==0.20.0", "dill==0.4.1", "diskcache==5.6.3", "distro==1.9.0", "dnspython==2.9.2",
-    "email-validator==2.4.0", "fastapi==0.136.3", "gguf==0.19.0", "h11==0.16.0",
-    "httpcore2==2.16.2", "httpx2==2.16.2", "ijson==3.6.0", "interegular==0.3.3",
-    "jiter==0.19.0", "jsonschema==4.26.0", "jsonschema-specifications==2025.9.1",
-    "lark==1.2.2", "llguidance==1.7.6", "lm-format-enforcer==0.11.3", "loguru==0.7.3",
-    "mistral_common==1.13.1", "msgspec==0.23.0", "openai==3.57.0", "openai-harmony==0.0.8",
-    "outlines_core==0.2.14", "partial-json-parser==0.2.1.1.post7",
-    "prometheus-fastapi-instrumentator==8.1.0", "pybase64==1.5.1", "pycountry==26.2.16",
-    "pycparser==3.12", "pydantic==2.14.4", "pydantic-extra-types==2.11.1",
-    "pydantic_core==2.50.5", "python-json-logger==4.2.0", "python-multipart==0.0.34",
-    "pyzmq==27.3.0", "referencing==0.37.0", "rpds-py==2026.9.1", "setproctitle==1.3.8",
-    "sniffio==1.3.1", "starlette==1.10.0", "truststore==0.10.5", "typing-inspection==0.4.5",
-    "uvicorn==0.54.0", "watchfiles==1.3.0", "xgrammar==0.2.5.post1",
+    "annotated-types==0.8.0",
+    "apache-tvm-ffi==0.1.9",
+    "astor==0.8.1",
+    "blake3==1.0.11",
+    "cachetools==8.0.2",
+    "cbor2==6.3.0",
+    "cffi==2.1.1",
+    "compressed-tensors==0.17.0",
+    "depyf==0.20.0",
+    "dill==0.4.1",
+    "diskcache==5.6.3",
+    "distro==1.9.0",
+    "dnspython==2.9.2",
+    "email-validator==2.4.0",
+    "fastapi==0.136.3",
+    "gguf==0.19.0",
+    "h11==0.16.0",
+    "httpcore2==2.16.2",
+    "httpx2==2.16.2",
+    "ijson==3.6.0",
+    "interegular==0.3.3",
+    "jiter==0.19.0",
+    "jsonschema==4.26.0",
+    "jsonschema-specifications==2025.9.1",
+    "lark==1.2.2",
+    "llguidance==1.7.6",
+    "lm-format-enforcer==0.11.3",
+    "loguru==0.7.3",
+    "mistral_common==1.13.1",
+    "msgspec==0.23.0",
+    "openai==3.57.0",
+    "openai-harmony==0.0.8",
+    "outlines_core==0.2.14",
+    "partial-json-parser==0.2.1.1.post7",
+    "prometheus-fastapi-instrumentator==8.1.0",
+    "pybase64==1.5.1",
+    "pycountry==26.2.16",
+    "pycparser==3.12",
+    "pydantic==2.14.4",
+    "pydantic-extra-types==2.11.1",
+    "pydantic_core==2.50.5",
+    "python-json-logger==4.2.0",
+    "python-multipart==0.0.34",
+    "pyzmq==27.3.0",
+    "referencing==0.37.0",
+    "rpds-py==2026.9.1",
+    "setproctitle==1.3.8",
+    "sniffio==1.3.1",
+    "starlette==1.10.0",
+    "truststore==0.10.5",
+    "typing-inspection==0.4.5",
+    "uvicorn==0.54.0",
+    "watchfiles==1.3.0",
+    "xgrammar==0.2.5.post1",
 )
 
 # Paths inside the vLLM wheel left out (fnmatch patterns).
@@ -88,9 +134,23 @@ DEPENDENCY_TRIM = (
 def pip_download(requirements: list[str], dest: Path) -> None:
     platform_args = [arg for platform in PLATFORMS for arg in ("--platform", platform)]
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-         "--python-version", PYTHON_VERSION, "--implementation", "cp", *platform_args,
-         "-d", str(dest), *requirements],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--python-version",
+            PYTHON_VERSION,
+            "--implementation",
+            "cp",
+            *platform_args,
+            "-d",
+            str(dest),
+            *requirements,
+        ],
         check=True,
     )
 
@@ -98,10 +158,25 @@ def pip_download(requirements: list[str], dest: Path) -> None:
 def install_dependencies(wheels: list[Path], site: Path) -> None:
     platform_args = [arg for platform in PLATFORMS for arg in ("--platform", platform)]
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps",
-         "--no-compile", "--only-binary=:all:", "--python-version", PYTHON_VERSION,
-         "--implementation", "cp", *platform_args, "--target", str(site),
-         *map(str, wheels)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-index",
+            "--no-deps",
+            "--no-compile",
+            "--only-binary=:all:",
+            "--python-version",
+            PYTHON_VERSION,
+            "--implementation",
+            "cp",
+            *platform_args,
+            "--target",
+            str(site),
+            *map(str, wheels),
+        ],
         check=True,
     )
     shutil.rmtree(site / "bin", ignore_errors=True)  # console scripts: not used
@@ -135,9 +210,7 @@ def sha256(path: Path) -> str:
 
 def pack(site: Path, out: Path, piece_bytes: int) -> dict[str, object]:
     archive = out / "work" / "site.tar.xz"
-    subprocess.run(
-        f"tar -C {site.parent} -cf - {site.name} | xz -9e -T0 > {archive}", shell=True, check=True
-    )
+    subprocess.run(f"tar -C {site.parent} -cf - {site.name} | xz -9e -T0 > {archive}", shell=True, check=True)
     for old in out.glob("piece-*"):
         old.unlink()
     pieces: list[dict[str, object]] = []

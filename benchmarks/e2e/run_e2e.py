@@ -114,8 +114,7 @@ CONFIGS: dict[str, Config] = {
     "kvguard": Config("KVGuardCPUOffloadConnector", lag=True, compare=True),
     # Every stored block verified: the verify thread's staging, compare and report path under
     # a real engine.
-    "kvguard-verified": Config("KVGuardCPUOffloadConnector", lag=True, compare=True,
-                               verify_fraction=1.0),
+    "kvguard-verified": Config("KVGuardCPUOffloadConnector", lag=True, compare=True, verify_fraction=1.0),
     "stock-timing-1": Config("SimpleCPUOffloadConnector", lag=False, compare=False),
     "kvguard-timing-1": Config("KVGuardCPUOffloadConnector", lag=False, compare=False),
     "stock-timing-2": Config("SimpleCPUOffloadConnector", lag=False, compare=False),
@@ -222,7 +221,8 @@ class StoreAudit:
                 if meta.store_gpu_blocks:
                     audit.stores_launched += 1
                     audit.launched[meta.store_event] = (
-                        list(meta.store_gpu_blocks), list(meta.store_cpu_blocks)
+                        list(meta.store_gpu_blocks),
+                        list(meta.store_cpu_blocks),
                     )
                 if meta.load_cpu_blocks:
                     audit.load_events += 1
@@ -251,12 +251,17 @@ class StoreAudit:
         src_gpu = src.to(worker.device, non_blocking=True)
         dst = torch.tensor(cpu_blocks, dtype=torch.int64)
         for name, gpu in worker.gpu_kv_caches.items():
-            self.records.append(_StoreRecord(
-                event, name, gpu_blocks, cpu_blocks,
-                gpu_rows=gpu.index_select(0, src_gpu),
-                cpu_rows=worker.cpu_kv_caches[name].index_select(0, dst),
-                keep=src,
-            ))
+            self.records.append(
+                _StoreRecord(
+                    event,
+                    name,
+                    gpu_blocks,
+                    cpu_blocks,
+                    gpu_rows=gpu.index_select(0, src_gpu),
+                    cpu_rows=worker.cpu_kv_caches[name].index_select(0, dst),
+                    keep=src,
+                )
+            )
 
     def summary(self) -> dict[str, Any]:
         import torch
@@ -362,15 +367,24 @@ def run_one(name: str, model: Path, workload: Workload, lag_cycles: int) -> dict
             extra["kvguard"] = {"policy": "refuse", "verify_fraction": config.verify_fraction}
             module = {"kv_connector_module_path": "kvguard.vllm"}
         kwargs["kv_transfer_config"] = KVTransferConfig(
-            kv_connector=config.connector, kv_role="kv_both",
-            kv_connector_extra_config=extra, **module,
+            kv_connector=config.connector,
+            kv_role="kv_both",
+            kv_connector_extra_config=extra,
+            **module,
         )
         kwargs["num_gpu_blocks_override"] = workload.gpu_blocks
     started = time.perf_counter()
     llm = LLM(
-        model=str(model), skip_tokenizer_init=True, enforce_eager=True,
-        enable_prefix_caching=True, async_scheduling=True, gpu_memory_utilization=0.2,
-        max_model_len=4096, dtype="bfloat16", seed=0, **kwargs,
+        model=str(model),
+        skip_tokenizer_init=True,
+        enforce_eager=True,
+        enable_prefix_caching=True,
+        async_scheduling=True,
+        gpu_memory_utilization=0.2,
+        max_model_len=4096,
+        dtype="bfloat16",
+        seed=0,
+        **kwargs,
     )
     engine_start_s = time.perf_counter() - started
     core = llm.llm_engine.engine_core.engine_core
@@ -383,20 +397,22 @@ def run_one(name: str, model: Path, workload: Workload, lag_cycles: int) -> dict
     for round_name, prompts in workload.rounds():
         clock.new_round()
         began = time.perf_counter()
-        outputs = llm.generate(
-            [TokensPrompt(prompt_token_ids=p) for p in prompts], params, use_tqdm=False
+        outputs = llm.generate([TokensPrompt(prompt_token_ids=p) for p in prompts], params, use_tqdm=False)
+        rounds.append(
+            {
+                "name": round_name,
+                "wall_s": time.perf_counter() - began,
+                "answers": [list(o.outputs[0].token_ids) for o in outputs],
+                "cached_tokens": [o.num_cached_tokens for o in outputs],
+            }
         )
-        rounds.append({
-            "name": round_name,
-            "wall_s": time.perf_counter() - began,
-            "answers": [list(o.outputs[0].token_ids) for o in outputs],
-            "cached_tokens": [o.num_cached_tokens for o in outputs],
-        })
     # One short request more, so that stores still in flight are reported and compared.
     clock.new_round()
-    llm.generate([TokensPrompt(prompt_token_ids=list(range(3, 67)))],
-                 SamplingParams(temperature=0.0, max_tokens=8, ignore_eos=True, detokenize=False),
-                 use_tqdm=False)
+    llm.generate(
+        [TokensPrompt(prompt_token_ids=list(range(3, 67)))],
+        SamplingParams(temperature=0.0, max_tokens=8, ignore_eos=True, detokenize=False),
+        use_tqdm=False,
+    )
 
     result: dict[str, Any] = {
         "config": asdict(config),
@@ -407,8 +423,12 @@ def run_one(name: str, model: Path, workload: Workload, lag_cycles: int) -> dict
         "step_ms": clock.intervals_ms,
         "store_audit": audit.summary(),
         "model_runner": model_runner_module(core),
-        "versions": {"vllm": vllm.__version__, "torch": torch.__version__,
-                     "cuda": torch.version.cuda, "python": platform.python_version()},
+        "versions": {
+            "vllm": vllm.__version__,
+            "torch": torch.__version__,
+            "cuda": torch.version.cuda,
+            "python": platform.python_version(),
+        },
         "gpu": torch.cuda.get_device_name(),
     }
     if config.connector is not None:
@@ -452,8 +472,12 @@ def answers_match(reference: dict[str, Any], run: dict[str, Any]) -> dict[str, A
             if ref_round["name"].endswith(("-repeat", "-again")):
                 restored += 1
                 equal_restored += ref_answer == answer
-    return {"restored_requests": restored, "restored_equal": equal_restored,
-            "requests": total, "equal": equal}
+    return {
+        "restored_requests": restored,
+        "restored_equal": equal_restored,
+        "requests": total,
+        "equal": equal,
+    }
 
 
 def summarise(name: str, run: dict[str, Any], reference: dict[str, Any] | None) -> dict[str, Any]:
@@ -491,7 +515,9 @@ def device_facts() -> dict[str, str]:
     try:
         facts["nvidia_smi"] = subprocess.run(
             ["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
-            capture_output=True, text=True, timeout=30,
+            capture_output=True,
+            text=True,
+            timeout=30,
         ).stdout.strip()
     except (OSError, subprocess.TimeoutExpired) as error:
         facts["nvidia_smi"] = repr(error)
@@ -517,16 +543,29 @@ def run_all(args: argparse.Namespace) -> None:
             failures[name] = f"not started: {remaining:.0f} s left of the deadline"
             continue
         json_path = work / f"{name}.json"
-        command = [sys.executable, __file__, "one", name, "--lag-cycles", str(args.lag_cycles),
-                   "--model", str(model), "--json", str(json_path)]
+        command = [
+            sys.executable,
+            __file__,
+            "one",
+            name,
+            "--lag-cycles",
+            str(args.lag_cycles),
+            "--model",
+            str(model),
+            "--json",
+            str(json_path),
+        ]
         with log_path.open("a") as log:
             log.write(f"\n===== {name}: {' '.join(command)}\n")
             log.flush()
             run_began = time.monotonic()
             try:
                 code = subprocess.run(
-                    command, stdout=log, stderr=subprocess.STDOUT,
-                    env=os.environ | ENGINE_ENV, timeout=min(args.run_timeout_s, remaining),
+                    command,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=os.environ | ENGINE_ENV,
+                    timeout=min(args.run_timeout_s, remaining),
                 ).returncode
             except subprocess.TimeoutExpired:
                 code = -1
@@ -567,10 +606,28 @@ def run_all(args: argparse.Namespace) -> None:
 
 
 def print_table(table: list[dict[str, Any]]) -> None:
-    columns = ["run", "lag", "stores_compared", "stores_differing", "pairs_compared", "pairs_differing",
-               "cpu_blocks_poisoned", "blocks_loaded", "restored_equal", "restored_requests",
-               "equal", "requests", "guard_checked", "guard_violations", "guard_refused",
-               "verified_blocks", "verify_mismatches", "steps", "step_ms_median", "step_ms_p90"]
+    columns = [
+        "run",
+        "lag",
+        "stores_compared",
+        "stores_differing",
+        "pairs_compared",
+        "pairs_differing",
+        "cpu_blocks_poisoned",
+        "blocks_loaded",
+        "restored_equal",
+        "restored_requests",
+        "equal",
+        "requests",
+        "guard_checked",
+        "guard_violations",
+        "guard_refused",
+        "verified_blocks",
+        "verify_mismatches",
+        "steps",
+        "step_ms_median",
+        "step_ms_p90",
+    ]
     print(" | ".join(columns))
     for row in table:
         cells = []
@@ -583,15 +640,21 @@ def print_table(table: list[dict[str, Any]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--lag-cycles", type=int, default=20_000_000,
-                        help="torch.cuda._sleep cycles at the start of each lagged forward pass")
+    common.add_argument(
+        "--lag-cycles",
+        type=int,
+        default=20_000_000,
+        help="torch.cuda._sleep cycles at the start of each lagged forward pass",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    every = sub.add_parser("all", parents=[common],
-                           help="write the model, run every configuration, summarise")
+    every = sub.add_parser(
+        "all", parents=[common], help="write the model, run every configuration, summarise"
+    )
     every.add_argument("--out", type=Path, required=True)
     every.add_argument("--runs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
-    every.add_argument("--reference-from", type=Path,
-                       help="take the reference run from an earlier results.json")
+    every.add_argument(
+        "--reference-from", type=Path, help="take the reference run from an earlier results.json"
+    )
     every.add_argument("--model-seed", type=int, default=0)
     every.add_argument("--deadline-s", type=float, default=480.0)
     every.add_argument("--min-run-s", type=float, default=45.0)

@@ -200,6 +200,15 @@ HOST_READ_FUNCTIONS = frozenset(
 # Hand-offs to other threads.
 QUEUES = frozenset({"Queue", "SimpleQueue", "LifoQueue", "PriorityQueue", "JoinableQueue"})
 THREADS = frozenset({"Thread"})
+# Callbacks torch calls later on the thread that runs the model, whenever it runs a module or
+# its backward, not where they are registered: module and tensor hooks, saved-tensor hooks
+# (``saved_tensors_hooks(pack, unpack)``).
+HOOK_REGISTRATIONS = frozenset(
+    {"register_forward_pre_hook", "register_forward_hook", "register_full_backward_pre_hook"}
+    | {"register_full_backward_hook", "register_backward_hook", "register_hook"}
+    | {"register_post_accumulate_grad_hook", "register_module_forward_pre_hook"}
+    | {"register_module_forward_hook", "saved_tensors_hooks"}
+)
 
 # Names whose mention makes a function matter to stream ordering, and names of tensor
 # copies and placements that matter when such a function calls it.

@@ -31,8 +31,8 @@ from kvguard import __version__
 from kvguard.lint import serial
 from kvguard.lint.facts import FileSummary
 from kvguard.lint.gitcmd import git
-from kvguard.lint.interpreter import Analysis
 from kvguard.lint.ir import ModuleCode
+from kvguard.lint.results import Analysis
 
 T = TypeVar("T")
 

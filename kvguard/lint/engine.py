@@ -24,9 +24,9 @@ from kvguard.lint.facts import Diagnostic, FileSummary
 from kvguard.lint.files import Candidate, discover
 from kvguard.lint.findings import Finding
 from kvguard.lint.gitcmd import git
-from kvguard.lint.interpreter import module_name_for
 from kvguard.lint.ir import ModuleCode
 from kvguard.lint.model import ProjectModel
+from kvguard.lint.pathstate import module_name_for
 from kvguard.lint.progress import Progress
 from kvguard.lint.rule import Rule
 from kvguard.lint.source import decode, summarize

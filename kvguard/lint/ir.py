@@ -228,6 +228,9 @@ class Class:
     # Field names in declaration order (NamedTuple/dataclass annotations, ctypes _fields_).
     fields: tuple[str, ...]
     span: Span
+    # What a field not given to the constructor holds: its default, or a call of its
+    # ``field(default_factory=f)``.
+    defaults: tuple[tuple[str, Expr], ...] = ()
 
 
 @dataclass

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from kvguard.lint.config import AnalysisSettings
 from kvguard.lint.facts import FileSummary, MalformedSuppression, Suppression
-from kvguard.lint.interpreter import Analysis, CopyRun, HostRead, Interpreter, ModuleEntry, module_name_for
+from kvguard.lint.interpreter import Interpreter
 from kvguard.lint.ir import Const, ModuleCode
+from kvguard.lint.pathstate import ModuleEntry, module_name_for
+from kvguard.lint.results import Analysis, CopyRun, HostRead
 from kvguard.lint.suppressions import SuppressionUse
 
 

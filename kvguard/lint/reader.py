@@ -101,11 +101,36 @@ class ModuleReader:
                         bases=tuple(self._expr(base.value) for base in statement.bases),
                         fields=_fields(statement),
                         span=self._span(statement.name),
+                        defaults=self._field_defaults(statement),
                     )
                 )
                 self._definitions(_suite(statement.body), f"{qualname}.", qualname)
             elif isinstance(statement, (cst.If, cst.Try, cst.With, cst.For, cst.While)):
                 self._definitions(_suite(statement.body), prefix, class_name)
+
+    def _field_defaults(self, node: cst.ClassDef) -> tuple[tuple[str, ir.Expr], ...]:
+        """Defaults of annotated fields (``ready: Event = field(default_factory=Event)``)."""
+        found: list[tuple[str, ir.Expr]] = []
+        for statement in _suite(node.body):
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if not (isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)):
+                    continue
+                value = small.value
+                if value is None:
+                    continue
+                if isinstance(value, cst.Call) and _dotted(value.func).rsplit(".", 1)[-1] == "field":
+                    given = {a.keyword.value: a.value for a in value.args if a.keyword is not None}
+                    if "default_factory" in given:
+                        factory = self._expr(given["default_factory"])
+                        call = ir.Call(factory, (), (), self._span(value), self._lines(value))
+                        found.append((small.target.value, call))
+                    elif "default" in given:
+                        found.append((small.target.value, self._expr(given["default"])))
+                    continue
+                found.append((small.target.value, self._expr(value)))
+        return tuple(found)
 
     def _function(self, node: cst.FunctionDef, prefix: str, class_name: str) -> None:
         params: list[ir.Param] = []

@@ -3,7 +3,7 @@
 Needs torch and cuda-bindings (`pip install kvguard[runtime]`); never imports vLLM.
 """
 
-from kvguard.runtime.backend import OrderedCopyBackend, RefusedCopy
+from kvguard.runtime.backend import OrderedCopyBackend
 from kvguard.runtime.batch_copy import BatchCopier, CacheLayout, plan_block_copies
 from kvguard.runtime.driver import BatchMemcpyAbi, resolve_batch_memcpy
 from kvguard.runtime.errors import (
@@ -15,7 +15,9 @@ from kvguard.runtime.errors import (
 )
 from kvguard.runtime.evidence import StreamEventLog
 from kvguard.runtime.guard import CopyGuard, CopyRequest, GuardPolicy, Verdict, ViolationKind
+from kvguard.runtime.intake import GroupLimits
 from kvguard.runtime.order import MemoryKind, SourceOrder, check_source_order
+from kvguard.runtime.refusals import RefusalReason, RefusedCopy
 from kvguard.runtime.verify import BlockSampler
 
 __all__ = [
@@ -27,11 +29,13 @@ __all__ = [
     "CopyGuard",
     "CopyRequest",
     "CudaDriverError",
+    "GroupLimits",
     "GuardPolicy",
     "GuardViolation",
     "KvguardRuntimeError",
     "MemoryKind",
     "OrderedCopyBackend",
+    "RefusalReason",
     "RefusedCopy",
     "SourceOrder",
     "StreamEventLog",

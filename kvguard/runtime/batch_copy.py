@@ -7,7 +7,7 @@ vLLM's SimpleCPUOffloadWorker hands its copy backend). Adjacent blocks become on
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -356,3 +356,21 @@ class BatchCopier:
                 name_descriptor(failed, plans, self.src_layout),
                 plan_of(failed, plans),
             )
+
+
+# One driver call for blocks through a copier: (copier, src_blocks, dst_blocks, plans), `plans`
+# being one plan per request when some were made already (else the blocks are planned as one
+# list). The backend takes one as a constructor argument; tests wrap `copy_blocks`.
+CopyCall = Callable[[BatchCopier, Sequence[int], Sequence[int], list[CopyPlan] | None], None]
+
+
+def copy_blocks(
+    copier: BatchCopier,
+    src_blocks: Sequence[int],
+    dst_blocks: Sequence[int],
+    plans: list[CopyPlan] | None = None,
+) -> None:
+    if plans is None:
+        copier.copy(src_blocks, dst_blocks)
+    else:
+        copier.copy_planned(plans)

@@ -3,7 +3,7 @@ sampled block's GPU source and its pinned host copy in place and flags the pairs
 
 Nothing is copied to compare: the host copies are read over the bus in the host-to-device
 direction, which stores leave idle, so a check adds no bytes and no descriptors to the stores'
-own device-to-host calls (benchmarks/results/probes-h200/kernel_verify.txt).
+own device-to-host calls (docs/decisions.md, "Verification compares on the GPU").
 
 `python3 -m kvguard.runtime.build_compare` rebuilds compare.ptx from compare.cu with NVRTC 12.8
 (`pip install nvidia-cuda-nvrtc-cu12==12.8.93`); a test checks the shipped PTX is current. The

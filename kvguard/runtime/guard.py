@@ -360,11 +360,11 @@ class CopyGuard:
         return [find(r, transfer_stream, source_kind, source_order, waits) for r in requests]
 
     def apply_policy(self, request: CopyRequest, transfer_stream: int, kind: ViolationKind) -> Verdict:
-        """Count a violation (and, but for WARN, a refused copy: RAISE keeps it from the driver
-        too), then raise (RAISE), or log once and skip (REFUSE) or copy (WARN)."""
+        """Count a violation, then raise (RAISE), or log once and skip (REFUSE) or copy (WARN).
+
+        A copy kept from the driver (RAISE, REFUSE) is the caller's to refuse (refusals.py
+        lists and counts every refusal)."""
         self.counters.add(f"violations_{kind.value}")
-        if self.policy is not GuardPolicy.WARN:
-            self.counters.add("refused")
         message = (
             f"kvguard: {request.describe()} on transfer stream {transfer_stream:#x} is not "
             f"ordered behind compute stream {request.compute_stream:#x}: {_EXPLANATIONS[kind]}. "

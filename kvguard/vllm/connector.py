@@ -107,7 +107,7 @@ class KVGuardCPUOffloadConnector(SimpleCPUOffloadConnector):  # type: ignore[mis
         self.kvguard_backend = OrderedCopyBackend(
             self.kvguard_settings.policy, self.kvguard_settings.verify_fraction
         )
-        self._bridge = GuardedBackendBridge(self.kvguard_backend, record_barrier=None)
+        self._bridge = GuardedBackendBridge(self.kvguard_backend)
         if self.kvguard_shape.backend_created_in_constructor:
             # The stock register_kv_caches will init() the bridge with its caches and streams.
             handler._backend.shutdown()

@@ -4,12 +4,13 @@
 keeps doing its bookkeeping (pending event indices, high-water marks, reports to the scheduler);
 the bridge changes two things:
 
-- every copy, store or load, is handed to kvguard's `OrderedCopyBackend` with a barrier token:
-  an event recorded on the calling thread's current (compute) stream when the copy is requested,
-  which the copy thread waits on before the copy. The stock worker requests copies on the model
-  runner's thread after the forward was launched, so the token follows the forward's writes.
-  A `wait_event` the stock worker passes (0.24 and later) is replaced by a fresh token: the stock
-  worker re-records one event every step, so a late wait could see a later record.
+- every copy, store or load, is handed to kvguard's `OrderedCopyBackend`, whose guard records
+  an event on the calling thread's current (compute) stream when the copy is requested and has
+  the copy thread's transfer stream wait on it before the copy. The stock worker requests copies
+  on the model runner's thread after the forward was launched, so that event follows the
+  forward's writes. The `wait_event` the stock worker passes (0.24 and later) is not passed on:
+  it is recorded on the same stream just before the request, so the guard's event covers it,
+  and waiting on it too would cost the copy thread a second wait per copy.
 - completion events reach the stock worker's event lists only in request order, once every
   earlier copy of that direction has completed or been refused. The stock worker takes the
   newest completed event as covering all earlier ones, so a refused copy must be settled first:
@@ -21,7 +22,7 @@ the bridge changes two things:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,18 +31,6 @@ import torch
 from kvguard.runtime import OrderedCopyBackend
 
 EventsList = list[tuple[int, Any]]
-BarrierRecorder = Callable[[], Any]
-
-
-def cuda_barrier_recorder(device: torch.device) -> BarrierRecorder:
-    """Records a fresh event on the calling thread's current stream of `device`."""
-
-    def record() -> torch.cuda.Event:
-        event = torch.cuda.Event()  # type: ignore[no-untyped-call]
-        event.record(torch.cuda.current_stream(device))
-        return event
-
-    return record
 
 
 class SettledWithoutCopy:
@@ -69,9 +58,8 @@ class _Direction:
 class GuardedBackendBridge:
     """What the stock worker sees as its backend: launch_copy/init/shutdown, ordered and settled."""
 
-    def __init__(self, backend: OrderedCopyBackend, record_barrier: BarrierRecorder | None) -> None:
+    def __init__(self, backend: OrderedCopyBackend) -> None:
         self.backend = backend
-        self._record_barrier = record_barrier
         self._stores = _Direction()
         self._loads = _Direction()
         self.refused_store_events: dict[int, int] = {}
@@ -87,7 +75,6 @@ class GuardedBackendBridge:
     ) -> None:
         """Called by the stock worker's register_kv_caches where it creates the backend early."""
         self.backend.init(gpu_caches, cpu_caches, device, load_stream, store_stream)
-        self._record_barrier = cuda_barrier_recorder(device)
 
     def launch_copy(
         self,
@@ -96,19 +83,14 @@ class GuardedBackendBridge:
         is_store: bool,
         event_idx: int,
         events_list: EventsList,
-        wait_event: Any = None,  # replaced by a fresh token (see the module docstring)
+        wait_event: Any = None,  # covered by the guard's own event (see the module docstring)
     ) -> None:
-        if self._record_barrier is None:
-            raise RuntimeError("launch_copy() before the KV caches were registered")
         direction = self._stores if is_store else self._loads
         direction.stock_events = events_list
         direction.requested.append(event_idx)
         if not is_store:
             direction.loaded_blocks[event_idx] = tuple(dst_blocks)
-        token = self._record_barrier()
-        self.backend.launch_copy(
-            src_blocks, dst_blocks, is_store, event_idx, direction.arrivals, wait_event=token
-        )
+        self.backend.launch_copy(src_blocks, dst_blocks, is_store, event_idx, direction.arrivals)
 
     def settle(self) -> tuple[set[int], set[int]]:
         """Move completions and refusals into the stock event lists, in request order.

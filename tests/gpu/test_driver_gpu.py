@@ -36,15 +36,20 @@ def test_each_abi_resolves_and_copies(abi: BatchMemcpyAbi, proof_results: dict[s
     plan = plan_block_copies(copier.src_layout, copier.dst_layout, [3, 4, 9], [0, 1, 7])
     dsts, srcs, sizes = plan.pointers()
     code, failed = entry(
-        dsts, srcs, sizes, plan.count,
-        CUmemcpyAttributes(srcAccessOrder=int(SourceOrder.STREAM)), stream.cuda_stream,
+        dsts,
+        srcs,
+        sizes,
+        plan.count,
+        CUmemcpyAttributes(srcAccessOrder=int(SourceOrder.STREAM)),
+        stream.cuda_stream,
     )
     stream.synchronize()
     assert (code, failed) == (0, None)
     for name in gpu:
         assert torch.equal(cpu[name][[0, 1, 7]], gpu[name][[3, 4, 9]].cpu())
     proof_results.setdefault("entry_points", {})[abi.name] = {
-        "driver_version": entry.driver_version, "abi": int(entry.abi),
+        "driver_version": entry.driver_version,
+        "abi": int(entry.abi),
     }
     assert resolve_batch_memcpy().abi is BatchMemcpyAbi.CUDA_12_8  # the default keeps failIdx
 
@@ -103,12 +108,13 @@ def test_the_guards_handshake_holds_the_transfer_stream_from_another_thread(
     thread.join()
     held = not after_wait.query()  # the transfer stream waits behind the sleep
     after_wait.synchronize()
-    violation = guard.find_violation(request, transfer.cuda_stream, MemoryKind.DEVICE,
-                                     SourceOrder.STREAM)
+    violation = guard.find_violation(request, transfer.cuda_stream, MemoryKind.DEVICE, SourceOrder.STREAM)
     guard.release(request)
     guard.close()
-    proof_results["guard_handshake"] = {"transfer_held_behind_compute": held,
-                                        "violation": None if violation is None else violation.value}
+    proof_results["guard_handshake"] = {
+        "transfer_held_behind_compute": held,
+        "violation": None if violation is None else violation.value,
+    }
     assert held and violation is None
 
 
@@ -124,8 +130,11 @@ def test_driver_event_record_is_stream_ordered_like_pytorchs(proof_results: dict
     code = record(event.cuda_event, stream.cuda_stream)
     pending = not event.query()  # recorded behind the sleep: not complete yet
     event.synchronize()
-    proof_results["driver_event_record"] = {"code": code, "pending_behind_sleep": pending,
-                                            "complete_after_sync": event.query()}
+    proof_results["driver_event_record"] = {
+        "code": code,
+        "pending_behind_sleep": pending,
+        "complete_after_sync": event.query(),
+    }
     assert code == 0 and pending and event.query()
 
 
@@ -133,9 +142,12 @@ def compared(comparer: PairComparer, pairs: list[tuple[torch.Tensor, torch.Tenso
     """The differing pairs (GPU tensor, pinned host tensor of the same size), compared on a
     stream of their own."""
     stream = low_priority_stream()
-    comparer.enqueue(stream.cuda_stream, array("q", [g.data_ptr() for g, _ in pairs]),
-                     array("q", [h.data_ptr() for _, h in pairs]),
-                     array("q", [g.numel() * g.element_size() for g, _ in pairs]))
+    comparer.enqueue(
+        stream.cuda_stream,
+        array("q", [g.data_ptr() for g, _ in pairs]),
+        array("q", [h.data_ptr() for _, h in pairs]),
+        array("q", [g.numel() * g.element_size() for g, _ in pairs]),
+    )
     stream.synchronize()
     return comparer.differing()
 
@@ -166,5 +178,7 @@ def test_the_compare_kernel_finds_every_changed_byte_and_nothing_else(
     host[69_999, 3] = -1
     assert compared(comparer, list(zip(many, host, strict=True))) == [69_999]
     comparer.close()
-    proof_results["compare_kernel"] = {"found": {str(k): v for k, v in found.items()},
-                                       "pairs_in_several_launches": 70_000}
+    proof_results["compare_kernel"] = {
+        "found": {str(k): v for k, v in found.items()},
+        "pairs_in_several_launches": 70_000,
+    }

@@ -12,36 +12,17 @@ proof_results["fault_isolation"].
 from __future__ import annotations
 
 import ctypes
-import threading
 from typing import Any
 
 import pytest
 import torch
-from gpu_helpers import SLEEP_CYCLES, low_priority_stream, make_caches, write_blocks
+from gpu_helpers import SLEEP_CYCLES, GatedBackend, low_priority_stream, make_caches, write_blocks
 
 from kvguard.runtime import BatchCopyError, GuardPolicy, OrderedCopyBackend
 from kvguard.runtime.batch_copy import BatchCopier
 from kvguard.runtime.driver import CUmemcpyAttributes
 
 CUDA_ERROR_INVALID_VALUE = 1
-
-
-class GatedBackend(OrderedCopyBackend):
-    """The copy thread takes requests only once the gate opens, so that those launched
-    before are taken as one group; records the groups taken."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.gate = threading.Event()
-        self.groups: list[list[int]] = []
-
-    def _copy_loop(self) -> None:
-        self.gate.wait()
-        super()._copy_loop()
-
-    def _issue(self, group: list[Any]) -> None:
-        self.groups.append([copy.request.event_idx for copy in group])
-        super()._issue(group)
 
 
 class FaultyEntry:
@@ -55,13 +36,13 @@ class FaultyEntry:
         self.calls = 0
         self.answers: list[tuple[int, int | None]] = []  # of the calls that copied it
 
-    def __call__(self, dsts: int, srcs: int, sizes: int, count: int, attrs: CUmemcpyAttributes,
-                 stream: int) -> tuple[int, int | None]:
+    def __call__(
+        self, dsts: int, srcs: int, sizes: int, count: int, attrs: CUmemcpyAttributes, stream: int
+    ) -> tuple[int, int | None]:
         self.calls += 1
         starts = (ctypes.c_int64 * count).from_address(srcs)
         lengths = (ctypes.c_int64 * count).from_address(sizes)
-        hit = next((i for i in range(count) if starts[i] <= self.poisoned < starts[i] + lengths[i]),
-                   None)
+        hit = next((i for i in range(count) if starts[i] <= self.poisoned < starts[i] + lengths[i]), None)
         if hit is None:
             return self.entry(dsts, srcs, sizes, count, attrs, stream)
         if self.named:
@@ -83,8 +64,9 @@ def filled_caches(blocks: int) -> tuple[dict[str, torch.Tensor], dict[str, torch
     return gpu, cpu
 
 
-def landed(gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor], is_store: bool,
-           src: list[int], dst: list[int]) -> bool:
+def landed(
+    gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor], is_store: bool, src: list[int], dst: list[int]
+) -> bool:
     source, target = (gpu, cpu) if is_store else (cpu, gpu)
     return all(torch.equal(target[name][dst].cpu(), source[name][src].cpu()) for name in gpu)
 
@@ -100,9 +82,13 @@ def drain_errors(backend: OrderedCopyBackend) -> list[BaseException]:
             assert len(errors) < 100
 
 
-def run_group(backend: GatedBackend, requests: list[tuple[list[int], list[int]]], is_store: bool,
-              compute_stream: torch.cuda.Stream, gpu: dict[str, torch.Tensor],
-              ) -> dict[str, Any]:
+def run_group(
+    backend: GatedBackend,
+    requests: list[tuple[list[int], list[int]]],
+    is_store: bool,
+    compute_stream: torch.cuda.Stream,
+    gpu: dict[str, torch.Tensor],
+) -> dict[str, Any]:
     """Launch the requests (stores behind a sleeping writer of their GPU blocks), let the copy
     thread take them as one group, drain, and collect what happened."""
     events: list[tuple[int, Any]] = []
@@ -119,12 +105,16 @@ def run_group(backend: GatedBackend, requests: list[tuple[list[int], list[int]]]
     refused = backend.refused_copies()
     counters = backend.counters
     backend.shutdown()
-    return {"events": events, "errors": errors, "refused": refused, "counters": counters,
-            "groups": backend.groups}
+    return {
+        "events": events,
+        "errors": errors,
+        "refused": refused,
+        "counters": counters,
+        "groups": backend.groups,
+    }
 
 
-def start(backend: OrderedCopyBackend, gpu: dict[str, torch.Tensor],
-          cpu: dict[str, torch.Tensor]) -> None:
+def start(backend: OrderedCopyBackend, gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor]) -> None:
     backend.init(gpu, cpu, torch.device("cuda"), low_priority_stream(), low_priority_stream())
 
 
@@ -142,7 +132,8 @@ def test_a_block_out_of_range_refuses_only_its_request(
     direction = "store" if is_store else "load"
     errors, refused = result["errors"], result["refused"]
     proof_results.setdefault("fault_isolation", {})[f"out_of_range_{direction}"] = {
-        "groups": result["groups"], "reported": [idx for idx, _ in result["events"]],
+        "groups": result["groups"],
+        "reported": [idx for idx, _ in result["events"]],
         "refused": [(r.event_idx, r.reason) for r in refused],
         "errors": [str(error) for error in errors],
         "neighbours_landed": landed(gpu, cpu, is_store, [1, 2, 5], [3, 4, 6]),
@@ -166,7 +157,9 @@ POISONED = 2  # the request whose copy the driver fails
 @pytest.mark.parametrize("is_store", [True, False])
 @pytest.mark.parametrize("named", [True, False], ids=["names_the_copy", "names_no_copy"])
 def test_a_driver_error_refuses_only_the_request_whose_copy_fails(
-    is_store: bool, named: bool, compute_stream: torch.cuda.Stream,
+    is_store: bool,
+    named: bool,
+    compute_stream: torch.cuda.Stream,
     proof_results: dict[str, Any],
 ) -> None:
     gpu, cpu = filled_caches(64)
@@ -177,8 +170,9 @@ def test_a_driver_error_refuses_only_the_request_whose_copy_fails(
     source = gpu if is_store else cpu
     first = next(iter(source.values()))
     block = DRIVER_REQUESTS[POISONED][0][0]
-    faulty = FaultyEntry(copier._entry, first.data_ptr() + block * first.stride(0) * first.element_size(),
-                         named)
+    faulty = FaultyEntry(
+        copier._entry, first.data_ptr() + block * first.stride(0) * first.element_size(), named
+    )
     copier._entry = faulty
     result = run_group(backend, DRIVER_REQUESTS, is_store, compute_stream, gpu)
     direction = "store" if is_store else "load"
@@ -188,9 +182,11 @@ def test_a_driver_error_refuses_only_the_request_whose_copy_fails(
     dst = [b for i in good for b in DRIVER_REQUESTS[i][1]]
     key = f"driver_{'named' if named else 'unnamed'}_{direction}"
     proof_results.setdefault("fault_isolation", {})[key] = {
-        "groups": result["groups"], "reported": [idx for idx, _ in result["events"]],
+        "groups": result["groups"],
+        "reported": [idx for idx, _ in result["events"]],
         "refused": [(r.event_idx, r.reason) for r in refused],
-        "errors": [str(error) for error in errors], "driver_calls": faulty.calls,
+        "errors": [str(error) for error in errors],
+        "driver_calls": faulty.calls,
         "failed_calls_code_failidx": faulty.answers,
         "neighbours_landed": landed(gpu, cpu, is_store, src, dst),
         "poisoned_untouched": not landed(gpu, cpu, is_store, *DRIVER_REQUESTS[POISONED]),

@@ -6,25 +6,28 @@ import threading
 import time
 from typing import Any
 
+import pytest
 import torch
-from gpu_helpers import SLEEP_CYCLES, host_holds, low_priority_stream, make_caches, write_blocks
+from gpu_helpers import (
+    SLEEP_CYCLES,
+    host_holds,
+    low_priority_stream,
+    make_caches,
+    unordered_backend,
+    write_blocks,
+)
 
-from kvguard.runtime import BatchCopier, CopyRequest, GuardPolicy, OrderedCopyBackend
+from kvguard.runtime import BatchCopier, GuardPolicy, OrderedCopyBackend
+from kvguard.vllm.worker import GuardedBackendBridge
 
 TRIALS = 50
 ORDERED_STORES = 1000
 SHORT_SLEEP = 2_000_000  # ~2 ms: still far longer than the copy thread's launch latency
 
 
-class UnorderedBackend(OrderedCopyBackend):
-    """The stock bug: the copy thread issues the copy without waiting on the compute stream."""
-
-    def _wait_for_compute(self, transfer_stream: torch.cuda.Stream, request: CopyRequest) -> None:
-        pass
-
-
-def start(backend: OrderedCopyBackend, gpu: dict[str, torch.Tensor],
-          cpu: dict[str, torch.Tensor]) -> OrderedCopyBackend:
+def start(
+    backend: OrderedCopyBackend, gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor]
+) -> OrderedCopyBackend:
     backend.init(gpu, cpu, torch.device("cuda"), low_priority_stream(), low_priority_stream())
     return backend
 
@@ -50,7 +53,7 @@ def test_store_without_barrier_reads_stale_data_from_copy_thread(
     compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
 ) -> None:
     gpu, cpu = make_caches(4, 4 * TRIALS)
-    backend = start(UnorderedBackend(GuardPolicy.WARN), gpu, cpu)
+    backend = start(unordered_backend(GuardPolicy.WARN), gpu, cpu)
     events: list[tuple[int, Any]] = []
     stale = 0
     for trial in range(TRIALS):
@@ -84,15 +87,16 @@ def run_ordered_stores(compute_stream: torch.cuda.Stream, pass_wait_event: bool)
     backend.drain()
     for _, event in events:
         event.synchronize()
-    stale = sum(
-        not host_holds(cpu, [2 * store, 2 * store + 1], store + 1)
-        for store in range(ORDERED_STORES)
-    )
+    stale = sum(not host_holds(cpu, [2 * store, 2 * store + 1], store + 1) for store in range(ORDERED_STORES))
     in_order = [idx for idx, _ in events] == list(range(ORDERED_STORES))
     counters = backend.counters
     backend.shutdown()
-    return {"stores": ORDERED_STORES, "stale": stale, "events_in_fifo_order": int(in_order),
-            "violations": sum(v for k, v in counters.items() if k.startswith("violations_"))}
+    return {
+        "stores": ORDERED_STORES,
+        "stale": stale,
+        "events_in_fifo_order": int(in_order),
+        "violations": sum(v for k, v in counters.items() if k.startswith("violations_")),
+    }
 
 
 def test_ordered_backend_never_stores_stale_blocks(
@@ -107,26 +111,24 @@ def test_ordered_backend_never_stores_stale_blocks(
         assert result["violations"] == 0
 
 
-class EarlyPlanCounting(OrderedCopyBackend):
-    """Counts the requests launch_copy planned itself."""
-
-    planned_early = 0
-
-    def _plan_early(self, *args: Any) -> Any:
-        plan = super()._plan_early(*args)
-        self.planned_early += plan is not None
-        return plan
-
-
 def test_a_burst_planned_on_the_requesting_thread_stores_every_block(
-    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Stores of 64 small blocks launched back to back while a sleep-gated writer has yet to
     write them: launch_copy plans the requests that find others queued, the copy thread joins
     the plans, and every block lands with the value written before its store was requested."""
     stores, size = 32, 64
     gpu, cpu = make_caches(stores * size, stores * size)  # 4 KiB blocks: planned early
-    backend = start(EarlyPlanCounting(GuardPolicy.RAISE), gpu, cpu)
+    planned_here = []  # the requests launch_copy planned itself, on this thread
+    plan = BatchCopier.plan
+
+    def counting_plan(copier: BatchCopier, src: Any, dst: Any) -> Any:
+        if threading.current_thread() is threading.main_thread():
+            planned_here.append(len(src))
+        return plan(copier, src, dst)
+
+    monkeypatch.setattr(BatchCopier, "plan", counting_plan)
+    backend = start(OrderedCopyBackend(GuardPolicy.RAISE), gpu, cpu)
     blocks = [list(range(store * size, (store + 1) * size)) for store in range(stores)]
     indexes = [torch.tensor(ids, device="cuda") for ids in blocks]
     events: list[tuple[int, Any]] = []
@@ -141,8 +143,12 @@ def test_a_burst_planned_on_the_requesting_thread_stores_every_block(
     backend.drain()
     torch.cuda.synchronize()
     stale = sum(not host_holds(cpu, ids, store + 1) for store, ids in enumerate(blocks))
-    result = {"stores": stores, "stale": stale, "planned_early": backend.planned_early,
-              "events_in_fifo_order": int([i for i, _ in events] == list(range(stores)))}
+    result = {
+        "stores": stores,
+        "stale": stale,
+        "planned_early": len(planned_here),
+        "events_in_fifo_order": int([i for i, _ in events] == list(range(stores))),
+    }
     backend.shutdown()
     proof_results["early_planned_burst"] = result
     assert result["stale"] == 0 and result["events_in_fifo_order"] == 1
@@ -150,7 +156,9 @@ def test_a_burst_planned_on_the_requesting_thread_stores_every_block(
 
 
 def read_during_load(
-    compute_stream: torch.cuda.Stream, issue_load: Any, gpu: dict[str, torch.Tensor],
+    compute_stream: torch.cuda.Stream,
+    issue_load: Any,
+    gpu: dict[str, torch.Tensor],
     cpu: dict[str, torch.Tensor],
 ) -> int:
     """Trials in which a load overwrote block 0 before the compute stream's reader read it."""
@@ -174,9 +182,7 @@ def test_unordered_load_overwrites_a_block_the_reader_still_needs(
 ) -> None:
     gpu, cpu = make_caches(1, 1)
     copier = BatchCopier(cpu, gpu, low_priority_stream())
-    overwritten = read_during_load(
-        compute_stream, lambda trial: copier.copy([0], [0]), gpu, cpu
-    )
+    overwritten = read_during_load(compute_stream, lambda trial: copier.copy([0], [0]), gpu, cpu)
     proof_results["load_unordered"] = {"overwritten": overwritten, "trials": TRIALS}
     assert overwritten >= 0.95 * TRIALS
 
@@ -195,8 +201,11 @@ def test_ordered_load_waits_for_the_reader(
     overwritten = read_during_load(compute_stream, load, gpu, cpu)
     counters = backend.counters
     backend.shutdown()
-    proof_results["load_ordered"] = {"overwritten": overwritten, "trials": TRIALS,
-                                     "loads_checked": counters["loads_checked"]}
+    proof_results["load_ordered"] = {
+        "overwritten": overwritten,
+        "trials": TRIALS,
+        "loads_checked": counters["loads_checked"],
+    }
     assert overwritten == 0
     assert counters["loads_checked"] == TRIALS
     assert len(events) == TRIALS
@@ -226,11 +235,14 @@ def test_reused_completion_events_wait_for_their_own_copy(
             stale += idx != store or not host_holds(cpu, slots, store + 1)
             del event  # as vLLM's worker: the backend may now reuse it
     created = backend.completion_events_created
-    driver_recorded = backend._raw_record is not None
+    driver_recorded = backend._issuer.completions.raw_record is not None  # type: ignore[union-attr]
     backend.shutdown()
     proof_results["completion_event_reuse"] = {
-        "stores": stores, "stale": stale, "events_created": created,
-        "distinct_events_seen": len(seen), "driver_record_in_use": driver_recorded,
+        "stores": stores,
+        "stale": stale,
+        "events_created": created,
+        "distinct_events_seen": len(seen),
+        "driver_record_in_use": driver_recorded,
     }
     assert stale == 0
     assert created <= 3
@@ -267,7 +279,41 @@ def test_stores_requested_from_a_thread_new_to_cuda_are_ordered(
         stale += not host_holds(cpu, slots, trial + 1)
     counters = backend.counters
     backend.shutdown()
-    proof_results["fresh_thread_stores"] = {"trials": trials, "stale": stale,
-                                            "errors": [repr(e) for e in failures],
-                                            "stores_checked": counters["stores_checked"]}
+    proof_results["fresh_thread_stores"] = {
+        "trials": trials,
+        "stale": stale,
+        "errors": [repr(e) for e in failures],
+        "stores_checked": counters["stores_checked"],
+    }
     assert failures == [] and stale == 0 and len(events) == trials
+
+
+def test_stores_through_the_vllm_bridge_are_ordered_by_the_guards_event_alone(
+    compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
+) -> None:
+    """The vLLM adapter's bridge passes no event of its own (nor the stock worker's) with a
+    copy: the guard's event, recorded on the requesting thread's compute stream, orders each
+    store behind a sleep-gated writer."""
+    gpu, cpu = make_caches(4, 4 * TRIALS)
+    bridge = GuardedBackendBridge(OrderedCopyBackend(GuardPolicy.RAISE))
+    bridge.init(gpu, cpu, torch.device("cuda"), low_priority_stream(), low_priority_stream())
+    stock_events: list[tuple[int, Any]] = []
+    stale = 0
+    for trial in range(TRIALS):
+        slots = [4 * trial + i for i in range(4)]
+        with torch.cuda.stream(compute_stream):
+            write_blocks(gpu, [0, 1, 2, 3], trial + 1, SLEEP_CYCLES)
+            bridge.launch_copy([0, 1, 2, 3], slots, True, trial, stock_events, wait_event=None)
+        bridge.drain()
+        bridge.settle()
+        idx, event = stock_events.pop()
+        event.synchronize()
+        stale += idx != trial or not host_holds(cpu, slots, trial + 1)
+    counters = bridge.backend.counters
+    bridge.shutdown()
+    proof_results["bridge_stores"] = {
+        "stale": stale,
+        "trials": TRIALS,
+        "violations": counters["violations_no_wait"],
+    }
+    assert stale == 0 and counters["violations_no_wait"] == 0

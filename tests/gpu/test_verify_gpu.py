@@ -9,30 +9,35 @@ import torch
 from gpu_helpers import host_holds, low_priority_stream, make_caches, write_blocks
 
 from kvguard.runtime import BatchCopier, GuardPolicy, OrderedCopyBackend
-from kvguard.runtime.batch_copy import CopyPlan
+from kvguard.runtime.batch_copy import CopyPlan, copy_blocks
 
 STORES = 20
 SAMPLED_STORES = 2000
 
 
-class CorruptingBackend(OrderedCopyBackend):
-    """After a store's copy, on the same stream, overwrite its first host block with garbage.
+class Corrupter:
+    """A copy call: after a store's copy, on the same stream, overwrite its first host block
+    with garbage.
 
     Each store copies blocks 4s..4s+3, so its first block is the one divisible by 4; the
     backend may issue several stores in one driver call, so every such block in the call is hit.
     """
 
-    corrupt_every_time = False
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor], corrupt_every_time: bool
+    ) -> None:
+        self.gpu, self.cpu = gpu, cpu
+        self.corrupt_every_time = corrupt_every_time
         self.corrupted: set[int] = set()
 
-    def _issue_copy(
-        self, copier: BatchCopier, src_blocks: Sequence[int], dst_blocks: Sequence[int],
+    def __call__(
+        self,
+        copier: BatchCopier,
+        src_blocks: Sequence[int],
+        dst_blocks: Sequence[int],
         plans: list[CopyPlan] | None = None,
     ) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, plans)
+        copy_blocks(copier, src_blocks, dst_blocks, plans)
         if not copier.is_store:
             return
         for target in dst_blocks:
@@ -40,15 +45,19 @@ class CorruptingBackend(OrderedCopyBackend):
                 continue
             self.corrupted.add(target)
             with torch.cuda.stream(copier.stream):
-                for name in self._cpu_caches:
-                    garbage = torch.full_like(self._gpu_caches[name][0], -7)
-                    self._cpu_caches[name][target].copy_(garbage, non_blocking=True)
+                for name in self.cpu:
+                    garbage = torch.full_like(self.gpu[name][0], -7)
+                    self.cpu[name][target].copy_(garbage, non_blocking=True)
 
 
 def run(corrupt_every_time: bool, compute_stream: torch.cuda.Stream) -> dict[str, Any]:
     gpu, cpu = make_caches(4 * STORES, 4 * STORES)
-    backend = CorruptingBackend(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
-    backend.corrupt_every_time = corrupt_every_time
+    backend = OrderedCopyBackend(
+        GuardPolicy.RAISE,
+        verify_fraction=1.0,
+        verify_seed=0,
+        copy_call=Corrupter(gpu, cpu, corrupt_every_time),
+    )
     backend.init(gpu, cpu, torch.device("cuda"), low_priority_stream(), low_priority_stream())
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(compute_stream):
@@ -63,8 +72,13 @@ def run(corrupt_every_time: bool, compute_stream: torch.cuda.Stream) -> dict[str
     counters = backend.counters
     refused = backend.refused_copies()
     backend.shutdown()
-    return {"stores": STORES, "reported": len(reported), "reported_blocks_all_good": good,
-            "refused_events": [copy.event_idx for copy in refused], **counters}
+    return {
+        "stores": STORES,
+        "reported": len(reported),
+        "reported_blocks_all_good": good,
+        "refused_events": [copy.event_idx for copy in refused],
+        **counters,
+    }
 
 
 def test_corrupt_block_is_recopied_before_it_is_reported(
@@ -91,8 +105,9 @@ def test_one_percent_sampling_checks_about_one_block_in_a_hundred(
     compute_stream: torch.cuda.Stream, proof_results: dict[str, Any]
 ) -> None:
     gpu, cpu = make_caches(4 * SAMPLED_STORES, 4 * SAMPLED_STORES, block_elems=256)
-    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.01, verify_seed=1)
-    backend.verify_cluster_bytes = 1  # blocks picked one by one, so the count is binomial
+    backend = OrderedCopyBackend(  # blocks picked one by one, so the count is binomial
+        GuardPolicy.RAISE, verify_fraction=0.01, verify_seed=1, verify_cluster_bytes=1
+    )
     backend.init(gpu, cpu, torch.device("cuda"), low_priority_stream(), low_priority_stream())
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(compute_stream):
@@ -103,8 +118,10 @@ def test_one_percent_sampling_checks_about_one_block_in_a_hundred(
     counters = backend.counters
     backend.shutdown()
     proof_results["verify_sampled_1pct"] = {
-        "blocks": 4 * SAMPLED_STORES, "verified": counters["verified"],
-        "mismatches": counters["mismatches"], "reported": len(events),
+        "blocks": 4 * SAMPLED_STORES,
+        "verified": counters["verified"],
+        "mismatches": counters["mismatches"],
+        "reported": len(events),
     }
     assert 40 <= counters["verified"] <= 130  # 80 expected; beyond 4.5 sigma either side
     assert counters["mismatches"] == 0

@@ -20,8 +20,8 @@ from kvguard.lint.cache import CACHE_DIRECTORY, SummaryCache, key_file, machine_
 from kvguard.lint.config import Settings
 from kvguard.lint.engine import run_check
 from kvguard.lint.facts import FileSummary
-from kvguard.lint.interpreter import Analysis
 from kvguard.lint.ir import ModuleCode
+from kvguard.lint.results import Analysis
 from kvguard.lint.source import summarize
 from lint_rules import RULES
 from tests.lint.conftest import KNOWN, write_tree

@@ -24,7 +24,6 @@ Found = set[tuple[str, int, str]]
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
     "kv_device_scratch_drain_correct": "a source only the copy's own stream writes, on a path that skips it",
-    "srv_ternary_transfer_stream_correct": "one flag chooses the stream and, later, its barrier",
     "train_set_stream_grad_swap_buggy": "a stream a callee installs with set_stream is the producer's",
     "hf_accelerate_stream_hooks_buggy": "KVG003 after copies in a forward hook registered on the model",
     "hf_flexgen_three_streams_buggy": "loads into one buffer of a set made together, used by compute",
@@ -37,11 +36,7 @@ KNOWN_GAPS = {
     "train_activation_offload_buggy": "barrier before an opaque call that writes",
     "train_lazy_copy_stream_buggy": "KVG003 through dict entries under computed keys",
     "train_offload_config_barrier_buggy": "KVG003 under a constructor flag that is off by default",
-    "hf_accel_weight_stream_hooks_buggy": "closures from a factory registered as forward hooks never run",
     "srv_lmcache_disk_buggy": "files reached only through fields and executor.submit miss the gate",
-    "srv_pd_staging_buggy": "an event made by a dataclass field's default_factory",
-    "srv_spec_draft_buggy": "KVG003 after a copy an earlier call of the object started is uncertain",
-    "srv_trtllm_secondary_correct": "the false branch of `if xs:` does not empty a later `for x in xs`",
     "train_fsdp_cpu_offload_grads_buggy": "loss.backward() runs no autograd Function's backward",
     "train_mcore_pack_hook_offload_buggy": "a pool's acquire that is fresh on one path only",
 }

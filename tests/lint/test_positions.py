@@ -12,7 +12,7 @@ from kvguard.lint.positions import positions
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SOURCES = [
-    REPOSITORY / "kvguard" / "lint" / "interpreter.py",
+    REPOSITORY / "kvguard" / "lint" / "evaluator.py",
     REPOSITORY / "kvguard" / "runtime" / "backend.py",
     REPOSITORY / "tests" / "lint" / "test_cli.py",
 ]

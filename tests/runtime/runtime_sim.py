@@ -24,6 +24,7 @@ from kvguard.runtime import backend as backend_module
 from kvguard.runtime import driver
 from kvguard.runtime.batch_copy import CacheLayout, plan_block_copies
 from kvguard.runtime.errors import BatchCopyError
+from kvguard.runtime.guard import CopyRequest
 from kvguard.runtime.order import MemoryKind, SourceOrder, check_source_order, default_source_order
 
 _handles = itertools.count(0x7F0000001000, 0x100)
@@ -63,10 +64,12 @@ class SimEventCalls:
         self.fail: set[str] = set()
         self.unbound_threads: set[int] = set()  # threads with no current context until bind
         self.not_ready = 0  # queries answered CUDA_ERROR_NOT_READY before the next success
+        # While set to an unset Event, a query waits for it: the GPU has not finished the
+        # compare yet (only the verify thread asks about an event).
+        self.compares_held: threading.Event | None = None
 
     def as_driver(self) -> driver.EventCalls:
-        return driver.EventCalls(self.create, self.record, self.wait, self.destroy, self.bind,
-                                 self.query)
+        return driver.EventCalls(self.create, self.record, self.wait, self.destroy, self.bind, self.query)
 
     def _result(self, name: str, *handles: int) -> int:
         self.calls.append((name, *handles))
@@ -85,6 +88,8 @@ class SimEventCalls:
         return self._result("create", handle), handle
 
     def query(self, event: int) -> int:
+        if self.compares_held is not None:
+            self.compares_held.wait()
         code = self._result("query", event)
         if code == 0 and self.not_ready > 0:  # asked for: pending this many more times
             self.not_ready -= 1
@@ -146,8 +151,11 @@ class SimCopier:
     """BatchCopier's surface: a synchronous copy between two CPU tensor sets, calls recorded."""
 
     def __init__(
-        self, src_caches: Mapping[str, torch.Tensor], dst_caches: Mapping[str, torch.Tensor],
-        stream: SimStream, source_order: SourceOrder | None = None,
+        self,
+        src_caches: Mapping[str, torch.Tensor],
+        dst_caches: Mapping[str, torch.Tensor],
+        stream: SimStream,
+        source_order: SourceOrder | None = None,
     ) -> None:
         self.src = dict(src_caches)
         self.dst = dict(dst_caches)
@@ -200,15 +208,17 @@ class SimCopier:
         failing = [i for i, p in enumerate(plans) if self.fail_blocks.intersection(p.src)]
         if failing:
             named = failing[0] if self.names_failing else None
-            raise BatchCopyError(1, "CUDA_ERROR_INVALID_VALUE", "simulated failure of a copy",
-                                 f"plan {named}", named)
+            raise BatchCopyError(
+                1, "CUDA_ERROR_INVALID_VALUE", "simulated failure of a copy", f"plan {named}", named
+            )
         for name, tensor in self.src.items():
             self.dst[name][dst] = tensor[src]
 
 
 # memcmp through ctypes, as the compare kernel compares: byte for byte.
 _memcmp = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)(
-    ("memcmp", ctypes.CDLL(None)))
+    ("memcmp", ctypes.CDLL(None))
+)
 
 
 class SimKernelCalls:
@@ -218,6 +228,7 @@ class SimKernelCalls:
 
     def __init__(self) -> None:
         self.launches: list[tuple[int, int]] = []
+        self.sources: list[list[int]] = []  # each launch's source addresses, pair by pair
         self.unloaded = 0
         self.fail: set[str] = set()
 
@@ -231,18 +242,21 @@ class SimKernelCalls:
     def function(self, module: int, name: bytes) -> tuple[int, int]:
         return 0, next(_handles)
 
-    def launch(self, function: int, grid_x: int, grid_y: int, block_x: int, stream: int,
-               params: int) -> int:
+    def launch(self, function: int, grid_x: int, grid_y: int, block_x: int, stream: int, params: int) -> int:
         if "launch" in self.fail:
             return 1
-        src, dst, size, flags = (ctypes.c_uint64.from_address(
-            ctypes.c_void_p.from_address(params + 8 * i).value or 0).value for i in range(4))
+        src, dst, size, flags = (
+            ctypes.c_uint64.from_address(ctypes.c_void_p.from_address(params + 8 * i).value or 0).value
+            for i in range(4)
+        )
+        sources = []
         for pair in range(grid_y):
-            a, b, n = (ctypes.c_int64.from_address(base + 8 * pair).value
-                       for base in (src, dst, size))
+            a, b, n = (ctypes.c_int64.from_address(base + 8 * pair).value for base in (src, dst, size))
+            sources.append(a)
             if _memcmp(a, b, n):
                 ctypes.c_int32.from_address(flags + 4 * pair).value = 1
         self.launches.append((stream, grid_y))
+        self.sources.append(sources)
         return 0
 
     def unload(self, module: int) -> int:
@@ -254,13 +268,18 @@ def install(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     """Route the backend's CUDA calls to the stand-ins for one test; the driver's event calls
     are returned."""
     for name, value in {
-        "Event": SimEvent, "Stream": SimStream, "current_stream": current_stream,
-        "stream": stream, "set_device": lambda device: None, "current_device": lambda: 0,
+        "Event": SimEvent,
+        "Stream": SimStream,
+        "current_stream": current_stream,
+        "stream": stream,
+        "set_device": lambda device: None,
+        "current_device": lambda: 0,
         "synchronize": lambda device=None: None,
     }.items():
         monkeypatch.setattr(torch.cuda, name, value, raising=False)
-    monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream",
-                        lambda index: current_stream().cuda_stream, raising=False)
+    monkeypatch.setattr(
+        torch._C, "_cuda_getCurrentRawStream", lambda index: current_stream().cuda_stream, raising=False
+    )
     monkeypatch.setattr(backend_module, "BatchCopier", SimCopier)
     event_calls = SimEventCalls()
     monkeypatch.setattr(driver, "resolve_event_calls", event_calls.as_driver)
@@ -268,15 +287,40 @@ def install(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     monkeypatch.setattr(driver, "resolve_kernel_calls", kernel_calls.as_driver)
     monkeypatch.setattr(driver, "device_address", lambda address: address)  # one address space
     SIM.kernel = kernel_calls
+    SIM.events = event_calls
     TORCH_WAITS.clear()
     return event_calls
 
 
 class _Installed:
     kernel: SimKernelCalls
+    events: SimEventCalls
 
 
 SIM = _Installed()  # the stand-ins `install` set up last
+
+
+def compared_blocks(gpu: dict[str, torch.Tensor]) -> list[list[int]]:
+    """The GPU blocks each compare launch checked, in launch order (read from the first
+    tensor's pairs)."""
+    first = next(iter(gpu.values()))
+    base, row = first.data_ptr(), first[0].numel() * first.element_size()
+    end = base + len(first) * row
+    return [[(a - base) // row for a in sources if base <= a < end] for sources in SIM.kernel.sources]
+
+
+class GatedBackend(backend_module.OrderedCopyBackend):
+    """A backend whose copy thread takes requests only once `gate` is set (so that those
+    launched before are grouped as a stalled copy thread finds them); `groups` holds the event
+    indices of each group it took."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.gate = threading.Event()
+        self.groups: list[list[int]] = []
+        super().__init__(*args, start_gate=self.gate, on_group=self._record_group, **kwargs)
+
+    def _record_group(self, requests: list[CopyRequest]) -> None:
+        self.groups.append([request.event_idx for request in requests])
 
 
 def make_caches(
@@ -293,14 +337,16 @@ def make_caches(
     return gpu, cpu
 
 
-def start(backend: backend_module.OrderedCopyBackend, gpu: dict[str, torch.Tensor],
-          cpu: dict[str, torch.Tensor]) -> backend_module.OrderedCopyBackend:
+def start(
+    backend: backend_module.OrderedCopyBackend, gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor]
+) -> backend_module.OrderedCopyBackend:
     backend.init(gpu, cpu, torch.device("cuda"), SimStream(), SimStream())  # type: ignore[arg-type]
     return backend
 
 
-def holds(gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor],
-          src: Sequence[int], dst: Sequence[int]) -> bool:
+def holds(
+    gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor], src: Sequence[int], dst: Sequence[int]
+) -> bool:
     return all(torch.equal(cpu[name][list(dst)], gpu[name][list(src)]) for name in gpu)
 
 

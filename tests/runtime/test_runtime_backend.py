@@ -5,7 +5,6 @@ and FIFO reports."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,9 +13,11 @@ import torch
 from runtime_sim import (
     SIM,
     TORCH_WAITS,
+    GatedBackend,
     SimEvent,
     SimEventCalls,
     SimStream,
+    compared_blocks,
     holds,
     install,
     make_caches,
@@ -33,8 +34,10 @@ from kvguard.runtime import (
 )
 from kvguard.runtime import backend as backend_module
 from kvguard.runtime import compare as compare_module
-from kvguard.runtime.backend import _Copy
-from kvguard.runtime.guard import CopyRequest
+from kvguard.runtime import verify as verify_module
+from kvguard.runtime.batch_copy import copy_blocks
+from kvguard.runtime.guard import CopyGuard, CopyRequest
+from kvguard.runtime.intake import GroupLimits, QueuedCopy
 from kvguard.runtime.order import SourceOrder
 
 
@@ -43,25 +46,12 @@ def sim(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     return install(monkeypatch)
 
 
-class GatedBackend(OrderedCopyBackend):
-    """The copy thread starts taking requests only when the gate opens; records its groups."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.gate = threading.Event()
-        self.groups: list[list[int]] = []
-
-    def _copy_loop(self) -> None:
-        self.gate.wait()
-        super()._copy_loop()
-
-    def _issue(self, group: list[_Copy]) -> None:
-        self.groups.append([copy.request.event_idx for copy in group])
-        super()._issue(group)
-
-
-def launch_all(backend: OrderedCopyBackend, sizes: Sequence[int], stores: Sequence[bool] | None = None,
-               events: list[tuple[int, Any]] | None = None) -> list[tuple[int, Any]]:
+def launch_all(
+    backend: OrderedCopyBackend,
+    sizes: Sequence[int],
+    stores: Sequence[bool] | None = None,
+    events: list[tuple[int, Any]] | None = None,
+) -> list[tuple[int, Any]]:
     events = [] if events is None else events
     compute = SimStream()
     with torch.cuda.stream(compute):  # type: ignore[arg-type]
@@ -74,12 +64,11 @@ def launch_all(backend: OrderedCopyBackend, sizes: Sequence[int], stores: Sequen
     return events
 
 
-def gated_groups(sizes: Sequence[int], stores: Sequence[bool] | None = None,
-                 **attributes: int) -> tuple[list[list[int]], list[tuple[int, Any]], GatedBackend]:
+def gated_groups(
+    sizes: Sequence[int], stores: Sequence[bool] | None = None, **limits: int
+) -> tuple[list[list[int]], list[tuple[int, Any]], GatedBackend]:
     gpu, cpu = make_caches(sum(sizes), sum(sizes))
-    backend = GatedBackend(GuardPolicy.RAISE)
-    for name, value in attributes.items():
-        setattr(backend, name, value)
+    backend = GatedBackend(GuardPolicy.RAISE, limits=GroupLimits(**limits))
     start(backend, gpu, cpu)
     events = launch_all(backend, sizes, stores)
     backend.gate.set()
@@ -104,9 +93,7 @@ def gated_groups(sizes: Sequence[int], stores: Sequence[bool] | None = None,
         ([1023, 1, 1], [[0, 1], [2]]),
     ],
 )
-def test_group_merges_requests_only_below_the_block_cap(
-    sizes: list[int], expected: list[list[int]]
-) -> None:
+def test_group_merges_requests_only_below_the_block_cap(sizes: list[int], expected: list[list[int]]) -> None:
     groups, events, _ = gated_groups(sizes, first_group_bytes=1 << 40)  # no ramp: the cap alone
     assert groups == expected
     assert [idx for idx, _ in events] == list(range(len(sizes)))  # FIFO
@@ -152,8 +139,8 @@ def test_a_large_group_to_an_idle_stream_starts_with_a_short_driver_call(
     only what it plans itself."""
     monkeypatch.setattr(SimStream, "query", lambda self: not busy)
     groups, events, backend = gated_groups(  # first_group_bytes: 16 blocks of 64 bytes
-        sizes, first_group_bytes=16 * 64,
-        plan_early_below=OrderedCopyBackend.plan_early_below if early else 0)
+        sizes, first_group_bytes=16 * 64, plan_early_below=GroupLimits().plan_early_below if early else 0
+    )
     copier = backend._store_copier
     assert copier is not None
     assert [len(src) for src, _ in copier.calls] == calls
@@ -169,8 +156,7 @@ def test_a_failure_in_the_second_call_of_a_split_group_refuses_it_after_the_firs
     and the transfer stream is synchronized first, so nothing of it is still writing once its
     blocks may be reused."""
     gpu, cpu = make_caches(100, 100)
-    backend = GatedBackend(GuardPolicy.RAISE)
-    backend.first_group_bytes = 16 * 64
+    backend = GatedBackend(GuardPolicy.RAISE, limits=GroupLimits(first_group_bytes=16 * 64))
     start(backend, gpu, cpu)
     store = backend._store_copier
     assert store is not None
@@ -191,8 +177,7 @@ def test_a_bad_block_in_a_split_loads_tail_refuses_it_with_nothing_copied() -> N
     """Both parts are planned before either is issued: an out-of-range block at the end of a
     large load refuses the load and no GPU block is overwritten."""
     gpu, cpu = make_caches(100, 100)
-    backend = GatedBackend(GuardPolicy.RAISE)
-    backend.first_group_bytes = 16 * 64
+    backend = GatedBackend(GuardPolicy.RAISE, limits=GroupLimits(first_group_bytes=16 * 64))
     start(backend, gpu, cpu)
     before = {name: tensor.clone() for name, tensor in gpu.items()}
     events: list[tuple[int, Any]] = []
@@ -213,6 +198,7 @@ def test_the_split_is_decided_before_the_barrier_queues_its_wait(
 ) -> None:
     """Whether the group would be the transfer stream's first work is read before its wait on
     the compute stream is queued (a pending wait would make any stream look busy)."""
+
     def query(stream: SimStream) -> bool:
         sim.calls.append(("query", stream.cuda_stream))
         return True
@@ -226,7 +212,7 @@ def test_the_split_is_decided_before_the_barrier_queues_its_wait(
     assert [len(src) for src, _ in backend._store_copier.calls] == [16, 84]  # type: ignore[union-attr]
 
 
-def test_group_caps_are_attributes() -> None:
+def test_group_caps_are_constructor_limits() -> None:
     groups, _, _ = gated_groups([1] * 10, max_group=4)
     assert groups == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
     groups, _, _ = gated_groups([2] * 5, max_group_blocks=4)
@@ -246,7 +232,7 @@ def test_direction_change_and_drain_end_a_group() -> None:
     events = launch_all(backend, [1, 1])
     drained = threading.Thread(target=backend.drain)
     drained.start()
-    time.sleep(0.05)
+    assert wait_until(lambda: backend._queue.qsize() == 3)  # the drain's marker behind the two
     launch_all(backend, [1], events=events)
     backend.gate.set()
     drained.join(5)
@@ -261,9 +247,7 @@ def test_shutdown_with_requests_still_queued_issues_them_and_returns() -> None:
     start(backend, gpu, cpu)
     events = launch_all(backend, [1] * 300)
     backend.gate.set()
-    began = time.monotonic()
     backend.shutdown()  # the None behind the copies may end a group: the thread must still stop
-    assert time.monotonic() - began < 5
     assert not any(thread.is_alive() for thread in backend._threads)
     assert len(events) == 300
 
@@ -298,7 +282,8 @@ def test_reused_completion_events_are_recorded_by_the_driver_and_fall_back() -> 
         calls.append((event, stream))
         return next(results)
 
-    backend._raw_record = raw_record
+    completions = backend._issuer.completions  # type: ignore[union-attr]
+    completions.raw_record = raw_record
     store_stream = backend._store_copier.stream.cuda_stream  # type: ignore[union-attr]
     records = []
     for _ in range(5):
@@ -313,7 +298,7 @@ def test_reused_completion_events_are_recorded_by_the_driver_and_fall_back() -> 
     # call fails, so PyTorch records it (and every later one) again.
     assert records == [1, 1, 1, 2, 3]
     assert len(calls) == 3 and {stream for _, stream in calls} == {store_stream}
-    assert backend._raw_record is None
+    assert completions.raw_record is None
 
 
 def test_guard_evidence_flows_through_the_group_check() -> None:
@@ -327,31 +312,31 @@ def test_guard_evidence_flows_through_the_group_check() -> None:
     assert sum(v for k, v in counters.items() if k.startswith("violations_")) == 0
 
 
-class Unordered(OrderedCopyBackend):
-    def _wait_for_compute(self, transfer_stream: Any, request: CopyRequest) -> None:
-        pass
+def no_barrier(guard: CopyGuard, transfer_stream: Any, request: CopyRequest) -> None:
+    """The stock bug: the transfer stream is not made to wait."""
+
+
+def unordered(policy: GuardPolicy) -> OrderedCopyBackend:
+    return OrderedCopyBackend(policy, barrier=no_barrier)
 
 
 def test_raise_errors_raises_a_stopped_copys_violation_once_without_blocking() -> None:
     gpu, cpu = make_caches(8, 8)
-    backend = start(Unordered(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(unordered(GuardPolicy.RAISE), gpu, cpu)
     backend.raise_errors()  # nothing failed yet: returns
     launch_all(backend, [1])
-    deadline = time.monotonic() + 5.0
-    while not backend.refused_copies() and time.monotonic() < deadline:
-        time.sleep(0.001)  # the copy thread refuses the copy, then records the error
+    assert wait_until(lambda: bool(backend._errors))  # the copy thread refused the copy
     with pytest.raises(GuardViolation) as caught:
-        for _ in range(1000):  # the error lands just after the refusal
-            backend.raise_errors()
-            time.sleep(0.001)
+        backend.raise_errors()
     assert caught.value.kind == "no_wait"
+    assert [r.reason for r in backend.refused_copies()] == ["no_wait"]
     backend.raise_errors()  # raised once
     backend.shutdown()
 
 
 def test_missing_barrier_is_raised_or_refused_per_request() -> None:
     gpu, cpu = make_caches(8, 8)
-    backend = start(Unordered(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(unordered(GuardPolicy.RAISE), gpu, cpu)
     events = launch_all(backend, [1, 1])
     with pytest.raises(GuardViolation) as caught:
         backend.drain()
@@ -361,12 +346,11 @@ def test_missing_barrier_is_raised_or_refused_per_request() -> None:
     backend.drain()
     assert events == [] and backend.counters["violations_no_wait"] == 2
     assert torch.equal(cpu["k"], torch.full_like(cpu["k"], -1))  # nothing was copied
-    assert [(r.event_idx, r.reason) for r in backend.refused_copies()] == [(0, "no_wait"),
-                                                                           (1, "no_wait")]
+    assert [(r.event_idx, r.reason) for r in backend.refused_copies()] == [(0, "no_wait"), (1, "no_wait")]
     assert backend.counters["refused"] == 2
     backend.shutdown()
 
-    backend = start(Unordered(GuardPolicy.REFUSE), gpu, cpu)
+    backend = start(unordered(GuardPolicy.REFUSE), gpu, cpu)
     events = launch_all(backend, [2, 2, 2])
     backend.drain()
     refused = backend.refused_copies()
@@ -376,25 +360,30 @@ def test_missing_barrier_is_raised_or_refused_per_request() -> None:
     assert backend.counters["refused"] == 3
 
 
-class Corrupting(OrderedCopyBackend):
-    """After each store's copy, overwrite the host copy of every block divisible by 4."""
+class Corrupter:
+    """A copy call: after each store's copy, overwrite the host copy of each block that
+    `corrupts` picks (by default every block divisible by 4, once each; `always`: each time)."""
 
-    always = False
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, always: bool = False, corrupts: Any = lambda block: block % 4 == 0) -> None:
+        self.always = always
+        self.corrupts = corrupts
         self.corrupted: set[int] = set()
 
-    def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    plans: Any = None) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, plans)
+    def __call__(
+        self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int], plans: Any = None
+    ) -> None:
+        copy_blocks(copier, src_blocks, dst_blocks, plans)
         if not copier.is_store:
             return
         for target in dst_blocks:
-            if target % 4 == 0 and (self.always or target not in self.corrupted):
+            if self.corrupts(target) and (self.always or target not in self.corrupted):
                 self.corrupted.add(target)
-                for tensor in self._cpu_caches.values():
+                for tensor in copier.dst.values():
                     tensor[target] = -7
+
+
+def corrupting(*args: Any, always: bool = False, **kwargs: Any) -> OrderedCopyBackend:
+    return OrderedCopyBackend(*args, copy_call=Corrupter(always), **kwargs)
 
 
 def run_verified(backend: OrderedCopyBackend, stores: int = 20) -> dict[str, Any]:
@@ -407,12 +396,17 @@ def run_verified(backend: OrderedCopyBackend, stores: int = 20) -> dict[str, Any
     backend.shutdown()
     reported = [idx for idx, _ in events]
     good = all(holds(gpu, cpu, range(4 * i, 4 * i + 4), range(4 * i, 4 * i + 4)) for i in reported)
-    return {"reported": reported, "good": good, "refused_events": [r.event_idx for r in refused],
-            "reasons": {r.reason for r in refused}, **counters}
+    return {
+        "reported": reported,
+        "good": good,
+        "refused_events": [r.event_idx for r in refused],
+        "reasons": {r.reason for r in refused},
+        **counters,
+    }
 
 
 def test_verification_recopies_a_corrupt_block_before_reporting_it() -> None:
-    result = run_verified(Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0))
+    result = run_verified(corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0))
     assert result["mismatches"] == result["recopied"] == 20
     assert result["reported"] == list(range(20)) and result["good"]
     assert result["refused_events"] == [] and result["refused"] == 0
@@ -420,27 +414,25 @@ def test_verification_recopies_a_corrupt_block_before_reporting_it() -> None:
 
 
 def test_verification_refuses_a_block_that_stays_corrupt() -> None:
-    backend = Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
-    backend.always = True
-    result = run_verified(backend)
+    result = run_verified(corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0, always=True))
     assert result["reported"] == []
     assert result["refused_events"] == list(range(20))
     assert result["reasons"] == {"verification_mismatch"}
     assert result["refused"] == result["mismatches"] == 20
 
 
-def test_a_check_beyond_one_launchs_grid_compares_in_several(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_check_beyond_one_launchs_grid_compares_in_several(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compare_module, "_MAX_PAIRS_PER_LAUNCH", 3)
-    result = run_verified(Corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0))
+    result = run_verified(corrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0))
     assert result["mismatches"] == result["recopied"] == 20 and result["good"]
     assert result["reported"] == list(range(20))
     assert max(pairs for _, pairs in SIM.kernel.launches) == 3
 
 
 def test_sampled_verification_keeps_reports_in_order() -> None:
-    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.1, verify_seed=3)
-    backend.handover_bytes = 0  # groups of about 16 stores of 64-byte blocks, not one of 300
+    backend = OrderedCopyBackend(  # groups of about 16 stores of 64-byte blocks, not one of 300
+        GuardPolicy.RAISE, verify_fraction=0.1, verify_seed=3, limits=GroupLimits(handover_bytes=0)
+    )
     result = run_verified(backend, stores=300)
     assert result["reported"] == list(range(300)) and result["good"]
     assert 60 <= result["verified"] <= 180 and result["mismatches"] == 0  # 120 expected
@@ -461,13 +453,14 @@ def test_a_verification_that_fails_is_never_reported_as_good() -> None:
 
 
 def test_verification_compares_behind_the_stores_completion_and_adds_nothing_to_its_call(
-        sim: SimEventCalls) -> None:
+    sim: SimEventCalls,
+) -> None:
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
     events = launch_all(backend, [3])
     backend.drain()
-    compare_stream = backend._compare_stream.cuda_stream
+    compare_stream = backend._verifier.compare_stream.cuda_stream  # type: ignore[union-attr]
     backend.shutdown()
     assert [idx for idx, _ in events] == [0]
     copier = backend._store_copier
@@ -480,44 +473,41 @@ def test_verification_compares_behind_the_stores_completion_and_adds_nothing_to_
     assert SIM.kernel.unloaded == 1
 
 
-class TorchWaitOnCopyThread(OrderedCopyBackend):
+def torch_wait_on_copy_thread(guard: CopyGuard, transfer_stream: Any, request: CopyRequest) -> None:
     """The classic wrong fix, made with PyTorch: not through the guard, so not evidence."""
-
-    def _wait_for_compute(self, transfer_stream: Any, request: CopyRequest) -> None:
-        transfer_stream.wait_stream(torch.cuda.current_stream())
+    transfer_stream.wait_stream(torch.cuda.current_stream())
 
 
-class GuardWaitOnCopyThreadStream(OrderedCopyBackend):
+def guard_wait_on_copy_thread_stream(guard: CopyGuard, transfer_stream: Any, request: CopyRequest) -> None:
     """The same wrong fix through the guard: it waits on an event of the copy thread's stream."""
-
-    def _wait_for_compute(self, transfer_stream: Any, request: CopyRequest) -> None:
-        own = self._guard.open_request(True, -1, (), ())  # on the copy thread: its stream
-        self._guard.wait(transfer_stream.cuda_stream, own)
+    own = guard.open_request(True, -1, (), ())  # on the copy thread: its stream
+    guard.wait(transfer_stream.cuda_stream, own)
 
 
-class StaleEvent(OrderedCopyBackend):
+class StaleEvent:
     """Waits, through the guard, on the event of a request made before the first store."""
 
     stale: Any = None
 
-    def _wait_for_compute(self, transfer_stream: Any, request: CopyRequest) -> None:
-        self._guard.wait(transfer_stream.cuda_stream, self.stale)
+    def __call__(self, guard: CopyGuard, transfer_stream: Any, request: CopyRequest) -> None:
+        guard.wait(transfer_stream.cuda_stream, self.stale)
 
 
 @pytest.mark.parametrize(
-    ("variant", "kind"),
-    [(TorchWaitOnCopyThread, "no_wait"), (GuardWaitOnCopyThreadStream, "wait_not_on_compute"),
-     (StaleEvent, "stale_record")],
+    ("barrier", "kind"),
+    [
+        (torch_wait_on_copy_thread, "no_wait"),
+        (guard_wait_on_copy_thread_stream, "wait_not_on_compute"),
+        (StaleEvent(), "stale_record"),
+    ],
 )
-def test_wrong_barriers_are_named_from_the_guards_evidence(
-    variant: type[OrderedCopyBackend], kind: str
-) -> None:
+def test_wrong_barriers_are_named_from_the_guards_evidence(barrier: Any, kind: str) -> None:
     gpu, cpu = make_caches(8, 8)
-    backend = start(variant(GuardPolicy.REFUSE), gpu, cpu)
+    backend = start(OrderedCopyBackend(GuardPolicy.REFUSE, barrier=barrier), gpu, cpu)
     compute = SimStream()
-    if isinstance(backend, StaleEvent):
+    if isinstance(barrier, StaleEvent):
         with torch.cuda.stream(compute):  # type: ignore[arg-type]
-            backend.stale = backend._guard.open_request(True, -1, (), ())
+            barrier.stale = backend._guard.open_request(True, -1, (), ())
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(compute):  # type: ignore[arg-type]
         for idx in range(3):
@@ -527,7 +517,7 @@ def test_wrong_barriers_are_named_from_the_guards_evidence(
     backend.shutdown()
     assert events == [] and [r.event_idx for r in refused] == [0, 1, 2]
     assert {r.reason for r in refused} == {kind}
-    if variant is TorchWaitOnCopyThread:
+    if barrier is torch_wait_on_copy_thread:
         assert len(TORCH_WAITS) == 3  # it did wait, just not in a way the guard can see
 
 
@@ -578,8 +568,7 @@ def test_a_group_waits_once_per_compute_stream_and_on_each_caller_event(
     backend.shutdown()
     assert backend.groups == [[0, 1, 2, 3, 4]]
     assert sorted(waits) == sorted([(transfer, first.cuda_stream), (transfer, second.cuda_stream)])
-    assert sorted(TORCH_WAITS) == sorted([(transfer, shared.cuda_event),
-                                          (transfer, own.cuda_event)])
+    assert sorted(TORCH_WAITS) == sorted([(transfer, shared.cuda_event), (transfer, own.cuda_event)])
     assert backend.counters["stores_checked"] == 5 and len(events) == 5
 
 
@@ -616,10 +605,9 @@ def test_a_driver_error_in_the_barrier_is_raised_to_the_caller(sim: SimEventCall
 
 def test_a_failed_copy_is_refused_and_raised_and_later_copies_go_on() -> None:
     gpu, cpu = make_caches(8, 8)
-    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE, limits=GroupLimits(max_group=1)), gpu, cpu)
     backend._store_copier.fail_calls = {0}  # type: ignore[union-attr]  # the first group's call
     events = launch_all(backend, [2, 2], events=None)
-    backend.max_group = 1
     backend.gate.set()
     with pytest.raises(BatchCopyError, match="simulated failure"):
         backend.drain()
@@ -644,45 +632,29 @@ def test_verified_completion_events_are_reused_too() -> None:
 
 
 class GatedVerified(GatedBackend):
-    """Gated copy and verify threads; records each check's source blocks as it is queued."""
+    """A gated copy thread, and compares that finish only once `open_gates` lets them, so that
+    groups wait for their checks together; groups of two requests."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.checks: list[list[int]] = []
-        self.verify_gate = threading.Event()
+        super().__init__(*args, limits=GroupLimits(max_group=2), **kwargs)
+        self.compares_done = threading.Event()
+        SIM.events.compares_held = self.compares_done
 
-    def _verify_loop(self) -> None:
-        self.verify_gate.wait()
-        super()._verify_loop()
-
-    def open_gates(self) -> None:
-        """Let the copy thread issue everything queued, then let the verify thread take it
-        all at once (every group is handed over: all are sampled). The copy thread is taken to
-        be done once it makes no progress for 100 ms."""
+    def open_gates(self, groups: int) -> None:
+        """Let the copy thread issue everything queued; once it has handed `groups` groups to
+        the verify thread (every group is: all are sampled), let their compares finish."""
         self.gate.set()
-        deadline = time.monotonic() + 5
-        last, stable_since = (-1, -1), time.monotonic()
-        while time.monotonic() < deadline:
-            state = (self._queue.qsize(), self._handed_off)
-            if state != last:
-                last, stable_since = state, time.monotonic()
-            elif time.monotonic() - stable_since > 0.1:
-                break
-            time.sleep(0.005)
-        self.verify_gate.set()
-
-    def _differing(self, samples: Any, after: int) -> list[int]:
-        self.checks.append([sample.src for sample in samples])
-        return super()._differing(samples, after)
+        assert wait_until(lambda: self._verifier.handed_off == groups)  # type: ignore[union-attr]
+        self.compares_done.set()
 
 
 def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, Any]:
-    """Queue every store before the copy thread starts, so groups reach the verify thread
+    """Queue every store before the copy thread starts, so groups wait for their checks
     together; then drain."""
     gpu, cpu = make_caches(sum(sizes), sum(sizes))
     start(backend, gpu, cpu)
     events = launch_all(backend, sizes)
-    backend.open_gates()
+    backend.open_gates(groups=len(sizes) // 2)
     backend.drain()
     refused = backend.refused_copies()
     counters = backend.counters
@@ -692,15 +664,20 @@ def run_gated_verified(backend: GatedVerified, sizes: list[int]) -> dict[str, An
         good[idx] = holds(gpu, cpu, range(block, block + size), range(block, block + size))
         block += size
     reported = [idx for idx, _ in events]
-    return {"reported": reported, "good": all(good[i] for i in reported),
-            "refused": [(r.event_idx, r.reason) for r in refused], "counters": counters,
-            "groups": backend.groups, "checks": backend.checks, "stats": backend.verify_stats}
+    return {
+        "reported": reported,
+        "good": all(good[i] for i in reported),
+        "refused": [(r.event_idx, r.reason) for r in refused],
+        "counters": counters,
+        "groups": backend.groups,
+        "checks": compared_blocks(gpu),
+        "stats": backend.verify_stats,
+    }
 
 
 def test_each_sampled_group_is_checked_once_in_order() -> None:
     """Six groups of four blocks: one check each, in request order."""
     backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
-    backend.max_group = 2
     result = run_gated_verified(backend, [2] * 12)
     assert result["reported"] == list(range(12)) and result["good"]
     assert result["checks"] == [list(range(4 * g, 4 * g + 4)) for g in range(6)]
@@ -708,21 +685,9 @@ def test_each_sampled_group_is_checked_once_in_order() -> None:
     assert result["stats"]["checks"] == 6
 
 
-class CorruptingGated(GatedVerified):
-    """Corrupts the host copy of block 9 once, right after its store's copy."""
-
-    def _issue_copy(self, copier: Any, src_blocks: Sequence[int], dst_blocks: Sequence[int],
-                    plans: Any = None) -> None:
-        super()._issue_copy(copier, src_blocks, dst_blocks, plans)
-        if copier.is_store and 9 in dst_blocks and not getattr(self, "done_once", False):
-            self.done_once = True
-            for tensor in self._cpu_caches.values():
-                tensor[9] = -7
-
-
 def test_a_mismatch_recopies_and_rechecks_only_its_block() -> None:
-    backend = CorruptingGated(GuardPolicy.RAISE, verify_fraction=1.0)
-    backend.max_group = 2
+    corrupt_block_9 = Corrupter(corrupts=lambda block: block == 9)  # once, after its store's copy
+    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0, copy_call=corrupt_block_9)
     result = run_gated_verified(backend, [2] * 12)
     groups = [list(range(4 * g, 4 * g + 4)) for g in range(6)]
     assert result["checks"] == [*groups[:3], [9], *groups[3:]]  # block 9 again, after its re-copy
@@ -732,14 +697,8 @@ def test_a_mismatch_recopies_and_rechecks_only_its_block() -> None:
 
 
 def test_a_block_that_stays_corrupt_refuses_only_its_store_and_keeps_order() -> None:
-    class Always(CorruptingGated):
-        def _issue_copy(self, copier: Any, src_blocks: Sequence[int],
-                        dst_blocks: Sequence[int], plans: Any = None) -> None:
-            self.done_once = False
-            super()._issue_copy(copier, src_blocks, dst_blocks, plans)
-
-    backend = Always(GuardPolicy.RAISE, verify_fraction=1.0)
-    backend.max_group = 2
+    always_corrupt_block_9 = Corrupter(always=True, corrupts=lambda block: block == 9)
+    backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0, copy_call=always_corrupt_block_9)
     result = run_gated_verified(backend, [2] * 12)
     assert result["refused"] == [(4, "verification_mismatch")]  # store 4 holds blocks 8 and 9
     assert result["reported"] == [i for i in range(12) if i != 4] and result["good"]
@@ -754,13 +713,12 @@ def test_a_sampled_group_whose_copy_fails_refuses_its_failing_store_and_checks_t
     0 is refused; store 1 is copied, sampled on its own blocks, checked and reported; the
     other groups are checked in order."""
     backend = GatedVerified(GuardPolicy.RAISE, verify_fraction=1.0)
-    backend.max_group = 2
     gpu, cpu = make_caches(24, 24)
     start(backend, gpu, cpu)
     store = backend._store_copier
     store.fail_blocks, store.names_failing = {0}, names_failing  # type: ignore[union-attr]
     events = launch_all(backend, [2] * 12)
-    backend.open_gates()
+    backend.open_gates(groups=6)  # store 1 alone, then five groups of two
     with pytest.raises(BatchCopyError, match="simulated failure") as caught:
         backend.drain()
     backend.drain()
@@ -770,7 +728,7 @@ def test_a_sampled_group_whose_copy_fails_refuses_its_failing_store_and_checks_t
     assert "store event 0 (source blocks [0, 1]" in str(caught.value)
     assert [(r.event_idx, r.reason) for r in refused] == [(0, "copy_error")]
     assert [idx for idx, _ in events] == list(range(1, 12))
-    assert backend.checks == [[2, 3]] + [list(range(4 * g, 4 * g + 4)) for g in range(1, 6)]
+    assert compared_blocks(gpu) == [[2, 3]] + [list(range(4 * g, 4 * g + 4)) for g in range(1, 6)]
     assert counters["verified"] == 22 and counters["mismatches"] == 0
     assert holds(gpu, cpu, range(2, 24), range(2, 24)) and not holds(gpu, cpu, [0, 1], [0, 1])
 
@@ -787,8 +745,9 @@ def test_verification_under_concurrent_hand_offs_keeps_order_and_recopies(
     monkeypatch.setattr(compare_module, "_MAX_PAIRS_PER_LAUNCH", 5)
     rng = random.Random(seed)
     sizes = [rng.randint(1, 9) for _ in range(150)]
-    backend = Corrupting(GuardPolicy.RAISE, verify_fraction=0.3, verify_seed=seed)
-    backend.handover_bytes = 0  # hand over at 16 queued stores of these 64-byte blocks
+    backend = corrupting(  # hand over at 16 queued stores of these 64-byte blocks
+        GuardPolicy.RAISE, verify_fraction=0.3, verify_seed=seed, limits=GroupLimits(handover_bytes=0)
+    )
     gpu, cpu = make_caches(sum(sizes), sum(sizes))
     start(backend, gpu, cpu)
     events = launch_all(backend, sizes)
@@ -809,9 +768,8 @@ def test_a_backlog_of_queued_requests_hands_the_copy_thread_the_gil(
     sleeps: list[float] = []
     monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
     gpu, cpu = make_caches(100, 100)
-    backend = GatedBackend(GuardPolicy.RAISE)
-    assert backend.handover_backlog == 16
-    backend.handover_bytes = 0  # the blocks here are 64 bytes
+    assert GroupLimits().handover_backlog == 16
+    backend = GatedBackend(GuardPolicy.RAISE, limits=GroupLimits(handover_bytes=0))  # 64-byte blocks
     start(backend, gpu, cpu)
     events = launch_all(backend, [1] * 15)
     assert sleeps == []
@@ -833,7 +791,7 @@ def test_a_backlog_hands_over_only_once_it_holds_handover_bytes(
     monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
     gpu, cpu = make_caches(100, 100, width=block_bytes // 8)  # two int32 tensors a block
     backend = GatedBackend(GuardPolicy.RAISE)
-    assert backend.handover_bytes == 8 << 20
+    assert backend.limits.handover_bytes == 8 << 20
     start(backend, gpu, cpu)
     events = launch_all(backend, [1] * 100)
     backend.gate.set()
@@ -843,8 +801,10 @@ def test_a_backlog_hands_over_only_once_it_holds_handover_bytes(
     assert backend._bytes_launched == backend._bytes_taken == 100 * block_bytes
 
 
-@pytest.mark.parametrize(("sizes", "handovers"), [([90], 0), ([40, 40], 0), ([30] * 3, 1),
-                                                 ([20] * 3, 0), ([20] * 4, 1), ([16] * 6, 3)])
+@pytest.mark.parametrize(
+    ("sizes", "handovers"),
+    [([90], 0), ([40, 40], 0), ([30] * 3, 1), ([20] * 3, 0), ([20] * 4, 1), ([16] * 6, 3)],
+)
 def test_a_burst_of_large_requests_hands_over_from_the_third(
     sizes: list[int], handovers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -855,7 +815,7 @@ def test_a_burst_of_large_requests_hands_over_from_the_third(
     monkeypatch.setattr(backend_module.time, "sleep", sleeps.append)
     gpu, cpu = make_caches(100, 100, width=(1 << 20) // 8)  # 1 MiB blocks (two tensors)
     backend = GatedBackend(GuardPolicy.RAISE)
-    assert backend.handover_burst_bytes == 64 << 20
+    assert backend.limits.handover_burst_bytes == 64 << 20
     start(backend, gpu, cpu)
     events = launch_all(backend, sizes)
     backend.gate.set()
@@ -864,26 +824,14 @@ def test_a_burst_of_large_requests_hands_over_from_the_third(
     assert len(sleeps) == handovers and len(events) == len(sizes)
 
 
-class VerifyGated(OrderedCopyBackend):
-    """The verify thread starts only when `verify_gate` opens; the copy thread runs freely."""
-
-    verify_cluster_bytes = 1  # blocks sampled one by one: these tests are about checks
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.verify_gate = threading.Event()
-
-    def _verify_loop(self) -> None:
-        self.verify_gate.wait()
-        super()._verify_loop()
-
-
 def test_a_failed_store_call_among_waiting_checks_refuses_only_its_group() -> None:
     """Group 1's call fails while group 0 waits for its check: group 1 is refused at once, and
     groups 0 and 2 are checked and reported in request order."""
     gpu, cpu = make_caches(6, 6)
-    backend = VerifyGated(GuardPolicy.RAISE, verify_fraction=1.0)
-    backend.max_group = 1
+    backend = OrderedCopyBackend(  # blocks sampled one by one: this test is about checks
+        GuardPolicy.RAISE, verify_fraction=1.0, verify_cluster_bytes=1, limits=GroupLimits(max_group=1)
+    )
+    compares_done = SIM.events.compares_held = threading.Event()
     start(backend, gpu, cpu)
     backend._store_copier.fail_calls = {1}  # type: ignore[union-attr]  # the second group's call
     events: list[tuple[int, Any]] = []
@@ -891,9 +839,9 @@ def test_a_failed_store_call_among_waiting_checks_refuses_only_its_group() -> No
         for idx in range(3):
             blocks = [2 * idx, 2 * idx + 1]
             backend.launch_copy(blocks, blocks, True, idx, events)
-    assert wait_until(lambda: backend._handed_off == 2)
+    assert wait_until(lambda: backend._verifier.handed_off == 2)  # type: ignore[union-attr]
     assert events == []  # nothing is reported before its check
-    backend.verify_gate.set()
+    compares_done.set()
     with pytest.raises(BatchCopyError, match="simulated failure"):
         backend.drain()
     backend.drain()
@@ -921,8 +869,7 @@ def test_a_sampled_group_whose_completion_record_fails_is_refused_and_the_next_c
     monkeypatch.setattr(torch.cuda, "Event", FailingFirstRecord, raising=False)
     FailingFirstRecord.failed = False
     gpu, cpu = make_caches(8, 8)
-    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
-    backend.max_group = 1
+    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0, limits=GroupLimits(max_group=1))
     start(backend, gpu, cpu)
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
@@ -944,15 +891,8 @@ def test_a_group_waits_on_the_latest_recorded_event_of_a_shared_stream(sim: SimE
     same stream, opens and queues. The group [B, A] must wait on B's event, the later record,
     not on the last one in queue order. (Found in review.)"""
 
-    class Gated(OrderedCopyBackend):
-        gate = threading.Event()
-
-        def _copy_loop(self) -> None:
-            self.gate.wait()
-            super()._copy_loop()
-
     gpu, cpu = make_caches(4, 4)
-    backend = Gated(GuardPolicy.REFUSE)
+    backend = GatedBackend(GuardPolicy.REFUSE)
     start(backend, gpu, cpu)
     compute = SimStream()
     events: list[tuple[int, Any]] = []
@@ -967,7 +907,7 @@ def test_a_group_waits_on_the_latest_recorded_event_of_a_shared_stream(sim: SimE
     b = threading.Thread(target=thread_b)
     b.start()
     b.join()
-    backend._queue.put(_Copy(request_a, None, events, None))  # thread A resumes
+    backend._queue.put(QueuedCopy(request_a, None, events, None))  # thread A resumes
     backend.gate.set()
     backend.drain()
     refused = backend.refused_copies()
@@ -998,6 +938,21 @@ def test_a_failed_barrier_wait_returns_the_groups_guard_events(sim: SimEventCall
     assert free == created, f"{created - free} guard event(s) never returned to the pool"
 
 
+class AnnouncingLock:
+    """A lock that notes which threads asked for it (by name), before they wait for it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.asked_by: list[str] = []
+
+    def __enter__(self) -> None:
+        self.asked_by.append(threading.current_thread().name)
+        self.lock.acquire()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.lock.release()
+
+
 def test_shutdown_during_a_launch_waits_for_it_and_leaks_no_event(sim: SimEventCalls) -> None:
     """shutdown() from another thread while launch_copy reads the compute stream (the guard
     reads it under the launch lock) waits until the request is queued: the copy thread issues
@@ -1009,12 +964,13 @@ def test_shutdown_during_a_launch_waits_for_it_and_leaks_no_event(sim: SimEventC
     compute = SimStream()
     guard = backend._guard
     read = guard._current_stream
-    stopper = threading.Thread(target=backend.shutdown)
+    lock = backend._launch_lock = AnnouncingLock()  # type: ignore[assignment]
+    stopper = threading.Thread(target=backend.shutdown, name="stopper")
     blocked: list[bool] = []
 
     def racing_read() -> int:
         stopper.start()
-        stopper.join(timeout=0.2)
+        assert wait_until(lambda: "stopper" in lock.asked_by)
         blocked.append(stopper.is_alive())  # shutdown waits on the lock this launch holds
         return compute.cuda_stream
 
@@ -1047,10 +1003,11 @@ def test_a_launch_that_waited_for_the_lock_behind_a_shutdown_raises_and_makes_no
         except RuntimeError as exc:
             errors.append(exc)
 
-    with backend._launch_lock:  # what shutdown() does under the lock
-        launcher = threading.Thread(target=launch)
+    lock = backend._launch_lock = AnnouncingLock()  # type: ignore[assignment]
+    with lock.lock:  # what shutdown() does under the lock
+        launcher = threading.Thread(target=launch, name="launcher")
         launcher.start()
-        launcher.join(timeout=0.2)  # past the unlocked checks, waiting for the lock
+        assert wait_until(lambda: lock.asked_by == ["launcher"])  # past the unlocked checks
         backend._closed = True
         backend._queue.put(None)
     launcher.join()
@@ -1064,8 +1021,9 @@ def test_a_launch_that_waited_for_the_lock_behind_a_shutdown_raises_and_makes_no
 def test_a_lone_sampled_request_splits_like_any_other_and_is_checked_once() -> None:
     """Verification adds nothing to the stores' calls, so a sampled request to an idle stream
     goes in the same two calls as an unsampled one; its check follows the second."""
-    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
-    backend.first_group_bytes = 16 * 64  # 16 blocks of two 32-byte tensors
+    backend = OrderedCopyBackend(  # first calls of 16 blocks of two 32-byte tensors
+        GuardPolicy.RAISE, verify_fraction=1.0, limits=GroupLimits(first_group_bytes=16 * 64)
+    )
     gpu, cpu = make_caches(40, 40)
     start(backend, gpu, cpu)
     events = launch_all(backend, [40])
@@ -1077,8 +1035,7 @@ def test_a_lone_sampled_request_splits_like_any_other_and_is_checked_once() -> N
     assert [pairs for _, pairs in SIM.kernel.launches] == [80]
 
 
-def test_the_compare_event_is_made_once_reused_and_destroyed_at_shutdown(
-        sim: SimEventCalls) -> None:
+def test_the_compare_event_is_made_once_reused_and_destroyed_at_shutdown(sim: SimEventCalls) -> None:
     backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=1.0)
     gpu, cpu = make_caches(8, 8)
     start(backend, gpu, cpu)
@@ -1113,14 +1070,16 @@ def test_a_failed_poll_of_the_compare_event_refuses_its_group(sim: SimEventCalls
 
 @pytest.mark.parametrize("failing", ["load", "bind"])
 def test_a_verify_thread_that_cannot_start_refuses_sampled_groups_and_reports_the_rest(
-    failing: str, sim: SimEventCalls,
+    failing: str,
+    sim: SimEventCalls,
 ) -> None:
     """Should the compare kernel fail to load (or the verify thread get no context), the error
     is raised to the caller and every sampled group is refused, never reported unverified;
     unsampled groups and loads are still reported, and drain() and shutdown() end."""
     (SIM.kernel.fail if failing == "load" else sim.fail).add(failing)
-    backend = OrderedCopyBackend(GuardPolicy.RAISE, verify_fraction=0.5, verify_seed=2)
-    backend.max_group = 1
+    backend = OrderedCopyBackend(
+        GuardPolicy.RAISE, verify_fraction=0.5, verify_seed=2, limits=GroupLimits(max_group=1)
+    )
     gpu, cpu = make_caches(40, 40)
     start(backend, gpu, cpu)
     with pytest.raises(CudaDriverError, match=r"cuModuleLoadData|cuCtxSetCurrent"):
@@ -1154,20 +1113,19 @@ def test_the_verify_thread_sleeps_between_asks_until_the_compare_is_done(
     backend.shutdown()
     asks = [call for call in sim.calls if call[0] == "query"]
     assert len(asks) == 4 and len({event for _, event in asks}) == 1
-    assert sleeps == [backend_module._POLL_S] * 3
+    assert sleeps == [verify_module._POLL_S] * 3
     assert [idx for idx, _ in events] == [0] and backend.counters["verified"] == 2
 
 
 def test_the_group_cap_reads_its_own_directions_stream(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stores and loads share the completion-event pool, so a store's old event may be
     re-recorded by a load: the idle test asks the store stream itself. (Found in review.)"""
-    backend = GatedBackend(GuardPolicy.RAISE)
-    backend.first_group_bytes = 16 * 64  # 16 blocks of 64 bytes
-    gpu, cpu = make_caches(300, 300)
+    backend = GatedBackend(GuardPolicy.RAISE, limits=GroupLimits(first_group_bytes=16 * 64))
+    gpu, cpu = make_caches(300, 300)  # 16 blocks of 64 bytes in a first group
     start(backend, gpu, cpu)
     load_stream = backend._load_copier.stream  # type: ignore[union-attr]
     monkeypatch.setattr(SimStream, "query", lambda self: self is not load_stream)
-    backend._newest_group_blocks[True] = 200  # an earlier store group, long complete
+    backend._issuer.newest_group_blocks[True] = 200  # type: ignore[union-attr]  # long complete
     events = launch_all(backend, [1] * 40)
     backend.gate.set()
     backend.drain()
@@ -1220,8 +1178,9 @@ def test_a_group_that_fails_before_its_copy_is_issued_is_refused() -> None:
     assert [idx for idx, _ in second] == [0] and backend.counters["refused"] == 1
 
 
-def gated_burst(sizes: Sequence[int], width: int = 8) -> tuple[
-        list[list[int]], list[tuple[int, Any]], GatedBackend]:
+def gated_burst(
+    sizes: Sequence[int], width: int = 8
+) -> tuple[list[list[int]], list[tuple[int, Any]], GatedBackend]:
     """gated_groups for two tensors of `width` int32 values a block."""
     gpu, cpu = make_caches(sum(sizes), sum(sizes), width=width)
     backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
@@ -1244,8 +1203,7 @@ def test_a_burst_of_small_blocks_is_planned_on_the_requesting_thread() -> None:
     assert [idx for idx, _ in events] == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize(("sizes", "width"),
-                         [([31] * 4, 8), ([64], 8), ([32] * 4, (32 << 10) // 4)])
+@pytest.mark.parametrize(("sizes", "width"), [([31] * 4, 8), ([64], 8), ([32] * 4, (32 << 10) // 4)])
 def test_other_requests_are_planned_on_the_copy_thread(sizes: list[int], width: int) -> None:
     """Below 64 descriptors the copy thread plans a group's blocks as one list; a request that
     finds the queue empty (one per engine step) costs the requesting thread no planning, nor
@@ -1260,11 +1218,10 @@ def test_a_bad_block_list_in_a_burst_is_refused_and_raised_from_the_copy_thread(
     """launch_copy does not raise on a block id the requesting thread's planning rejected: the
     copy thread plans it again, refuses its group and raises, as without the early plan."""
     gpu, cpu = make_caches(200, 200)
-    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE, limits=GroupLimits(max_group=1)), gpu, cpu)
     events = launch_all(backend, [32, 32])
     with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
         backend.launch_copy(list(range(168, 200)), list(range(180, 212)), True, 2, events)
-    backend.max_group = 1
     backend.gate.set()
     with pytest.raises(IndexError, match="out of range"):
         backend.drain()
@@ -1274,15 +1231,11 @@ def test_a_bad_block_list_in_a_burst_is_refused_and_raised_from_the_copy_thread(
     assert [idx for idx, _ in events] == [0, 1] and holds(gpu, cpu, range(64), range(64))
 
 
-class GatedCorrupting(GatedBackend, Corrupting):
-    """Corrupting, with the copy thread held until the gate opens (a burst piles up)."""
-
-
 def test_a_verified_burst_planned_early_is_checked_after_its_joined_call_and_recopied() -> None:
     """A burst planned by launch_copy, with every block sampled: the group's one driver call
     carries the joined plans, one check follows it, and corrupt blocks are re-copied and
     checked again before the report."""
-    backend = GatedCorrupting(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0)
+    backend = GatedBackend(GuardPolicy.RAISE, verify_fraction=1.0, verify_seed=0, copy_call=Corrupter())
     gpu, cpu = make_caches(128, 128)
     start(backend, gpu, cpu)
     events = launch_all(backend, [32] * 4)

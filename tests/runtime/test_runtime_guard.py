@@ -23,6 +23,7 @@ from kvguard.runtime import (
     ViolationKind,
 )
 from kvguard.runtime.counters import RuntimeCounters
+from kvguard.runtime.refusals import RefusalReason, Refusals
 
 COMPUTE, OTHER, TRANSFER = 0x1000, 0x2000, 0x3000
 
@@ -47,7 +48,9 @@ def guard(policy: GuardPolicy = GuardPolicy.RAISE) -> tuple[CopyGuard, SimEventC
 
 
 def check(
-    g: CopyGuard, request: CopyRequest, order: SourceOrder = SourceOrder.STREAM,
+    g: CopyGuard,
+    request: CopyRequest,
+    order: SourceOrder = SourceOrder.STREAM,
     waits: object = None,
 ) -> object:
     return g.check(request, TRANSFER, MemoryKind.DEVICE, order, waits)  # type: ignore[arg-type]
@@ -62,8 +65,11 @@ def test_the_guards_own_record_and_wait_pass() -> None:
     g, calls = guard()
     request = open_store(g)
     g.wait(TRANSFER, request)
-    assert calls.calls == [("create", request.event), ("record", request.event, COMPUTE),
-                           ("wait", TRANSFER, request.event)]
+    assert calls.calls == [
+        ("create", request.event),
+        ("record", request.event, COMPUTE),
+        ("wait", TRANSFER, request.event),
+    ]
     assert check(g, request).copy  # type: ignore[attr-defined]
     assert g.counters.as_dict()["stores_checked"] == 1
 
@@ -108,7 +114,7 @@ def test_missing_or_misdirected_barrier_is_named(barrier: str, kind: ViolationKi
     assert caught.value.kind == kind.value
     assert "store event 0" in str(caught.value) and "Fix:" in str(caught.value)
     assert g.counters.as_dict()[f"violations_{kind.value}"] == 1
-    assert g.counters.as_dict()["refused"] == 1  # raise keeps the copy from the driver too
+    assert g.counters.as_dict()["refused"] == 0  # the caller refuses it (refusals.py)
 
 
 def test_wait_made_before_the_request_does_not_count() -> None:
@@ -159,8 +165,7 @@ def test_events_are_pooled_once_released_and_destroyed_by_close() -> None:
     assert {third.event, fourth.event} == {first.event, second.event}
     assert g.events_created == 2
     g.close()
-    assert sorted(c[1] for c in calls.calls if c[0] == "destroy") == sorted(
-        [first.event, second.event])
+    assert sorted(c[1] for c in calls.calls if c[0] == "destroy") == sorted([first.event, second.event])
 
 
 def test_a_failed_event_destroy_at_close_is_logged(caplog: pytest.LogCaptureFixture) -> None:
@@ -199,7 +204,7 @@ def test_refuse_skips_counts_and_logs_once_per_kind(caplog: pytest.LogCaptureFix
     assert [v.copy for v in verdicts] == [False] * 3  # type: ignore[attr-defined]
     assert {v.violation for v in verdicts} == {ViolationKind.NO_WAIT}  # type: ignore[attr-defined]
     counters = g.counters.as_dict()
-    assert counters["refused"] == counters["violations_no_wait"] == 3
+    assert counters["violations_no_wait"] == 3 and counters["refused"] == 0  # the caller's to count
     assert len(caplog.records) == 1 and "refused" in caplog.records[0].getMessage()
 
 
@@ -214,7 +219,12 @@ def test_counters_are_a_flat_dict_of_ints_with_every_name_from_the_start() -> No
     g, _ = guard()
     counters = g.counters.as_dict()
     assert set(counters) == {
-        "stores_checked", "loads_checked", "refused", "verified", "mismatches", "recopied",
+        "stores_checked",
+        "loads_checked",
+        "refused",
+        "verified",
+        "mismatches",
+        "recopied",
         *(f"violations_{kind.value}" for kind in ViolationKind),
     }
     assert set(counters.values()) == {0}
@@ -224,8 +234,7 @@ def test_counters_are_a_flat_dict_of_ints_with_every_name_from_the_start() -> No
 
 def test_counters_add_up_across_threads() -> None:
     counters = RuntimeCounters(["hits"])
-    threads = [threading.Thread(target=lambda: [counters.add("hits") for _ in range(1000)])
-               for _ in range(8)]
+    threads = [threading.Thread(target=lambda: [counters.add("hits") for _ in range(1000)]) for _ in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -325,8 +334,12 @@ def test_a_newest_wait_on_a_foreign_event_defers_to_the_full_search() -> None:
     assert g.counters.as_dict()["stores_checked"] == 1
 
 
-@given(st.lists(st.tuples(st.sampled_from(["open", "open_other", "wait", "wait_elsewhere"]),
-                          st.integers(0, 39)), max_size=40))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["open", "open_other", "wait", "wait_elsewhere"]), st.integers(0, 39)),
+        max_size=40,
+    )
+)
 def test_the_verdict_is_exactly_whether_a_later_record_of_its_stream_was_waited_on(
     steps: list[tuple[str, int]],
 ) -> None:
@@ -349,10 +362,8 @@ def test_the_verdict_is_exactly_whether_a_later_record_of_its_stream_was_waited_
                 g.wait(OTHER, target)
     if not requests:
         return
-    model = [any(w.compute_stream == r.compute_stream and w.seq >= r.seq for w in waited)
-             for r in requests]
-    full = [g.find_violation(r, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM) is None
-            for r in requests]
+    model = [any(w.compute_stream == r.compute_stream and w.seq >= r.seq for w in waited) for r in requests]
+    full = [g.find_violation(r, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM) is None for r in requests]
     assert full == model
     if g.all_ordered(requests, TRANSFER, MemoryKind.DEVICE, SourceOrder.STREAM):
         assert all(model)
@@ -396,3 +407,23 @@ def test_open_request_before_attach_is_refused() -> None:
     g = CopyGuard(event_calls=SimEventCalls().as_driver())
     with pytest.raises(RuntimeError, match=r"attach\(device_index\) must come before"):
         g.open_request(True, 0, (1,), (2,))
+
+
+def test_a_refusal_is_counted_once_and_listed_once() -> None:
+    g, _ = guard(GuardPolicy.REFUSE)
+    refusals = Refusals(g.counters)
+    request = open_store(g, 0)
+    refusals.refuse(request, RefusalReason.of_violation(ViolationKind.STALE_RECORD))
+    refusals.refuse(request, RefusalReason.COPY_ERROR)
+    assert g.counters.as_dict()["refused"] == 2
+    assert [(r.event_idx, r.is_store, r.reason) for r in refusals.take()] == [
+        (0, True, "stale_record"),
+        (0, True, "copy_error"),
+    ]
+    assert refusals.take() == []
+
+
+def test_every_violation_kind_is_a_refusal_reason() -> None:
+    assert {RefusalReason.of_violation(kind).value for kind in ViolationKind} == {
+        kind.value for kind in ViolationKind
+    }

@@ -6,17 +6,16 @@ failing plan (CUDA 12.8's failIdx) or not (CUDA 13's entry point)."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from runtime_sim import SimEventCalls, SimStream, install, make_caches, start, wait_until
+from runtime_sim import GatedBackend, SimEventCalls, SimStream, install, make_caches, start, wait_until
 
 from kvguard.runtime import BatchCopyError, GuardPolicy, OrderedCopyBackend
-from kvguard.runtime.backend import _Copy
+from kvguard.runtime.intake import GroupLimits
 
 GPU_BLOCKS = CPU_BLOCKS = 64
 
@@ -24,24 +23,6 @@ GPU_BLOCKS = CPU_BLOCKS = 64
 @pytest.fixture(autouse=True)
 def sim(monkeypatch: pytest.MonkeyPatch) -> SimEventCalls:
     return install(monkeypatch)
-
-
-class Gated(OrderedCopyBackend):
-    """The copy thread starts only when the gate opens, so that requests launched before
-    group together; records each group it takes."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.gate = threading.Event()
-        self.groups: list[list[int]] = []
-
-    def _copy_loop(self) -> None:
-        self.gate.wait()
-        super()._copy_loop()
-
-    def _issue(self, group: list[_Copy]) -> None:
-        self.groups.append([copy.request.event_idx for copy in group])
-        super()._issue(group)
 
 
 def caches(blocks: int = GPU_BLOCKS) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
@@ -52,8 +33,9 @@ def caches(blocks: int = GPU_BLOCKS) -> tuple[dict[str, torch.Tensor], dict[str,
     return gpu, cpu
 
 
-def landed(gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor], is_store: bool,
-           src: list[int], dst: list[int]) -> bool:
+def landed(
+    gpu: dict[str, torch.Tensor], cpu: dict[str, torch.Tensor], is_store: bool, src: list[int], dst: list[int]
+) -> bool:
     source, target = (gpu, cpu) if is_store else (cpu, gpu)
     return all(torch.equal(target[name][dst], source[name][src]) for name in gpu)
 
@@ -78,7 +60,7 @@ def test_the_issues_three_stores_refuse_only_the_one_with_a_block_out_of_range()
     refuses store 1 alone; stores 0 and 2 are copied and reported in order, and the error
     reaches the caller naming store 1's direction, event index and blocks."""
     gpu, cpu = caches()
-    backend = start(Gated(GuardPolicy.REFUSE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.REFUSE), gpu, cpu)
     events: list[tuple[int, Any]] = []
     with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
         for idx, (src, dst) in enumerate(ISSUE_STORES):
@@ -109,7 +91,7 @@ def test_the_issues_three_stores_refuse_only_the_one_with_a_block_out_of_range()
 def test_a_block_out_of_range_on_either_side_refuses_only_its_request(is_store: bool, side: str) -> None:
     gpu, cpu = caches()
     before = {name: (gpu[name].clone(), cpu[name].clone()) for name in gpu}
-    backend = start(Gated(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
     requests = [([0, 1], [10, 11]), ([2, 3], [12, 13]), ([4], [14]), ([5, 6], [15, 16])]
     requests[1] = ([2, 64], [12, 13]) if side == "source" else ([2, 3], [12, 64])
     events: list[tuple[int, Any]] = []
@@ -123,9 +105,11 @@ def test_a_block_out_of_range_on_either_side_refuses_only_its_request(is_store: 
     direction = "store" if is_store else "load"
     assert backend.groups == [[0, 1, 2, 3]]
     assert len(errors) == 1 and isinstance(errors[0], IndexError)
-    assert str(errors[0]).startswith(f"kvguard refused {direction} event 1 (source blocks "
-                                     f"{requests[1][0]} -> destination blocks {requests[1][1]}): "
-                                     f"{side} block 64 is out of range")
+    assert str(errors[0]).startswith(
+        f"kvguard refused {direction} event 1 (source blocks "
+        f"{requests[1][0]} -> destination blocks {requests[1][1]}): "
+        f"{side} block 64 is out of range"
+    )
     assert [(r.event_idx, r.reason) for r in refused] == [(1, "copy_error")]
     assert [idx for idx, _ in events] == [0, 2, 3]
     for idx in (0, 2, 3):
@@ -140,7 +124,7 @@ def test_a_bad_request_planned_on_the_requesting_thread_burst_is_refused_alone()
     queue not empty): the one it could not plan is refused alone, the others keep their plans
     and go in one call."""
     gpu, cpu = caches(128)
-    backend = start(Gated(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
     events: list[tuple[int, Any]] = []
     requests = [list(range(0, 32)), [*range(32, 63), 200], list(range(64, 96))]
     with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
@@ -160,7 +144,7 @@ def test_a_bad_request_planned_on_the_requesting_thread_burst_is_refused_alone()
     assert landed(gpu, cpu, True, requests[0] + requests[2], requests[0] + requests[2])
 
 
-def launch_group(backend: Gated, sizes: list[int], events: list[tuple[int, Any]]) -> list[list[int]]:
+def launch_group(backend: GatedBackend, sizes: list[int], events: list[tuple[int, Any]]) -> list[list[int]]:
     blocks, start_block = [], 0
     with torch.cuda.stream(SimStream()):  # type: ignore[arg-type]
         for idx, size in enumerate(sizes):
@@ -176,7 +160,7 @@ def test_a_driver_error_refuses_only_the_request_whose_copy_fails(names_failing:
     the group a call of one plan a request and a call for the rest; naming none, a call for
     each request alone as well. Either way only request 2 is refused."""
     gpu, cpu = caches()
-    backend = start(Gated(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
     copier = backend._store_copier
     events: list[tuple[int, Any]] = []
     blocks = launch_group(backend, [2, 3, 1, 2, 4], events)
@@ -206,7 +190,7 @@ def test_a_driver_error_on_a_call_planned_per_request_names_its_request_at_once(
     """Requests planned by launch_copy go to the driver one plan a request from the start: the
     failing copy's plan is the failing request, refused without another call for the group."""
     gpu, cpu = caches(128)
-    backend = start(Gated(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
     copier = backend._store_copier
     events: list[tuple[int, Any]] = []
     blocks = launch_group(backend, [32, 32, 32], events)  # requests 1 and 2 planned early
@@ -227,7 +211,7 @@ def test_a_call_that_fails_once_refuses_nothing_and_says_so(caplog: pytest.LogCa
     """A whole call's error that a second call does not repeat: every request is copied and
     reported, nothing is raised, and the failure is logged."""
     gpu, cpu = caches()
-    backend = start(Gated(GuardPolicy.RAISE), gpu, cpu)
+    backend = start(GatedBackend(GuardPolicy.RAISE), gpu, cpu)
     copier = backend._store_copier
     copier.fail_calls = {0}  # type: ignore[union-attr]
     events: list[tuple[int, Any]] = []
@@ -273,8 +257,11 @@ def test_a_refused_requests_error_reaches_the_callers_next_call_naming_it() -> N
 KINDS = st.sampled_from(["good", "good", "good", "source", "destination", "driver"])
 
 
-@settings(deadline=None, max_examples=60,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    deadline=None,
+    max_examples=60,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(
     requests=st.lists(st.tuples(st.integers(1, 4), st.booleans(), KINDS), min_size=1, max_size=10),
     names_failing=st.booleans(),
@@ -282,17 +269,20 @@ KINDS = st.sampled_from(["good", "good", "good", "source", "destination", "drive
     early=st.booleans(),
 )
 def test_any_mix_of_bad_requests_refuses_exactly_them_and_reports_the_rest_in_order(
-    requests: list[tuple[int, bool, str]], names_failing: bool, max_group: int, early: bool,
+    requests: list[tuple[int, bool, str]],
+    names_failing: bool,
+    max_group: int,
+    early: bool,
 ) -> None:
     """Requests of 1 to 4 blocks, stores or loads, some with a source or destination block out
     of range or a copy the driver fails: each bad one is refused, with one error naming it; the
     good ones are copied and reported in request order; no bad one writes a block."""
     gpu, cpu = caches()
     before = {name: (gpu[name].clone(), cpu[name].clone()) for name in gpu}
-    backend = Gated(GuardPolicy.RAISE)
-    backend.max_group = max_group
+    limits = GroupLimits(max_group=max_group)
     if early:  # launch_copy plans the requests that find others queued
-        backend.plan_early_below = 1 << 30
+        limits = GroupLimits(max_group=max_group, plan_early_below=1 << 30)
+    backend = GatedBackend(GuardPolicy.RAISE, limits=limits)
     start(backend, gpu, cpu)
     for copier in (backend._store_copier, backend._load_copier):
         copier.names_failing = names_failing  # type: ignore[union-attr]
@@ -331,7 +321,8 @@ def test_any_mix_of_bad_requests_refuses_exactly_them_and_reports_the_rest_in_or
         src, dst = blocks[idx]
         direction = "store" if requests[idx][1] else "load"
         assert str(error).startswith(
-            f"kvguard refused {direction} event {idx} (source blocks {src} -> destination blocks {dst}): ")
+            f"kvguard refused {direction} event {idx} (source blocks {src} -> destination blocks {dst}): "
+        )
     for idx in good:
         assert landed(gpu, cpu, requests[idx][1], *blocks[idx])
     for idx in bad:  # nothing of a refused request was written

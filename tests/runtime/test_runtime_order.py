@@ -58,7 +58,9 @@ def layout(base: int, block_bytes: tuple[int, ...], blocks: int) -> CacheLayout:
 
 @given(
     pairs=st.lists(
-        st.tuples(st.integers(0, 63), st.integers(0, 31)), min_size=1, max_size=40,
+        st.tuples(st.integers(0, 63), st.integers(0, 31)),
+        min_size=1,
+        max_size=40,
         unique_by=(lambda p: p[0], lambda p: p[1]),
     ),
     block_bytes=st.lists(st.sampled_from([16, 64, 4096]), min_size=1, max_size=3),
@@ -71,18 +73,25 @@ def test_plan_copies_exactly_the_requested_blocks(
     src_blocks, dst_blocks = [p[0] for p in pairs], [p[1] for p in pairs]
     plan = plan_block_copies(src, dst, src_blocks, dst_blocks)
     copied = set()
-    for d, s, size in zip(plan.dst_addresses.tolist(), plan.src_addresses.tolist(),
-                          plan.sizes.tolist(), strict=True):
+    for d, s, size in zip(
+        plan.dst_addresses.tolist(), plan.src_addresses.tolist(), plan.sizes.tolist(), strict=True
+    ):
         layer = next(i for i, b in enumerate(src.base_addresses) if b <= s < b + (1 << 30))
         step = src.block_bytes[layer]
         assert size % step == 0
         for k in range(size // step):
-            copied.add((layer, (s - src.base_addresses[layer]) // step + k,
-                        (d - dst.base_addresses[layer]) // step + k))
+            copied.add(
+                (
+                    layer,
+                    (s - src.base_addresses[layer]) // step + k,
+                    (d - dst.base_addresses[layer]) // step + k,
+                )
+            )
     expected = {(layer, s, d) for layer in range(len(block_bytes)) for s, d in pairs}
     assert copied == expected
     runs = 1 + sum(
-        1 for i in range(1, len(pairs))
+        1
+        for i in range(1, len(pairs))
         if (src_blocks[i], dst_blocks[i]) != (src_blocks[i - 1] + 1, dst_blocks[i - 1] + 1)
     )
     assert plan.count == runs * len(block_bytes)
@@ -97,10 +106,12 @@ def test_describe_names_tensor_and_blocks_of_a_failing_descriptor() -> None:
 
 @pytest.mark.parametrize(
     ("src_blocks", "dst_blocks", "error", "words"),
-    [([1, 2], [1], ValueError, "each source block"),
-     ([], [], ValueError, "no blocks"),
-     ([16], [0], IndexError, "source block 16"),
-     ([0], [-1], IndexError, "destination block -1")],
+    [
+        ([1, 2], [1], ValueError, "each source block"),
+        ([], [], ValueError, "no blocks"),
+        ([16], [0], IndexError, "source block 16"),
+        ([0], [-1], IndexError, "destination block -1"),
+    ],
 )
 def test_plan_rejects_bad_block_lists(
     src_blocks: list[int], dst_blocks: list[int], error: type[Exception], words: str
@@ -126,9 +137,7 @@ def test_layout_requires_contiguous_block_major_tensors() -> None:
 
 @pytest.mark.parametrize("adjacent", [True, False])
 @pytest.mark.parametrize("blocks", [1, 2, 21, 22, 23, 128, 700])
-def test_numpy_and_plain_planners_agree(
-    blocks: int, adjacent: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_numpy_and_plain_planners_agree(blocks: int, adjacent: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     import random
 
     from kvguard.runtime import batch_copy
@@ -170,24 +179,26 @@ def test_joined_plans_make_one_calls_descriptors_and_each_failure_is_named() -> 
     unnamed = name(None)
     assert name(6) == "the driver named descriptor 6, but the call had 6"
     assert name_descriptor(None, [], src) == "the call had no descriptors"
-    assert unnamed.startswith("the driver did not say which of the call's 6 descriptors failed; "
-                              "the call copied source blocks [3, 4, 9, 12] (descriptor 0: tensor "
-                              "'layer0', source blocks 3..4")
+    assert unnamed.startswith(
+        "the driver did not say which of the call's 6 descriptors failed; "
+        "the call copied source blocks [3, 4, 9, 12] (descriptor 0: tensor "
+        "'layer0', source blocks 3..4"
+    )
     assert "; ...; descriptor 5: tensor 'layer1', source blocks 12..12" in unnamed
 
 
 @given(
     requests=st.lists(
         st.lists(st.tuples(st.integers(0, 63), st.integers(0, 31)), min_size=1, max_size=12),
-        min_size=1, max_size=5,
+        min_size=1,
+        max_size=5,
     ),
 )
 def test_every_descriptor_of_a_joined_call_is_named_from_its_own_plan(
     requests: list[list[tuple[int, int]]],
 ) -> None:
     src, dst = layout(1 << 40, (64, 128), 64), layout(1 << 44, (64, 128), 32)
-    plans = [plan_block_copies(src, dst, [p[0] for p in pairs], [p[1] for p in pairs])
-             for pairs in requests]
+    plans = [plan_block_copies(src, dst, [p[0] for p in pairs], [p[1] for p in pairs]) for pairs in requests]
     dsts, srcs, sizes = join_descriptors(plans)
     offset = 0
     for position, plan in enumerate(plans):
@@ -204,10 +215,12 @@ def test_every_descriptor_of_a_joined_call_is_named_from_its_own_plan(
     assert plan_of(offset, plans) is None and plan_of(None, plans) is None
 
 
-@pytest.mark.parametrize(("failed", "plan"), [(None, None), (0, 0), (1, 0), (2, 1), (5, 1), (6, 2),
-                                              (7, 2), (8, None)])
+@pytest.mark.parametrize(
+    ("failed", "plan"), [(None, None), (0, 0), (1, 0), (2, 1), (5, 1), (6, 2), (7, 2), (8, None)]
+)
 def test_a_failed_call_names_the_plan_that_holds_the_copy_the_driver_named(
-    failed: int | None, plan: int | None,
+    failed: int | None,
+    plan: int | None,
 ) -> None:
     """BatchCopier.copy_planned on a stand-in entry point that fails the call with failIdx
     `failed`: the error names the descriptor and the plan (the request) holding it."""
@@ -217,8 +230,9 @@ def test_a_failed_call_names_the_plan_that_holds_the_copy_the_driver_named(
     copier._attributes, copier._stream_handle = CUmemcpyAttributes(srcAccessOrder=1), 1
     calls: list[int] = []
 
-    def entry(dsts: int, srcs: int, sizes: int, count: int, attrs: object,
-              stream: int) -> tuple[int, int | None]:
+    def entry(
+        dsts: int, srcs: int, sizes: int, count: int, attrs: object, stream: int
+    ) -> tuple[int, int | None]:
         calls.append(count)
         return 1, failed  # CUDA_ERROR_INVALID_VALUE
 

@@ -18,8 +18,9 @@ def test_the_default_stream_is_read_only_on_the_attached_device(
     """Handle 0 (the default stream) means the calling thread's current device to the driver:
     read on another device it is refused, naming both; any other handle names its device."""
     asked: list[int] = []
-    monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream",
-                        lambda index: asked.append(index) or handle, raising=False)
+    monkeypatch.setattr(
+        torch._C, "_cuda_getCurrentRawStream", lambda index: asked.append(index) or handle, raising=False
+    )
     monkeypatch.setattr(torch.cuda, "current_device", lambda: current_device)
     read = current_stream_reader(0)
     if isinstance(outcome, str):

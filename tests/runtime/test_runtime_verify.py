@@ -17,9 +17,8 @@ from runtime_sim import SimKernelCalls, SimStream, install, make_caches
 from kvguard.runtime import BlockSampler, CudaDriverError, GuardPolicy, OrderedCopyBackend, build_compare
 from kvguard.runtime import compare as compare_module
 from kvguard.runtime import driver as runtime_driver
-from kvguard.runtime.backend import _samples_of
 from kvguard.runtime.compare import PairComparer
-from kvguard.runtime.verify import plan_pairs
+from kvguard.runtime.verify import plan_pairs, samples_of
 
 
 @pytest.mark.parametrize("fraction", [0.0, -0.1, 1.5])
@@ -52,8 +51,9 @@ def test_sampling_rate_matches_the_fraction_for_any_batch_size(fraction: float, 
     assert abs(picked - expected) < 5 * (expected * (1 - fraction)) ** 0.5
 
 
-@pytest.mark.parametrize(("fraction", "batch", "cluster"),
-                         [(0.01, 256, 64), (0.01, 16, 64), (0.05, 1, 4), (0.2, 40, 1000)])
+@pytest.mark.parametrize(
+    ("fraction", "batch", "cluster"), [(0.01, 256, 64), (0.01, 16, 64), (0.05, 1, 4), (0.2, 40, 1000)]
+)
 def test_clustered_samples_keep_the_fraction_and_check_fewer_batches(
     fraction: float, batch: int, cluster: int
 ) -> None:
@@ -98,7 +98,10 @@ def comparer(monkeypatch: pytest.MonkeyPatch, capacity: int = 1024) -> tuple[Pai
     per_launch=st.integers(1, 40),
 )
 def test_compared_pairs_differ_exactly_where_a_host_block_was_changed(
-    blocks: list[int], widths: list[int], corrupt: set[tuple[int, int, int]], dtype: torch.dtype,
+    blocks: list[int],
+    widths: list[int],
+    corrupt: set[tuple[int, int, int]],
+    dtype: torch.dtype,
     per_launch: int,
 ) -> None:
     """The pairs `plan_pairs` makes, compared in launches of at most `per_launch` pairs into
@@ -109,16 +112,32 @@ def test_compared_pairs_differ_exactly_where_a_host_block_was_changed(
         check, calls = comparer(monkeypatch, capacity=2)
         sources = [torch.arange(12 * w).reshape(12, w).to(dtype) for w in widths]
         hosts = [t.clone() for t in sources]
-        check.enqueue(0, *plan_pairs([t.data_ptr() for t in sources], [t.data_ptr() for t in hosts],
-                                     [t.stride(0) * t.element_size() for t in sources], blocks, blocks))
+        check.enqueue(
+            0,
+            *plan_pairs(
+                [t.data_ptr() for t in sources],
+                [t.data_ptr() for t in hosts],
+                [t.stride(0) * t.element_size() for t in sources],
+                blocks,
+                blocks,
+            ),
+        )
         assert check.differing() == []
         changed = set()
         for tensor, block, col in corrupt:
             if tensor < len(hosts) and col < widths[tensor]:
                 hosts[tensor][block, col] += 1
                 changed.add(block)
-        check.enqueue(0, *plan_pairs([t.data_ptr() for t in sources], [t.data_ptr() for t in hosts],
-                                     [t.stride(0) * t.element_size() for t in sources], blocks, blocks))
+        check.enqueue(
+            0,
+            *plan_pairs(
+                [t.data_ptr() for t in sources],
+                [t.data_ptr() for t in hosts],
+                [t.stride(0) * t.element_size() for t in sources],
+                blocks,
+                blocks,
+            ),
+        )
         flagged = sorted({pair % len(blocks) for pair in check.differing()})
         assert flagged == [i for i, block in enumerate(blocks) if block in changed]
         pairs = len(blocks) * len(widths)
@@ -126,8 +145,7 @@ def test_compared_pairs_differ_exactly_where_a_host_block_was_changed(
         assert max(count for _, count in calls.launches) <= per_launch
 
 
-def test_a_comparer_unloads_its_module_and_names_a_failed_launch(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_comparer_unloads_its_module_and_names_a_failed_launch(monkeypatch: pytest.MonkeyPatch) -> None:
     check, calls = comparer(monkeypatch)
     calls.fail.add("launch")
     one = array("q", [0])
@@ -149,13 +167,16 @@ def test_the_shipped_ptx_is_compare_cu_compiled() -> None:
     assert build_compare.compile_ptx() == compare_module.PTX.read_bytes()
 
 
-def test_verification_refuses_host_caches_the_gpu_cannot_address(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_verification_refuses_host_caches_the_gpu_cannot_address(monkeypatch: pytest.MonkeyPatch) -> None:
     install(monkeypatch)
 
     def unmapped(address: int) -> int:
-        raise CudaDriverError("cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_DEVICE_POINTER)", 1,
-                              "CUDA_ERROR_INVALID_VALUE", "invalid argument")
+        raise CudaDriverError(
+            "cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_DEVICE_POINTER)",
+            1,
+            "CUDA_ERROR_INVALID_VALUE",
+            "invalid argument",
+        )
 
     monkeypatch.setattr(runtime_driver, "device_address", unmapped)
     gpu, cpu = make_caches(4, 4)
@@ -179,8 +200,11 @@ def test_backend_rejects_bad_verify_fraction() -> None:
 
 
 def test_driver_failure_names_the_call_and_code(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runtime_driver.cuda_driver, "cuInit", lambda flags: (
-        runtime_driver.cuda_driver.CUresult.CUDA_ERROR_NO_DEVICE,))
+    monkeypatch.setattr(
+        runtime_driver.cuda_driver,
+        "cuInit",
+        lambda flags: (runtime_driver.cuda_driver.CUresult.CUDA_ERROR_NO_DEVICE,),
+    )
     with pytest.raises(CudaDriverError) as caught:
         runtime_driver.init_driver()
     assert caught.value.call == "cuInit"
@@ -197,8 +221,12 @@ def test_old_driver_is_refused_with_the_version_it_has(monkeypatch: pytest.Monke
 
 @pytest.mark.parametrize(
     ("version", "exported", "chosen"),
-    [(12080, {12080}, 12080), (13000, {12080, 13000}, 12080), (13000, {13000}, 13000),
-     (13020, {13000}, 13000)],
+    [
+        (12080, {12080}, 12080),
+        (13000, {12080, 13000}, 12080),
+        (13000, {13000}, 13000),
+        (13020, {13000}, 13000),
+    ],
 )
 def test_the_12_8_entry_point_is_preferred_and_13_0_is_the_fallback(
     monkeypatch: pytest.MonkeyPatch, version: int, exported: set[int], chosen: int
@@ -207,8 +235,7 @@ def test_the_12_8_entry_point_is_preferred_and_13_0_is_the_fallback(
     a driver that dropped it is driven through 13.0's."""
     monkeypatch.setattr(runtime_driver, "init_driver", lambda: version)
     monkeypatch.setattr(runtime_driver, "_resolved", {})
-    monkeypatch.setattr(runtime_driver, "_proc_address",
-                        lambda abi: 0x1000 if int(abi) in exported else 0)
+    monkeypatch.setattr(runtime_driver, "_proc_address", lambda abi: 0x1000 if int(abi) in exported else 0)
     entry = runtime_driver.resolve_batch_memcpy()
     assert int(entry.abi) == chosen and entry.driver_version == version
 
@@ -217,8 +244,11 @@ def test_a_driver_exporting_neither_entry_point_is_refused(monkeypatch: pytest.M
     monkeypatch.setattr(runtime_driver, "init_driver", lambda: 13000)
     monkeypatch.setattr(runtime_driver, "_resolved", {})
     monkeypatch.setattr(runtime_driver, "_proc_address", lambda abi: 0)
-    with pytest.raises(CudaDriverError, match=r"CUDA 13\.0\) has no cuMemcpyBatchAsync for "
-                                              r"cudaVersion 12080, 13000"):
+    with pytest.raises(
+        CudaDriverError,
+        match=r"CUDA 13\.0\) has no cuMemcpyBatchAsync for "
+        r"cudaVersion 12080, 13000",
+    ):
         runtime_driver.resolve_batch_memcpy()
 
 
@@ -228,13 +258,14 @@ def test_a_groups_sampled_blocks_are_named_with_their_own_request(
 ) -> None:
     """Each sampled block of a group keeps its source and destination and the position of the
     request it came from (which a mismatch refuses)."""
-    requests = [(tuple(range(100 * p, 100 * p + n)), tuple(range(-100 * p - n, -100 * p)))
-                for p, n in enumerate(sizes)]
-    ok = [SimpleNamespace(request=SimpleNamespace(src_blocks=s, dst_blocks=d))
-          for s, d in requests]
+    requests = [
+        (tuple(range(100 * p, 100 * p + n)), tuple(range(-100 * p - n, -100 * p)))
+        for p, n in enumerate(sizes)
+    ]
+    ok = [SimpleNamespace(request=SimpleNamespace(src_blocks=s, dst_blocks=d)) for s, d in requests]
     src = [b for s, _ in requests for b in s]
     dst = [b for _, d in requests for b in d]
     picked = sorted(data.draw(st.sets(st.integers(0, len(src) - 1))))
-    samples = _samples_of(ok, src, dst, picked)  # type: ignore[arg-type]
+    samples = samples_of(ok, src, dst, picked)  # type: ignore[arg-type]
     assert [(r.src, r.dst) for r in samples] == [(src[i], dst[i]) for i in picked]
     assert all(r.src in requests[r.position][0] for r in samples)

@@ -29,9 +29,23 @@ def test_adapter_suite_passes_on_release(release: str, tmp_path: Path) -> None:
         "VLLM_LOGGING_LEVEL": "WARNING",
     }
     result = subprocess.run(
-        [str(python), "-m", "pytest", "-c", str(INNER / "pytest.ini"), str(INNER),
-         "-q", "--tb=short", f"--junitxml={report}"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1800, check=False,
+        [
+            str(python),
+            "-m",
+            "pytest",
+            "-c",
+            str(INNER / "pytest.ini"),
+            str(INNER),
+            "-q",
+            "--tb=short",
+            f"--junitxml={report}",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
     )
     output = f"--- vLLM {release} adapter tests ---\n{result.stdout}\n{result.stderr[-4000:]}"
     assert result.returncode == 0, output

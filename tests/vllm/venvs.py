@@ -74,8 +74,15 @@ def _build(version: str, log: Path) -> None:
     with open(log, "w") as out:
         _run([sys.executable, "-m", "venv", str(env)], out)
         _run(
-            [str(env / "bin" / "python"), "-m", "pip", "install", "--progress-bar", "off",
-             *requirements(version)],
+            [
+                str(env / "bin" / "python"),
+                "-m",
+                "pip",
+                "install",
+                "--progress-bar",
+                "off",
+                *requirements(version),
+            ],
             out,
         )
     (env / MARKER).write_text(_marker_text(version))

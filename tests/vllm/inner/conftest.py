@@ -32,8 +32,12 @@ KVGUARD = {"kv_connector": "KVGuardCPUOffloadConnector", "kv_connector_module_pa
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("tiny-llama")
     LlamaConfig(
-        hidden_size=64, intermediate_size=128, num_hidden_layers=NUM_LAYERS,
-        num_attention_heads=4, num_key_value_heads=4, vocab_size=256,
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=NUM_LAYERS,
+        num_attention_heads=4,
+        num_key_value_heads=4,
+        vocab_size=256,
         max_position_embeddings=512,
     ).save_pretrained(path)
     return path
@@ -51,7 +55,9 @@ def make_vllm_config(tiny_model: Path) -> MakeConfig:
     ) -> VllmConfig:
         return VllmConfig(
             model_config=ModelConfig(
-                model=str(tiny_model), skip_tokenizer_init=True, max_model_len=256,
+                model=str(tiny_model),
+                skip_tokenizer_init=True,
+                max_model_len=256,
                 dtype="float16",
             ),
             cache_config=CacheConfig(enable_prefix_caching=prefix_caching, block_size=BLOCK_SIZE),
@@ -73,9 +79,7 @@ def vllm_config(make_vllm_config: MakeConfig) -> VllmConfig:
 
 @pytest.fixture
 def kv_cache_config(vllm_config: VllmConfig) -> Any:
-    spec = FullAttentionSpec(
-        block_size=BLOCK_SIZE, num_kv_heads=4, head_size=16, dtype=torch.float16
-    )
+    spec = FullAttentionSpec(block_size=BLOCK_SIZE, num_kv_heads=4, head_size=16, dtype=torch.float16)
     layers = {f"model.layers.{i}.self_attn.attn": spec for i in range(NUM_LAYERS)}
     """The KV cache config EngineCore would plan for this model with 64 GPU blocks."""
     memory = [64 * spec.page_size_bytes * NUM_LAYERS]

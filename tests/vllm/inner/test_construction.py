@@ -39,13 +39,9 @@ def test_factory_resolves_the_class_from_the_module_path(vllm_config: VllmConfig
     assert issubclass(resolved, SimpleCPUOffloadConnector)
 
 
-def test_scheduler_role_constructs_through_the_factory(
-    vllm_config: VllmConfig, kv_cache_config: Any
-) -> None:
+def test_scheduler_role_constructs_through_the_factory(vllm_config: VllmConfig, kv_cache_config: Any) -> None:
     aligned_by_engine(vllm_config, 5)
-    connector = KVConnectorFactory.create_connector(
-        vllm_config, KVConnectorRole.SCHEDULER, kv_cache_config
-    )
+    connector = KVConnectorFactory.create_connector(vllm_config, KVConnectorRole.SCHEDULER, kv_cache_config)
     assert isinstance(connector, KVGuardCPUOffloadConnector)
     assert connector.scheduler_manager is not None and connector.worker_handler is None
     assert connector.kvguard_backend is None
@@ -56,9 +52,7 @@ def test_worker_role_holds_kvguards_backend(
 ) -> None:
     config = make_vllm_config({"kvguard": {"policy": "warn", "verify_fraction": 0.25}})
     with caplog.at_level(logging.INFO, logger="vllm.kvguard"):
-        connector = KVConnectorFactory.create_connector(
-            config, KVConnectorRole.WORKER, kv_cache_config
-        )
+        connector = KVConnectorFactory.create_connector(config, KVConnectorRole.WORKER, kv_cache_config)
     assert connector.worker_handler is not None
     assert isinstance(connector.kvguard_backend, OrderedCopyBackend)
     assert connector.kvguard_settings.policy is GuardPolicy.WARN
@@ -68,9 +62,7 @@ def test_worker_role_holds_kvguards_backend(
     assert "role=WORKER" in startup[0]
 
 
-def test_worker_shape_is_detected_for_this_release(
-    vllm_config: VllmConfig, kv_cache_config: Any
-) -> None:
+def test_worker_shape_is_detected_for_this_release(vllm_config: VllmConfig, kv_cache_config: Any) -> None:
     connector = KVGuardCPUOffloadConnector(vllm_config, KVConnectorRole.WORKER, kv_cache_config)
     shape = connector.kvguard_shape
     assert shape is not None
@@ -87,11 +79,10 @@ def test_worker_shape_is_detected_for_this_release(
         assert shape.load_launch_sites == ("start_load_kv",)
 
 
-def test_stock_extra_config_keys_still_apply(
-    make_vllm_config: MakeConfig, kv_cache_config: Any
-) -> None:
-    config = make_vllm_config({"cpu_bytes_to_use": 3 << 20, "lazy_offload": True,
-                               "kvguard": {"policy": "refuse"}})
+def test_stock_extra_config_keys_still_apply(make_vllm_config: MakeConfig, kv_cache_config: Any) -> None:
+    config = make_vllm_config(
+        {"cpu_bytes_to_use": 3 << 20, "lazy_offload": True, "kvguard": {"policy": "refuse"}}
+    )
     connector = KVGuardCPUOffloadConnector(config, KVConnectorRole.WORKER, kv_cache_config)
     assert connector.worker_handler.cpu_capacity_bytes == 3 << 20
     aligned_by_engine(config, 5)

@@ -15,8 +15,13 @@ from kvguard.vllm import KVGuardCPUOffloadConnector, KVGuardStats
 def test_counter_deltas_become_per_rank_stats(worker: KVGuardCPUOffloadConnector) -> None:  # noqa: F811
     backend = backend_of(worker)
     assert worker.get_kv_connector_stats() is None  # nothing happened yet
-    backend.fake_counters = {"stores_checked": 3, "loads_checked": 1, "violations_no_wait": 1,
-                             "refused": 1, "verified": 0}
+    backend.fake_counters = {
+        "stores_checked": 3,
+        "loads_checked": 1,
+        "violations_no_wait": 1,
+        "refused": 1,
+        "verified": 0,
+    }
     stats = worker.get_kv_connector_stats()
     assert isinstance(stats, KVGuardStats)
     assert stats.reduce() == {
@@ -47,12 +52,12 @@ def test_stats_survive_the_engine_to_frontend_encoding_and_reach_prometheus(
     rebuilt = KVGuardCPUOffloadConnector.build_kv_connector_stats(data=wire)
     assert rebuilt.reduce() == stats.reduce()
     metrics: Any = KVGuardCPUOffloadConnector.build_prom_metrics(
-        vllm_config, {Gauge: Gauge, Counter: Counter, Histogram: Histogram},
-        ["model_name", "engine"], {0: ["tiny", "0"]},
+        vllm_config,
+        {Gauge: Gauge, Counter: Counter, Histogram: Histogram},
+        ["model_name", "engine"],
+        {0: ["tiny", "0"]},
     )
     metrics.observe(rebuilt.data, engine_idx=0)
     labels = {"model_name": "tiny", "engine": "0", "rank": "1"}
-    assert REGISTRY.get_sample_value(
-        "vllm:kvguard_violations_total", {**labels, "kind": "stale_record"}
-    ) == 2
+    assert REGISTRY.get_sample_value("vllm:kvguard_violations_total", {**labels, "kind": "stale_record"}) == 2
     assert REGISTRY.get_sample_value("vllm:kvguard_refused_copies_total", labels) == 2

@@ -2,12 +2,11 @@
 
 No GPU here, so the ordered backend's copy thread is replaced by `RecordingBackend`, a subclass
 of kvguard's OrderedCopyBackend that records each request and lets the test complete or refuse
-it; barrier tokens come from a recorder that notes the requesting thread. vLLM is real.
+it, noting the thread that requested it. vLLM is real.
 """
 
 from __future__ import annotations
 
-import itertools
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -25,14 +24,6 @@ from kvguard.runtime import GuardPolicy, OrderedCopyBackend, RefusedCopy
 from kvguard.vllm import KVGuardCPUOffloadConnector, KVGuardWorkerMetadata
 from kvguard.vllm.engine import engine_aligns_cpu_blocks
 from kvguard.vllm.worker import GuardedBackendBridge
-
-
-@dataclass(frozen=True)
-class BarrierToken:
-    """Stands for the compute-done event: which thread recorded it, and in what order."""
-
-    thread: int
-    seq: int
 
 
 class CpuEvent:
@@ -57,6 +48,7 @@ class Request:
     dst_blocks: list[int]
     wait_event: Any
     events_list: list[tuple[int, Any]]
+    thread: int
 
 
 class RecordingBackend(OrderedCopyBackend):
@@ -68,10 +60,27 @@ class RecordingBackend(OrderedCopyBackend):
         self.drains = 0
         self.fake_counters: dict[str, int] = {}
 
-    def launch_copy(self, src_blocks: Any, dst_blocks: Any, is_store: bool, event_idx: int,
-                    events_list: Any, wait_event: Any = None) -> None:
-        self.requests.append(Request(self.phase, is_store, event_idx, list(src_blocks),
-                                     list(dst_blocks), wait_event, events_list))
+    def launch_copy(
+        self,
+        src_blocks: Any,
+        dst_blocks: Any,
+        is_store: bool,
+        event_idx: int,
+        events_list: Any,
+        wait_event: Any = None,
+    ) -> None:
+        self.requests.append(
+            Request(
+                self.phase,
+                is_store,
+                event_idx,
+                list(src_blocks),
+                list(dst_blocks),
+                wait_event,
+                events_list,
+                threading.get_ident(),
+            )
+        )
 
     def find(self, is_store: bool, event_idx: int) -> Request:
         return next(r for r in self.requests if (r.is_store, r.event_idx) == (is_store, event_idx))
@@ -83,8 +92,9 @@ class RecordingBackend(OrderedCopyBackend):
 
     def refuse(self, is_store: bool, event_idx: int) -> None:
         request = self.find(is_store, event_idx)
-        self.refusals.append(RefusedCopy(event_idx, is_store, tuple(request.src_blocks),
-                                         tuple(request.dst_blocks), "no_wait"))
+        self.refusals.append(
+            RefusedCopy(event_idx, is_store, tuple(request.src_blocks), tuple(request.dst_blocks), "no_wait")
+        )
 
     def refused_copies(self) -> list[RefusedCopy]:
         refused, self.refusals = self.refusals, []
@@ -123,10 +133,7 @@ def worker(
         # launching a store; without a GPU, give it a stand-in (kvguard replaces that event).
         monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: "compute stream")
         connector.worker_handler._store_compute_done = StockEventStandIn()
-    sequence = itertools.count()
-    bridge = GuardedBackendBridge(
-        RecordingBackend(), lambda: BarrierToken(threading.get_ident(), next(sequence))
-    )
+    bridge = GuardedBackendBridge(RecordingBackend())
     connector.attach_bridge(bridge)
     return connector
 
@@ -158,11 +165,18 @@ def run_step(connector: KVGuardCPUOffloadConnector, metadata: Any) -> StepResult
 def store_and_load(store_event: int, load_event: int = -1) -> SimpleCPUOffloadMetadata:
     fields: dict[str, Any] = {}
     if store_event >= 0:
-        fields.update(store_event=store_event, store_gpu_blocks=[1 + store_event, 20],
-                      store_cpu_blocks=[5 + store_event, 30])
+        fields.update(
+            store_event=store_event,
+            store_gpu_blocks=[1 + store_event, 20],
+            store_cpu_blocks=[5 + store_event, 30],
+        )
     if load_event >= 0:
-        fields.update(load_event=load_event, load_gpu_blocks=[10, 11], load_cpu_blocks=[3, 4],
-                      load_event_to_reqs={load_event: [f"req-{load_event}"]})
+        fields.update(
+            load_event=load_event,
+            load_gpu_blocks=[10, 11],
+            load_cpu_blocks=[3, 4],
+            load_event_to_reqs={load_event: [f"req-{load_event}"]},
+        )
     return SimpleCPUOffloadMetadata(**fields)
 
 
@@ -174,7 +188,7 @@ def refused_stores(meta: Any) -> dict[int, int]:
     return dict(getattr(meta, "refused_store_events", {}) or {})
 
 
-def test_copies_reach_the_backend_with_a_fresh_barrier_token_from_the_runner_thread(
+def test_copies_reach_the_backend_from_the_runner_thread_with_no_wait_event_of_their_own(
     worker: KVGuardCPUOffloadConnector,
 ) -> None:
     backend = backend_of(worker)
@@ -182,19 +196,17 @@ def test_copies_reach_the_backend_with_a_fresh_barrier_token_from_the_runner_thr
     run_step(worker, store_and_load(store_event=1))
     shape = worker.kvguard_shape
     assert shape is not None
-    assert [(r.is_store, r.event_idx) for r in backend.requests] == [
-        (False, 0), (True, 0), (True, 1)
-    ] or [(r.is_store, r.event_idx) for r in backend.requests] == [
-        (True, 0), (False, 0), (True, 1)
-    ]
+    assert [(r.is_store, r.event_idx) for r in backend.requests] == [(False, 0), (True, 0), (True, 1)] or [
+        (r.is_store, r.event_idx) for r in backend.requests
+    ] == [(True, 0), (False, 0), (True, 1)]
     store = backend.find(True, 0)
     assert store.src_blocks == [1, 20] and store.dst_blocks == [5, 30]
     assert store.phase in shape.store_launch_sites
     assert backend.find(False, 0).phase in shape.load_launch_sites
-    tokens = [r.wait_event for r in backend.requests]
-    assert all(isinstance(t, BarrierToken) for t in tokens), tokens
-    assert {t.thread for t in tokens} == {threading.get_ident()}
-    assert len({t.seq for t in tokens}) == len(tokens)  # one fresh token per copy
+    # The guard records its event on the requesting thread's compute stream: that thread must be
+    # the model runner's, and the stock worker's own event adds nothing to it.
+    assert {r.thread for r in backend.requests} == {threading.get_ident()}
+    assert [r.wait_event for r in backend.requests] == [None] * 3
 
 
 def test_completed_copies_are_reported_to_the_scheduler(
@@ -232,7 +244,7 @@ def test_a_copy_thread_error_stops_the_engine_at_the_next_get_finished(
     it when it next collects finished copies, not only on a later copy request."""
     backend = backend_of(worker)
     run_step(worker, store_and_load(store_event=0))
-    backend._fail(RuntimeError("store 0 stopped by the guard"))
+    backend._errors.add(RuntimeError("store 0 stopped by the guard"))
     with pytest.raises(RuntimeError, match="store 0 stopped by the guard"):
         worker.get_finished(set())
     backend.complete(True, 0)
@@ -302,11 +314,13 @@ def test_a_refused_store_frees_its_blocks_without_caching_them(
         [b.block_id for b in gpu_blocks], [b.block_id for b in cpu_blocks]
     )
     assert manager.has_pending_stores()
-    connector.update_connector_output(KVConnectorOutput(
-        kv_connector_worker_meta=KVGuardWorkerMetadata(
-            completed_store_events={}, refused_store_events={0: 1}
+    connector.update_connector_output(
+        KVConnectorOutput(
+            kv_connector_worker_meta=KVGuardWorkerMetadata(
+                completed_store_events={}, refused_store_events={0: 1}
+            )
         )
-    ))
+    )
     assert 0 not in manager._store_event_to_blocks and not manager.has_pending_stores()
     assert cpu_pool.get_num_free_blocks() == cpu_free
     assert gpu_pool.get_num_free_blocks() == gpu_free

@@ -1,0 +1,1942 @@
+"""The evaluator of the abstract interpreter: how the project's lowered code is read.
+
+Functions run with their arguments bound; statements run along every path (branches, loops,
+``with`` blocks, generators), and paths merge where they join; expressions evaluate to the
+abstract values of ``kvguard.lint.values``; calls go to project code or, for the APIs the
+analysis models, to the handlers in ``kvguard.lint.handlers``. It keeps the bookkeeping the
+handlers share: copy launches, stream barriers and events, writes and host reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import TypeAlias
+
+from kvguard.lint import ir
+from kvguard.lint.api import (
+    COPY_APIS,
+    DEVICE_ALLOCATORS,
+    ORDER_SPELLINGS,
+    SAME_MEMORY_METHODS,
+    STREAM_HANDLES,
+)
+from kvguard.lint.config import AnalysisSettings
+from kvguard.lint.facts import Memory, SourceOrder
+from kvguard.lint.findings import FlowStep, Span
+from kvguard.lint.pathstate import (
+    BEFORE_PATH,
+    MAX_SPLITS,
+    Branch,
+    Frame,
+    ModuleEntry,
+    PathState,
+    Put,
+    ThreadStart,
+    merge_or_end,
+    merge_paths,
+)
+from kvguard.lint.reading import (
+    _DEFAULT_UNDER,
+    _NEW_STREAM,
+    _UNPLACED,
+    EMPTIED,
+    _accepts,
+    _callee_name,
+    _carries_handle,
+    _device_api,
+    _element,
+    _fields_assigned,
+    _flag_tested,
+    _forget_fields,
+    _hands_out_a_field,
+    _has_none_branch,
+    _holds_something,
+    _index,
+    _is_classmethod,
+    _is_none,
+    _is_property,
+    _is_static,
+    _iterated_names,
+    _keyed_spelling,
+    _label_streams,
+    _merge_names,
+    _narrowed,
+    _opaque_call,
+    _opaque_stream,
+    _opens_paths,
+    _orders_anything,
+    _orders_something,
+    _read_spelling,
+    _root_expr,
+    _root_spelling,
+    _site,
+    _small_range,
+    _spelling,
+    _stream_context,
+    _streams_differ,
+    _taught,
+    _the,
+    _truth,
+    _unpack_starred,
+    _waits_on_each,
+)
+from kvguard.lint.results import MAIN_THREAD, CopyRun, HostRead, PendingCopy
+from kvguard.lint.values import (
+    UNKNOWN,
+    ClassV,
+    ConstV,
+    ContextV,
+    CopyApiV,
+    EventV,
+    ExternalV,
+    FuncV,
+    GeneratorContextV,
+    LambdaV,
+    ModuleV,
+    ObjectV,
+    QueueGetV,
+    QueueV,
+    RecordV,
+    SeqV,
+    StreamV,
+    TensorV,
+    UnionV,
+    Unknown,
+    Value,
+    join,
+    memory_of,
+    options,
+    taint,
+    view_of,
+)
+
+# Calls followed from one entry point; past it, calls are left opaque. Offload paths take a
+# few dozen; the budget keeps one sprawling entry point from taking the run's time.
+_CALLS_PER_ROOT = 600
+# Waits that cover every stream (a device synchronize, an event's, one on an unknown target).
+_ANY_STREAM = "<any stream>"
+# Written by code the analysis does not see, which may write any buffer (a generator's caller).
+_ANY_BUFFER = "<any buffer>"
+_MAX_DEPTH = 12
+_RUNS_PER_THREAD_FUNCTION = 8
+# A method called on an unplaced object runs in each project class that defines it, up to
+# this many (beyond, the name is too common to tell which).
+_MAX_OVERRIDES = 4
+# ``range(n)`` with a constant n up to this is read as its elements (two streams in turn).
+_SPELT_RANGE = 8
+# Builtins whose results the analysis reads (a dict display is lowered to a ``dict`` call).
+_BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict"})
+
+
+# What an API handler gives for a call it models; None for one it leaves to the others.
+Handled: TypeAlias = tuple[Value, PathState] | None
+
+
+# Defaults that choose a branch rather than a value: an entry point's caller may pass another.
+FLAGS = (None, True, False)
+
+
+class Evaluator:
+    """How the project's lowered code is read: functions with their arguments bound, statements
+    along every path, expressions to abstract values, calls dispatched to project code or to
+    the API handlers, and the bookkeeping of copies, streams and host reads."""
+
+    def __init__(self, modules: Iterable[ModuleEntry], taught: AnalysisSettings | None = None) -> None:
+        self._taught = taught or AnalysisSettings()
+        self._modules = {m.name: m for m in modules}
+        self._functions: dict[tuple[str, str], ir.Function] = {}
+        self._classes: dict[tuple[str, str], ir.Class] = {}
+        for module in self._modules.values():
+            for function in module.code.functions:
+                self._functions[(module.name, function.qualname)] = function
+            for cls in module.code.classes:
+                self._classes[(module.name, cls.qualname)] = cls
+        # Which methods assign each field (module, class, field), read off their code: a field
+        # one of them assigns is unknown where that method never ran.
+        self._field_writers: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
+        for (module_name, qualname), function in self._functions.items():
+            if function.class_name and function.params:
+                holder = function.params[0].name
+                for field_name in _fields_assigned(function.body, holder):
+                    key = (module_name, function.class_name, field_name)
+                    self._field_writers.setdefault(key, set()).add((module_name, qualname))
+        # The classes that give each field name a value: an unplaced object's field is read
+        # from them when few do (``ctx.lengths`` where one class of the project has ``lengths``).
+        self._field_owners: dict[str, set[tuple[str, str]]] = {}
+        for module_name, class_name, field_name in self._field_writers:
+            self._field_owners.setdefault(field_name, set()).add((module_name, class_name))
+        # A class that answers the name with a method or property owns it too: its value is
+        # not one of the assigned fields (``obj.tensor`` of a class whose ``tensor`` is a property).
+        for (module_name, _), function in self._functions.items():
+            if function.class_name and function.name in self._field_owners:
+                self._field_owners[function.name].add((module_name, function.class_name))
+        self._uses: dict[int, tuple[set[str], set[str]]] = {}
+        # Functions defined inside another function (closures), by the function they are in.
+        self._nested_in: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for module_name, qualname in sorted(self._functions):
+            parent = (module_name, qualname.rpartition(".")[0])
+            if parent in self._functions:
+                self._nested_in.setdefault(parent, []).append((module_name, qualname))
+        self._nested = {key for inner in self._nested_in.values() for key in inner}
+        # Names of functions passed as values (callbacks, executor tasks, thread targets):
+        # they may run on a thread the analysis does not see.
+        self._passed: set[str] = set()
+        self._names_called: set[str] = set()  # every name some project function calls
+        self._splits = 0  # branches now running the rest of their block on their own
+        # Streams the host waits for somewhere in the project (any path, any pass);
+        # _ANY_STREAM for a wait that may cover any stream (the device, an event).
+        self._waited_somewhere: set[str] = set()
+        self._relevant: set[tuple[str, str]] = set()
+        self._reach: set[tuple[str, str]] = set()
+        self._reach_classes: set[tuple[str, str]] = set()
+        self._relevance()
+        self._heap: dict[tuple[str, str, str], list[Value]] = {}
+        self._instances: list[ObjectV] = []
+        self._constant_values: dict[tuple[str, str], Value] = {}
+        self._bases: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._puts: dict[str, list[Put]] = {}
+        self._threads: list[ThreadStart] = []
+        # Buffers allocated by the entry point now running (a destination no kernel has read).
+        self._fresh: set[str] = set()
+        self._unwritten: set[str] = set()  # fresh buffers no kernel filled (``empty``)
+        self._methods_by_name: dict[str, list[tuple[str, str, bool]]] | None = None
+        self._functions_by_name: dict[str, list[tuple[str, str]]] | None = None
+        self._callees: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._closure_names_of: dict[tuple[str, str], set[str]] = {}
+        # Names of the project's ``async def`` functions: only a call by one of them can be
+        # a coroutine call that runs nothing unless awaited.
+        self._async_names = {function.name for function in self._functions.values() if function.is_async}
+        # Fields each instance under construction has been given so far in this construction.
+        self._constructing: dict[ObjectV, dict[str, Value]] = {}
+        # Streams copies were issued on: the rest of the streams the project makes compute.
+        self._copy_streams: set[str] = set()
+        self._entered: set[tuple[str, str]] = set()
+        # Streams a method call of an object leaves ordered behind the producer after its last
+        # copy on them, by the object's class; and streams some call leaves with a copy after
+        # its last barrier. A stream only ever left ordered is ordered when the next call of
+        # the object starts (the barrier the previous call took at its end).
+        self._left_ordered: dict[tuple[str, str], set[str]] = {}
+        # The streams each class keeps in its fields.
+        self._field_streams: dict[tuple[str, str], set[str]] = {}
+        self._left_unordered: set[str] = set()
+        # Asynchronous copies into host buffers that a method call of an object, run as an
+        # entry point, left unfinished, by the object's class.
+        self._left_pending: dict[tuple[str, str], dict[str, PendingCopy]] = {}
+        # The streams each event is recorded on, wherever (any pass, any path) the analysis saw
+        # a record: waiting on one recorded nowhere is no barrier.
+        self._recorded_on: dict[str, set[str]] = {}
+        # Functions entered this pass through a resolved call, a thread start or a ``with``.
+        self._called: set[tuple[str, str]] = set()
+        # Entry points whose collecting run reached a copy (or started with one an earlier call
+        # left unfinished) or handed work on, and how many of each the analysis has seen.
+        self._effective: set[tuple[str, str]] = set()
+        self._copies_reached = 0
+        self._handoffs_reached = 0  # puts on queues
+        self._inherited_copies = 0  # copies entry points started with, left by earlier calls
+        # Fields and globals (heap keys) read by the entry point now running; for each entry
+        # point run while collecting, when it started (its number), what it read and how many
+        # instances it ran for; and when each heap key last changed (the entry point's number).
+        self._heap_reads: set[tuple[str, str, str]] = set()
+        self._root_runs = 0
+        self._collected: dict[tuple[str, str], tuple[int, set[tuple[str, str, str]], int]] = {}
+        self._heap_changed: dict[tuple[str, str, str], int] = {}
+        self._clock = 0
+        self._budget = _CALLS_PER_ROOT
+        self._reporting = False
+        self._fallback = False
+        self.runs: list[CopyRun] = []
+        self.host_reads: list[HostRead] = []
+        self.failed: list[str] = []
+
+    def _invoke(
+        self,
+        func: FuncV,
+        args: tuple[Value, ...],
+        kwargs: tuple[tuple[str, Value], ...],
+        state: PathState,
+        caller: Frame,
+        call: ir.Call | None,
+    ) -> tuple[Value, PathState]:
+        key = (func.module, func.qualname)
+        function = self._functions.get(key)
+        if function is None or caller.depth >= _MAX_DEPTH or func.qualname in caller.stack:
+            return UNKNOWN, state
+        self._budget -= 1
+        if self._budget < 0:
+            return taint([*args, *(v for _, v in kwargs)]), state  # this root has had its share
+        if (
+            key not in self._reach
+            and not state.streams
+            # An unfinished copy into host memory: it may read the buffer (``float(x.sum())``).
+            and not state.pending
+            and caller.thread == MAIN_THREAD
+            # A getter or accessor is cheap and may hand out a field that matters.
+            and not _is_property(function)
+            and not (len(function.body) == 1 and isinstance(function.body[0], ir.Return))
+            and not _hands_out_a_field(function)
+            # A helper handed a stream or event may hand it back (``_ok(cuStreamCreate())``).
+            and not any(_carries_handle(value) for value in (*args, *(v for _, v in kwargs)))
+            # A constructor of a class whose methods matter sets the fields they read.
+            and not (
+                function.name == "__init__" and (func.module, function.class_name) in self._reach_classes
+            )
+        ):
+            # It names nothing that matters, and no side stream or copy thread runs it.
+            return taint([*args, *(v for _, v in kwargs)]), state
+        self._entered.add(key)
+        if call is not None or caller.thread != MAIN_THREAD:
+            self._called.add(key)
+        module = self._modules[func.module]
+        flow = caller.flow
+        if call is not None:
+            flow = (
+                *flow,
+                FlowStep(caller.module.path, call.span.line, call.span.column, f"calls {function.qualname}"),
+            )
+        env = self._bind(function, func.bound, args, kwargs, module, caller, call)
+        if func.closure:
+            env = {**dict(func.closure), **env}
+        thread = caller.thread
+        if thread == MAIN_THREAD and _taught(
+            f"{func.module}.{func.qualname}", self._taught.copy_thread_functions
+        ):
+            thread = f"copy thread running {function.qualname} (configured)"
+        frame = Frame(module, env, thread, flow, caller.depth + 1, (*caller.stack, func.qualname))
+        frame.global_names = function.global_names
+        if call is not None:
+            frame.aliases = self._aliases(function, func.bound, call, caller)
+        holder = (func.bound.module, func.bound.qualname) if isinstance(func.bound, ObjectV) else None
+        if holder is not None:
+            carried: set[str] = self._left_ordered.get(holder, set()) - self._left_unordered
+            if carried:
+                state.carried = state.carried | carried
+        started = self._clock
+        bound_at_entry = dict(env)
+        entered_on = state.streams
+        state = self._block(function.body, frame, state)
+        if call is not None and not call.star_args:
+            self._fields_set_through_parameters(function, func.bound, bound_at_entry, frame, call, caller)
+        ends = [*frame.exits, *([] if state.returned else [state])]
+        if holder is not None:
+            # Each way out on its own: one that issued no copy on a stream leaves it as it was.
+            for end in ends or [state]:
+                self._note_exit(holder, end, started)
+        state = merge_paths(ends, [None] * len(ends)) if ends else state
+        state.returned = False
+        if call is not None:
+            # A callee that ``set_stream``s and returns without restoring installs that stream
+            # as the thread's current one (vLLM's ``current_stream()`` on its first call): the
+            # caller's later work, its producer's kernels included, runs there.
+            state.streams = entered_on
+        return (join(frame.returns) if frame.returns else UNKNOWN), state
+
+    def _call_lambda(
+        self,
+        function: LambdaV,
+        args: tuple[Value, ...],
+        state: PathState,
+        caller: Frame,
+        call: ir.Call | None,
+    ) -> tuple[Value, PathState]:
+        """A lambda's body, over the names it closed over and its arguments."""
+        if caller.depth >= _MAX_DEPTH:
+            return UNKNOWN, state
+        env = dict(function.closure)
+        env.update(zip(function.params, args, strict=False))
+        flow = caller.flow
+        if call is not None:
+            flow = (*flow, FlowStep(caller.module.path, call.span.line, call.span.column, "calls a lambda"))
+        module = self._modules[function.module]
+        frame = Frame(module, env, caller.thread, flow, caller.depth + 1, caller.stack)
+        return self._eval(function.body, frame, state)
+
+    def _fields_set_through_parameters(
+        self,
+        function: ir.Function,
+        bound: Value | None,
+        given: dict[str, Value],
+        frame: Frame,
+        call: ir.Call,
+        caller: Frame,
+    ) -> None:
+        """A struct the caller passed by name and the callee filled field by field
+        (``set_order(attrs, 3)`` doing ``attrs.srcAccessOrder = order``): the caller's
+        variable now has those fields."""
+        params = [p for p in function.params if not p.star]
+        if bound is not None and params and not _is_static(function):
+            params = params[1:]
+        for param, arg in zip(params, call.args, strict=False):
+            filled = frame.env.get(param.name)
+            if (
+                isinstance(arg, ir.Name)
+                and isinstance(filled, RecordV)
+                and filled is not given.get(param.name)
+            ):
+                caller.env[arg.id] = filled
+
+    def _note_exit(self, holder: tuple[str, str], state: PathState, started: int) -> None:
+        """How a method call leaves each stream it issued copies on: ordered behind the producer
+        after its last copy (the object's next call finds it ordered), or not."""
+        owned = self._field_streams.get(holder, set())
+        for stream, issued in state.issued.items():
+            if issued < started or stream not in owned:
+                continue  # issued before this call, or on a stream another object holds
+            barrier = state.barriers.get(stream)
+            if barrier is not None and barrier > max(issued, state.launched):
+                self._left_ordered.setdefault(holder, set()).add(stream)
+            else:
+                self._left_unordered.add(stream)
+
+    def _aliases(
+        self, function: ir.Function, bound: Value | None, call: ir.Call, caller: Frame
+    ) -> dict[str, str]:
+        """Which caller buffer each parameter names, for buffers known only by their spelling."""
+        if call.star_args:
+            return {}
+        params = [p for p in function.params if not p.star]
+        if bound is not None and params and not _is_static(function):
+            params = params[1:]
+        pairs = list(zip((p.name for p in params), call.args, strict=False)) + list(call.kwargs)
+        aliases = {}
+        for name, expr in pairs:
+            if isinstance(expr, (ir.Name, ir.Attr)):
+                identity = self._identity(UNKNOWN, expr, caller)
+                if identity:
+                    aliases[name] = identity
+        return aliases
+
+    def _bind(
+        self,
+        function: ir.Function,
+        bound: Value | None,
+        args: tuple[Value, ...],
+        kwargs: tuple[tuple[str, Value], ...],
+        module: ModuleEntry,
+        caller: Frame,
+        call: ir.Call | None = None,
+    ) -> dict[str, Value]:
+        env: dict[str, Value] = {}
+        params = list(function.params)
+        positional = list(args)
+        if bound is not None and params and not _is_static(function):
+            env[params[0].name] = bound
+            params = params[1:]
+        given = dict(kwargs)
+        default_frame = Frame(module, {}, caller.thread, caller.flow, caller.depth, caller.stack)
+        for param in params:
+            if param.star == "*":
+                env[param.name] = SeqV(tuple(positional))
+                positional = []
+            elif param.star == "**":
+                env[param.name] = UNKNOWN
+            elif positional:
+                env[param.name] = positional.pop(0)
+            elif param.name in given:
+                env[param.name] = given[param.name]
+            elif param.default is not None:
+                value = self._eval(param.default, default_frame, PathState())[0]
+                if isinstance(value, ConstV) and not value.origin:
+                    value = replace(
+                        value,
+                        origin=f"the default of parameter '{param.name}'",
+                        # With *args or **kwargs at the call, the argument may come from them.
+                        defaulted_at=(
+                            (caller.module.path, call.span, param.name)
+                            if call and not call.star_args
+                            else None
+                        ),
+                    )
+                if (
+                    call is None
+                    and caller.depth == 0
+                    and isinstance(value, ConstV)
+                    and any(value.value is flag for flag in FLAGS)
+                ):
+                    # An entry point's caller is not in the project: it may pass another value
+                    # for a flag or an optional argument, and each branch on it may run.
+                    value = join([value, Unknown(param.name)])
+                env[param.name] = value
+            else:
+                env[param.name] = Unknown(param.name, from_caller=self._fallback and caller.depth == 0)
+        return env
+
+    def _block(self, statements: Sequence[ir.Stmt], frame: Frame, state: PathState) -> PathState:
+        for index, statement in enumerate(statements):
+            self._clock += 1
+            if isinstance(statement, ir.Assign) and self._chooses_a_stream(statement, frame):
+                # ``stream = side if overlap else compute`` runs as the ``if`` it is, so that
+                # each path keeps its stream (and a later test of the same flag its branch).
+                assert isinstance(statement.value, ir.Cond)
+                choice = statement.value
+                statement = ir.If(
+                    choice.test,
+                    (replace(statement, value=choice.then),),
+                    (replace(statement, value=choice.orelse),),
+                    statement.span,
+                    True,
+                )
+            if isinstance(statement, ir.Assign):
+                value, state = self._eval(statement.value, frame, state)
+                if isinstance(value, QueueGetV):
+                    return self._after_get(statement, value, statements[index + 1 :], frame, state)
+                for target in statement.targets:
+                    state = self._assign(target, value, frame, state, statement)
+                continue
+            if isinstance(statement, ir.If):
+                before = frame.env  # _if_paths gives each branch its own copy
+                state, finished = self._after_if(
+                    before, self._if_paths(statement, frame, state), statements[index + 1 :], frame
+                )
+                if finished:
+                    return state
+            else:
+                state = self._statement(statement, frame, state)
+            if state.returned:
+                break
+        return state
+
+    def _chooses_a_stream(self, statement: ir.Assign, frame: Frame) -> bool:
+        """A name bound to one of two streams or events on a test the code does not decide."""
+        choice = statement.value
+        if not isinstance(choice, ir.Cond) or len(statement.targets) != 1:
+            return False
+        if not isinstance(statement.targets[0], ir.Name):
+            return False
+        if _truth(self._peek(choice.test, frame)) is not None:
+            return False
+        branches = (self._peek(choice.then, frame), self._peek(choice.orelse, frame))
+        return all(_orders_anything(value) for value in branches) and branches[0] != branches[1]
+
+    def _statement(self, statement: ir.Stmt, frame: Frame, state: PathState) -> PathState:
+        if isinstance(statement, ir.AugAssign):
+            _, state = self._eval(statement.value, frame, state)
+            return self._write(statement.target, frame, state, statement.span)
+        if isinstance(statement, ir.Eval):
+            if not statement.awaited and self._coroutine_call(statement.value, frame, state):
+                return state  # ``self.barrier()`` of an ``async def`` without ``await``: never runs
+            return self._eval(statement.value, frame, state)[1]
+        if isinstance(statement, ir.Return):
+            if statement.value is not None:
+                value, state = self._eval(statement.value, frame, state)
+                frame.returns.append(value)
+            state.returned = True
+            leaving = state.copy()
+            leaving.returned = False  # it goes on at the caller, merged with the other exits
+            frame.exits.append(leaving)
+            return state
+        if isinstance(statement, ir.Jump):
+            if frame.loops:
+                # The path goes on after the loop, or at its next turn: the rest of the body
+                # does not run on it.
+                leaving = state.copy()
+                leaving.returned = False
+                frame.loops[-1][0 if statement.leaves else 1].append(leaving)
+                state.returned = True
+            return state
+        if isinstance(statement, ir.Yield):
+            yielded: Value = UNKNOWN
+            if statement.value is not None:
+                yielded, state = self._eval(statement.value, frame, state)
+            if frame.on_yield is not None:
+                return frame.on_yield(state, yielded, statement.span)
+            if frame.thread == MAIN_THREAD:
+                # A generator resumed by its caller (``next(layers)`` once per layer): between
+                # the yield and the resumption the caller's kernels run and may write, or read,
+                # any buffer.
+                stream = self._stream(frame, state)
+                state.writes[_ANY_BUFFER] = (
+                    self._clock,
+                    statement.span.line,
+                    stream.key if stream is not None else f"current@{frame.thread}",
+                )
+            return state
+        if isinstance(statement, ir.If):
+            before = frame.env
+            return self._after_if(before, self._if_paths(statement, frame, state), (), frame)[0]
+        if isinstance(statement, ir.Loop):
+            return self._loop(statement, frame, state)
+        if isinstance(statement, ir.With):
+            return self._with(statement, statement.items, frame, state)
+        if isinstance(statement, ir.Try):
+            state = self._block(statement.body, frame, state)
+            if statement.handlers:
+                ends = [state] + [self._block(h, frame, state.copy()) for h in statement.handlers]
+                steps = [self._step(frame, statement.span, "path without an exception")] + [
+                    self._step(frame, statement.span, "an except branch") for _ in statement.handlers
+                ]
+                state = merge_paths(ends, steps)
+            state = self._block(statement.orelse, frame, state)
+            return self._block(statement.final, frame, state)
+        return state
+
+    def _if_paths(self, statement: ir.If, frame: Frame, state: PathState) -> list[Branch]:
+        """The paths through an ``if``: each one's state, names, and the step that names it."""
+        test, state = self._eval(statement.test, frame, state)
+        truth = _truth(test)
+        if truth is not None:
+            state = self._block(statement.body if truth else statement.orelse, frame, state)
+            return [Branch(state, frame.env, None)]
+        line = statement.span.line
+        taken, other = state.copy(), state.copy()
+        queried = self._queried(statement.test, frame, state)
+        if queried is not None:
+            # ``if event.query():`` — the branch where it returned True has waited for it.
+            self._host_waited(queried[0], other if queried[1] else taken)
+        if isinstance(statement.test, ir.Equals):
+            # ``if stream != current: stream.wait_stream(current)``: on the path where the two
+            # streams are one, each is ordered behind the other as it is behind itself.
+            same = taken if not statement.test.negated else other
+            left = self._peek(statement.test.left, frame)
+            right = self._peek(statement.test.right, frame)
+            for waiter, producer in ((left, right), (right, left)):
+                if (
+                    isinstance(waiter, StreamV)
+                    and isinstance(producer, StreamV)
+                    and waiter.key != producer.key
+                    and self._is_producer(producer, waiter)
+                ):
+                    same.barriers[waiter.key] = self._clock
+                    same.gaps.pop(waiter.key, None)
+        entry_names = frame.env  # each branch runs on its own copy
+        frame.env = dict(entry_names)
+        narrowed = _narrowed(statement.test, frame.env)
+        if narrowed is None:
+            taken = self._block(statement.body, frame, taken)
+        else:
+            # ``if batch:`` — in the body the collection holds something (``[]`` and ``None``
+            # are the other branch's), so a loop over it runs.
+            name, before, inside = narrowed
+            frame.env[name] = inside
+            taken = self._block(statement.body, frame, taken)
+            if frame.env.get(name) is inside:
+                frame.env[name] = before
+        taken_env = frame.env
+        frame.env = dict(entry_names)
+        flag = _flag_tested(statement.test, frame.env)
+        if flag:
+            # ``if background:`` with a flag the code computes: each path knows its value, so
+            # a later test of it takes the same branch (the rest of a split block runs per path).
+            if taken_env.get(flag) is entry_names[flag]:  # not bound anew in the body
+                taken_env[flag] = ConstV(True, flag, frame.module.path, None)
+            frame.env[flag] = ConstV(False, flag, frame.module.path, None)
+        other = self._block(statement.orelse, frame, other)
+        other_label = (
+            f"else branch of the if at line {line}"
+            if statement.has_else
+            else (f"path where the if at line {line} is not taken")
+        )
+        emptied, when_taken = self._emptied_by(statement.test, frame)
+        return [
+            Branch(
+                taken,
+                taken_env,
+                self._step(frame, statement.span, f"if branch at line {line}"),
+                emptied if when_taken else "",
+            ),
+            Branch(
+                other,
+                frame.env,
+                self._step(frame, statement.span, other_label),
+                "" if when_taken else emptied,
+            ),
+        ]
+
+    def _emptied_by(self, test: ir.Expr, frame: Frame) -> tuple[str, bool]:
+        """For ``if xs:`` or ``if not xs:`` over a name or a field that holds a collection (or
+        None) as far as the code shows: its spelling, and whether the path where the test
+        holds is the one where it is empty. ("", False) for any other test."""
+        negated = isinstance(test, ir.Not)
+        tested = test.operand if isinstance(test, ir.Not) else test
+        if isinstance(tested, ir.Name):
+            spelling = tested.id
+        elif isinstance(tested, ir.Attr) and isinstance(tested.base, ir.Name):
+            spelling = f"{tested.base.id}.{tested.name}"
+        else:
+            return "", False
+        held = options(self._peek(tested, frame))
+        if not all(isinstance(o, (Unknown, SeqV)) or _is_none(o) is True for o in held):
+            return "", False  # a tensor, a stream, an object: its truth says nothing of a loop
+        return spelling, negated
+
+    def _after_if(
+        self, before: dict[str, Value], paths: list[Branch], rest: Sequence[ir.Stmt], frame: Frame
+    ) -> tuple[PathState, bool]:
+        """Where the paths of an ``if`` join, given the names before it: (the state, whether
+        ``rest`` ran already). Paths that bind a stream or event differently (``stream = side
+        if overlap else current``) each run the rest of the block on their own, so that a
+        barrier taken on one path is not paired with the stream the other path chose."""
+        live = [path for path in paths if not path.state.returned]
+        iterated = {
+            spelling for spelling in _iterated_names(rest) if any(p.emptied == spelling for p in live)
+        }
+        split = (
+            len(live) > 1
+            and rest
+            and self._splits < MAX_SPLITS
+            and (_streams_differ(live[0].env, live[1].env) or bool(iterated))
+        )
+        if not split:
+            frame.env = _merge_names(before, paths)
+            return merge_paths([p.state for p in paths], [p.step for p in paths]), False
+        ends, envs = [], []
+        self._splits += 1
+        try:
+            for path in paths:
+                frame.env = dict(path.env)
+                if path.emptied in iterated:
+                    frame.env[path.emptied] = EMPTIED
+                ends.append(path.state if path.state.returned else self._block(rest, frame, path.state))
+                envs.append(Branch(ends[-1], frame.env, path.step))
+        finally:
+            self._splits -= 1
+        frame.env = _merge_names(before, envs)
+        return merge_paths(ends, [p.step for p in paths]), True
+
+    def _loop(self, statement: ir.Loop, frame: Frame, state: PathState) -> PathState:
+        iterated, state = self._eval(statement.iter, frame, state)
+        if iterated is EMPTIED:
+            return self._block(statement.orelse, frame, state)  # no turn on this path
+        element = _element(iterated)
+        if statement.target is not None:
+            state = self._assign(statement.target, element, frame, state, statement)
+        # ``while True:`` ends only where its body breaks out (or returns).
+        forever = statement.target is None and _truth(iterated) is True
+        if not self._reporting:  # collecting fields and hand-offs: one turn is enough
+            last, broke = self._turn(statement, frame, state.copy())
+            ends = [*broke] if forever else [state, last, *broke]
+            return self._block(statement.orelse, frame, merge_or_end(ends, last))
+        # The first turn starts from the state before the loop; a second sees what the end of
+        # the body leaves for the next iteration. Each is its own path: merging their entries
+        # would pair one path's writes with the other's barriers.
+        first, broke = self._turn(statement, frame, state.copy())
+        if statement.target is not None:
+            _forget_fields(frame.env, statement.target)  # the next turn's element is another
+        last = first
+        if not first.returned:
+            last, broke_later = self._turn(statement, frame, first.copy())
+            broke = broke + broke_later
+        # Over a sequence the code spells out (``*streams`` given two streams) the body runs.
+        # So it does over a collection of events or streams: one that is empty holds no work
+        # to wait for, so the path that skips the body waits for nothing either.
+        runs_once = _holds_something(iterated) or _orders_something(element) or _waits_on_each(statement)
+        if forever:
+            state = merge_or_end(broke, last)
+        else:
+            state = merge_or_end([last, *broke] if runs_once else [state, last, *broke], last)
+        queried = self._queried(statement.iter, frame, state) if statement.target is None else None
+        if queried is not None and queried[1]:
+            self._host_waited(queried[0], state)  # ``while not event.query(): ...`` ends once it is done
+        return self._block(statement.orelse, frame, state)
+
+    def _turn(self, statement: ir.Loop, frame: Frame, start: PathState) -> tuple[PathState, list[PathState]]:
+        """One run of a loop's body: the state its turn ends in (continues included) and the
+        states of the paths that broke out."""
+        frame.loops.append(([], []))
+        try:
+            end = self._block(statement.body, frame, start)
+        finally:
+            broke, continued = frame.loops.pop()
+        if continued:
+            end = merge_or_end([end, *continued], end)
+        return end, broke
+
+    def _with(
+        self,
+        statement: ir.With,
+        items: tuple[tuple[ir.Expr, ir.Expr | None], ...],
+        frame: Frame,
+        state: PathState,
+    ) -> PathState:
+        if not items:
+            return self._block(statement.body, frame, state)
+        (context_expr, name), rest = items[0], items[1:]
+        context, state = self._eval(context_expr, frame, state)
+        if isinstance(context, UnionV) and all(_stream_context(option) for option in context.options):
+            # One of several streams (``streams[i % 2]``): the block runs on each, paths merged.
+            ends = []
+            for option in context.options:
+                entered = ContextV(option) if isinstance(option, StreamV) else option
+                ends.append(
+                    self._with_context(statement, entered, context_expr, name, rest, frame, state.copy())
+                )
+            return merge_paths(ends, [None] * len(ends))
+        return self._with_context(statement, context, context_expr, name, rest, frame, state)
+
+    def _with_context(
+        self,
+        statement: ir.With,
+        context: Value,
+        context_expr: ir.Expr,
+        name: ir.Expr | None,
+        rest: tuple[tuple[ir.Expr, ir.Expr | None], ...],
+        frame: Frame,
+        state: PathState,
+    ) -> PathState:
+        stream = _stream_context(context)
+        if stream is not None:
+            if name is not None:
+                state = self._assign(name, stream, frame, state, statement)
+            saved = state.streams
+            spelled = self._plain_stream_spelling(context_expr, statement, saved, frame)
+            api = _device_api(context_expr, frame.module.code.imports)
+            entered = (frame.module.path, statement.span, spelled if api[0] else "", api, frame.stack)
+            state.streams = (*saved, replace(stream, entered_at=entered))
+            state = self._with(statement, rest, frame, state)
+            state.streams = saved
+            return state
+        if isinstance(context, GeneratorContextV):
+            return self._enter_generator(context, statement, name, rest, frame, state)
+        if name is not None:
+            state = self._assign(name, context, frame, state, statement)
+        return self._with(statement, rest, frame, state)
+
+    def _plain_stream_spelling(
+        self, context_expr: ir.Expr, statement: ir.With, enclosing: tuple[StreamV, ...], frame: Frame
+    ) -> str:
+        """How a barrier placed before ``statement`` can name the stream it enters, or "" when
+        no barrier placed there would be right: another side stream is current there, an
+        earlier item of the same ``with`` binds the stream, or naming it again could run code
+        (a property, a call)."""
+        if not isinstance(context_expr, ir.Call) or not context_expr.args:
+            return ""
+        if statement.items[0][0] is not context_expr or any(s.current_of != MAIN_THREAD for s in enclosing):
+            return ""
+        spelled = context_expr.args[0]
+        if isinstance(spelled, ir.Name):
+            return spelled.id
+        if isinstance(spelled, ir.Attr) and isinstance(spelled.base, ir.Name):
+            holder = frame.env.get(spelled.base.id)
+            if (
+                isinstance(holder, ObjectV)
+                and self._method(holder.module, holder.qualname, spelled.name) is None
+                # A field that may hold None (no stream on this device): a barrier on it would fail.
+                and not any(
+                    _is_none(value) for value in self._stored((holder.module, holder.qualname, spelled.name))
+                )
+            ):
+                return _spelling(spelled)  # a field of a project object, not a property
+        return ""
+
+    def _enter_generator(
+        self,
+        context: GeneratorContextV,
+        statement: ir.With,
+        name: ir.Expr | None,
+        rest: tuple[tuple[ir.Expr, ir.Expr | None], ...],
+        frame: Frame,
+        state: PathState,
+    ) -> PathState:
+        func = context.function
+        function = self._functions[(func.module, func.qualname)]
+        module = self._modules[func.module]
+        step = FlowStep(
+            frame.module.path, statement.span.line, statement.span.column, f"enters {function.qualname}"
+        )
+        inner = Frame(
+            module,
+            dict(context.arguments),
+            frame.thread,
+            (*frame.flow, step),
+            frame.depth + 1,
+            (*frame.stack, func.qualname),
+        )
+        entered = False
+
+        def body(at_yield: PathState, yielded: Value, _: Span) -> PathState:
+            nonlocal entered
+            entered = True
+            outer_streams = at_yield.streams
+            if name is not None:
+                at_yield = self._assign(name, yielded, frame, at_yield, statement)
+            result = self._with(statement, rest, frame, at_yield)
+            result.streams = outer_streams
+            return result
+
+        inner.on_yield = body
+        self._entered.add((func.module, func.qualname))
+        self._called.add((func.module, func.qualname))
+        state = self._block(function.body, inner, state)
+        return state if entered else self._with(statement, rest, frame, state)
+
+    def _after_get(
+        self,
+        statement: ir.Assign,
+        queue: QueueGetV,
+        rest: Sequence[ir.Stmt],
+        frame: Frame,
+        state: PathState,
+    ) -> PathState:
+        """``item = q.get()``: the rest of the block runs once per payload put on the queue,
+        in the state the putter left (its barriers), with the putter's path."""
+        puts = self._puts.get(queue.queue.key, [])
+        if "@" not in queue.queue.key:
+            # The queue of an instance the analysis does not place stands for any instance's
+            # queue made there: what every one of them was given.
+            puts = [
+                put
+                for key, made in self._puts.items()
+                if key.split("@")[0] == queue.queue.key
+                for put in made
+            ]
+        if not puts:
+            for target in statement.targets:
+                state = self._assign(target, UNKNOWN, frame, state, statement)
+            return self._block(rest, frame, state)
+        ends, steps = [], []
+        for put in list(puts):  # the rest of the block may put on the same queue
+            put_at = put.flow[-1]
+            step = FlowStep(
+                frame.module.path,
+                statement.span.line,
+                statement.span.column,
+                f"taken off {queue.queue.label} (put at {put_at.path}:{put_at.line}) by {_the(frame.thread)}",
+            )
+            branch = put.state.copy()
+            branch.streams = state.streams
+            variant = replace(frame, env=dict(frame.env), flow=(*put.flow, step))
+            for target in statement.targets:
+                branch = self._assign(target, put.payload, variant, branch, statement)
+            ends.append(self._block(rest, variant, branch))
+            steps.append(step)
+            frame.env.update(variant.env)
+        return merge_paths(ends, steps)
+
+    def _assign(
+        self, target: ir.Expr, value: Value, frame: Frame, state: PathState, statement: object
+    ) -> PathState:
+        if (
+            isinstance(value, StreamV)
+            and value.label == _NEW_STREAM
+            and isinstance(target, (ir.Name, ir.Attr))
+        ):
+            value = replace(value, label=_spelling(target))  # reports name a stream by where it is kept
+        elif isinstance(target, ir.Attr) and isinstance(value, (SeqV, RecordV)):
+            value = _label_streams(value, _spelling(target))  # ``self.streams[1]``, ``self._streams['load']``
+        if isinstance(target, ir.Name):
+            if target.id in frame.global_names:
+                self._remember((frame.module.name, "<globals>", target.id), value)
+            if frame.env.get(target.id) is not value:
+                _forget_fields(frame.env, target)
+            frame.env[target.id] = value
+        elif isinstance(target, ir.Attr):
+            holder, state = self._eval(target.base, frame, state)
+            if isinstance(holder, ObjectV):
+                # In one construction a later assignment replaces an earlier one for this
+                # instance (``super().__init__()`` sets it, the subclass sets it again).
+                chain = self._constructing.get(holder)
+                if chain is not None:
+                    earlier = chain.get(target.name)
+                    if earlier is not None and holder.site:
+                        key = (holder.module, f"{holder.qualname}@{holder.site}", target.name)
+                        values = self._stored(key)
+                        if earlier in values and earlier != value:
+                            values.remove(earlier)
+                            self._changed(key)
+                    chain[target.name] = value
+                self._remember_field(holder, target.name, value)
+                if isinstance(statement, ir.Assign) and _has_none_branch(statement.value):
+                    # ``self.stream = Stream() if on_cuda else None``: the field may hold None.
+                    self._remember_field(holder, target.name, ConstV(None, "None", frame.module.path, None))
+                if isinstance(target.base, ir.Name):  # later reads in this function see this value
+                    frame.env[f"{target.base.id}.{target.name}"] = value
+            elif isinstance(holder, ClassV):
+                self._remember((holder.module, holder.qualname, target.name), value)
+            elif isinstance(target.base, ir.Name):
+                frame.env[f"{target.base.id}.{target.name}"] = value
+                if isinstance(holder, (RecordV, Unknown, ExternalV)):
+                    # A local struct filled field by field (``attrs.srcAccessOrder = ...``).
+                    fields = dict(holder.fields) if isinstance(holder, RecordV) else {}
+                    fields[target.name] = value
+                    type_name = holder.type_name if isinstance(holder, RecordV) else ""
+                    frame.env[target.base.id] = RecordV(type_name, tuple(fields.items()))
+        elif isinstance(target, ir.Seq):
+            items = _unpack_starred(value, target.items)
+            for item_target, item in zip(target.items, items, strict=True):
+                inner = item_target.value if isinstance(item_target, ir.Starred) else item_target
+                state = self._assign(inner, item, frame, state, statement)
+        elif isinstance(target, ir.Index):
+            keyed = _keyed_spelling(target)
+            if keyed:
+                frame.env[keyed] = value  # later reads of ``state[key]`` here see this value
+            memory = memory_of(value)
+            if memory is None and isinstance(value, Unknown):
+                # Something the code does not place goes in, so what comes out may be anything.
+                memory = Memory.UNKNOWN
+            if isinstance(self._peek(target.base, frame), TensorV):
+                pass  # ``buf[a:b] = x`` writes into a tensor, which holds no element
+            elif memory is not None:
+                # ``caches[name] = tensor``: the container now holds that memory (that buffer).
+                held = value if isinstance(value, TensorV) else TensorV(memory)
+                state = self._holds(target.base, held, frame, state)
+            elif isinstance(value, (StreamV, EventV, ObjectV, QueueV)):
+                state = self._holds(target.base, value, frame, state)  # ``events[key] = event``
+            if not (isinstance(value, TensorV) and value.key):
+                # Storing a buffer made elsewhere in a container is no kernel; ``t[i] = x`` is.
+                span = target.base.span if isinstance(target.base, (ir.Name, ir.Attr)) else None
+                state = self._write(target, frame, state, span)
+        return state
+
+    def _holds(self, container: ir.Expr, element: Value, frame: Frame, state: PathState) -> PathState:
+        if isinstance(container, ir.Name):
+            held = frame.env.get(container.id, UNKNOWN)
+            if isinstance(held, (Unknown, TensorV)):
+                # A container made elsewhere: its other elements are still unknown. A tensor
+                # written in place (``buf[a:b] = x``) is still the same buffer.
+                return state
+            frame.env[container.id] = join([held, element])
+        elif isinstance(container, ir.Attr):
+            holder, state = self._eval(container.base, frame, state)
+            if isinstance(holder, ObjectV):
+                self._remember_field(holder, container.name, element)
+            if isinstance(container.base, ir.Name):
+                local = f"{container.base.id}.{container.name}"
+                if local in frame.env:
+                    frame.env[local] = join([frame.env[local], element])
+        return state
+
+    def _remember_field(self, holder: ObjectV, name: str, value: Value) -> None:
+        """A field of one instance, and of the class as a whole (what a generic ``self`` sees)."""
+        for option in options(value):
+            if isinstance(option, StreamV):
+                self._field_streams.setdefault((holder.module, holder.qualname), set()).add(option.key)
+        self._remember((holder.module, holder.qualname, name), value)
+        if holder.site:
+            self._remember((holder.module, f"{holder.qualname}@{holder.site}", name), value)
+
+    def _remember(self, key: tuple[str, str, str], value: Value) -> None:
+        """An attribute or module global assigned somewhere: readers anywhere may see it."""
+        values = self._heap.setdefault(key, [])
+        if value not in values and len(values) < 8:
+            values.append(value)
+            if _opens_paths(value):
+                self._changed(key)
+
+    def _changed(self, key: tuple[str, str, str]) -> None:
+        """A field or global changed in the entry point now running (the last one numbered)."""
+        self._heap_changed[key] = self._root_runs - 1
+
+    def _stored(self, key: tuple[str, str, str]) -> list[Value]:
+        """What was assigned to a field or global so far (noting that the running entry point
+        read it)."""
+        self._heap_reads.add(key)
+        return self._heap.get(key, [])
+
+    def _identity(self, value: Value, expr: ir.Expr | None, frame: Frame) -> str:
+        """Which buffer an expression names: its allocation or copy site where known, else
+        its spelling, scoped to the object or function that holds it."""
+        if isinstance(value, TensorV) and value.key:
+            return value.key
+        if isinstance(expr, ir.Index):
+            return self._identity(UNKNOWN, expr.base, frame)
+        if (
+            isinstance(expr, ir.Call)
+            and isinstance(expr.func, ir.Attr)
+            and expr.func.name in SAME_MEMORY_METHODS
+        ):
+            return self._identity(UNKNOWN, expr.func.base, frame)
+        if isinstance(expr, ir.Name):
+            if expr.id in frame.aliases:
+                return frame.aliases[expr.id]
+            return f"{frame.module.name}:{'.'.join(frame.stack)}:{expr.id}"
+        if isinstance(expr, ir.Attr):
+            chain: list[str] = []
+            root: ir.Expr = expr
+            while isinstance(root, ir.Attr):
+                chain.insert(0, root.name)
+                root = root.base
+            if isinstance(root, ir.Name):
+                holder = frame.env.get(root.id)
+                if isinstance(holder, ObjectV):
+                    return f"{holder.module}.{holder.qualname}@{holder.site}:{'.'.join(chain)}"
+                return f"{self._identity(UNKNOWN, root, frame)}.{'.'.join(chain)}"
+        return ""
+
+    def _host_read(
+        self, value: Value, expr: ir.Expr | None, how: str, call: ir.Call, frame: Frame, state: PathState
+    ) -> None:
+        if not state.pending or not self._reporting or (isinstance(value, TensorV) and value.address):
+            return
+        copy = state.pending.get(self._identity(value, expr, frame))
+        if copy is not None:
+            read = _read_spelling(expr) if expr is not None else ""
+            self.host_reads.append(
+                HostRead(frame.module.path, call.span, call.lines, how, copy, frame.flow, frame.thread, read)
+            )
+
+    def _completed(self, state: PathState, stream_key: str | None, before: int | None = None) -> None:
+        """The host waited for a stream (every stream when None) on this path; noted for the
+        project as a whole too (``_waited_somewhere``)."""
+        self._waited_somewhere.add(stream_key if stream_key is not None else _ANY_STREAM)
+        state.completed(stream_key, before)
+
+    def _host_waited(self, target: Value | None, state: PathState) -> None:
+        """The host waited for ``target`` (a stream or event; None: the whole device)."""
+        if target is None or isinstance(target, (ExternalV, ModuleV)):
+            self._completed(state, None)
+        elif isinstance(target, StreamV):
+            self._completed(state, None if target.key.startswith("opaque:") else target.key)
+            if target.key.startswith("current@") and state.streams:
+                self._completed(state, state.streams[-1].key)  # inside a stream block, that block's stream
+        elif isinstance(target, EventV):
+            record = state.records.get(target.key)
+            # Every copy launched before the record counts as waited for, whatever its stream:
+            # streams switched by means the analysis does not model (``set_stream``) must not
+            # make a correct wait look wrong. An unseen record counts as after every copy.
+            self._completed(state, None, before=record[1] if record is not None else None)
+        elif isinstance(target, Unknown):
+            self._completed(state, None)
+        elif isinstance(target, UnionV):
+            # One of several events or streams: done is what each of them would have finished.
+            remaining: set[str] = set()
+            for option in target.options:
+                trial = state.copy()
+                self._host_waited(option, trial)
+                remaining |= trial.pending.keys()
+            state.pending = {key: copy for key, copy in state.pending.items() if key in remaining}
+
+    def _queried(self, test: ir.Expr, frame: Frame, state: PathState) -> tuple[Value, bool] | None:
+        """(event or stream, negated) for a test ``x.query()`` or ``not x.query()``."""
+        negated = isinstance(test, ir.Not)
+        call = test.operand if isinstance(test, ir.Not) else test
+        if isinstance(call, ir.Call) and isinstance(call.func, ir.Attr) and call.func.name == "query":
+            target, _ = self._eval(call.func.base, frame, state.copy())
+            if isinstance(target, Unknown) and target.spelling:
+                target = EventV(f"opaque:{target.spelling}", target.spelling)
+            return target, negated
+        return None
+
+    def _write(self, target: ir.Expr, frame: Frame, state: PathState, span: Span | None) -> PathState:
+        """A write (``t[i] = x``, ``t.mul_(2)``) on the stream current here. A copy on another
+        stream is ordered after it only by a barrier taken after it."""
+        key = _root_spelling(target)
+        if key:
+            stream = self._stream(frame, state)
+            where = stream.key if stream is not None else f"current@{frame.thread}"
+            written = (self._clock, span.line if span else 0, where)
+            keys = [key]
+            # By the buffer too, where the code shows which one: a helper that writes it under
+            # another name (``k_buf`` here, ``src`` in the copy) writes the same memory.
+            buffer = self._peek(_root_expr(target), frame)
+            if isinstance(buffer, TensorV) and buffer.key:
+                keys.append(buffer.key)
+            elif isinstance(buffer, Unknown) and buffer.spelling:
+                keys.append(f"{_UNPLACED}{buffer.spelling}")  # as the caller spells it
+            for written_key in keys:
+                earlier = state.writes.get(written_key)
+                if earlier is not None and earlier[2] != where and where in self._copy_streams:
+                    continue  # a copy stream's write does not hide the producer's use before it
+                state.writes[written_key] = written
+        return state
+
+    def _peek(self, expr: ir.Expr, frame: Frame) -> Value:
+        """What a name or a field of a named object holds, read without running code."""
+        if isinstance(expr, ir.Name):
+            return frame.env.get(expr.id, UNKNOWN)
+        if isinstance(expr, ir.Attr):
+            if isinstance(expr.base, ir.Name):
+                local = frame.env.get(f"{expr.base.id}.{expr.name}")
+                if local is not None:
+                    return local
+            holder = self._peek(expr.base, frame)
+            if (
+                isinstance(holder, ObjectV)
+                and self._method(holder.module, holder.qualname, expr.name) is None
+            ):
+                return self._attribute(holder, expr, frame)
+            if isinstance(holder, Unknown) and holder.spelling:
+                return Unknown(f"{holder.spelling}.{expr.name}")
+        return UNKNOWN
+
+    def _eval(self, expr: ir.Expr, frame: Frame, state: PathState) -> tuple[Value, PathState]:
+        if isinstance(expr, ir.Name):
+            return self._name(expr, frame), state
+        if isinstance(expr, ir.Attr):
+            base, state = self._eval(expr.base, frame, state)
+            if isinstance(expr.base, ir.Name) and f"{expr.base.id}.{expr.name}" in frame.env:
+                return frame.env[f"{expr.base.id}.{expr.name}"], state
+            value = self._attribute(base, expr, frame)
+            if all(
+                isinstance(option, FuncV)
+                and (getter := self._functions.get((option.module, option.qualname))) is not None
+                and _is_property(getter)
+                for option in options(value)
+            ):
+                # ``self.stream`` runs its getter (each one, for an object of several classes).
+                results = []
+                for option in options(value):
+                    assert isinstance(option, FuncV)
+                    result, state = self._invoke(option, (), (), state, frame, None)
+                    results.append(result)
+                return join(results), state
+            return value, state
+        if isinstance(expr, ir.Call):
+            return self._call(expr, frame, state)
+        if isinstance(expr, ir.Const):
+            return ConstV(expr.value, repr(expr.value), frame.module.path, expr.span), state
+        if isinstance(expr, ir.Seq):
+            items = []
+            for item in expr.items:
+                value, state = self._eval(item, frame, state)
+                items.append(value)
+            return SeqV(tuple(items)), state
+        if isinstance(expr, ir.Index):
+            base, state = self._eval(expr.base, frame, state)
+            index, state = self._eval(expr.index, frame, state)
+            keyed = _keyed_spelling(expr)
+            if keyed in frame.env:
+                return frame.env[keyed], state
+            return _index(base, index), state
+        if isinstance(expr, ir.Cond):
+            test, state = self._eval(expr.test, frame, state)
+            truth = _truth(test)
+            if truth is True:
+                return self._eval(expr.then, frame, state)
+            if truth is False:
+                return self._eval(expr.orelse, frame, state)
+            then, state = self._eval(expr.then, frame, state)
+            orelse, state = self._eval(expr.orelse, frame, state)
+            return join([then, orelse]), state
+        if isinstance(expr, ir.Lambda):
+            return LambdaV(frame.module.name, expr.params, expr.body, tuple(frame.env.items())), state
+        if isinstance(expr, ir.Starred):
+            return self._eval(expr.value, frame, state)
+        if isinstance(expr, ir.Comp):
+            iterable, state = self._eval(expr.iterable, frame, state)
+            scope = replace(frame, env=dict(frame.env))
+            state = self._assign(expr.target, _element(iterable), scope, state, expr)
+            element, state = self._eval(expr.element, scope, state)
+            count = _small_range(iterable)
+            if isinstance(element, (StreamV, EventV)) and count:
+                # ``[torch.cuda.Stream() for _ in range(2)]``: that many distinct streams.
+                return SeqV(tuple(replace(element, key=f"{element.key}#{i}") for i in range(count))), state
+            if all(
+                isinstance(option, (StreamV, EventV, ObjectV, FuncV, QueueV, ClassV))
+                for option in options(element)
+            ):
+                # ``[torch.cuda.Stream() for _ in range(n)]``, ``{c.name: c for c in classes}``
+                return SeqV((element,)), state
+            if isinstance(element, TensorV):
+                return element, state  # buffers made in a loop: one allocation site, one buffer
+            return taint([element]), state
+        if isinstance(expr, ir.IsNone):
+            operand, state = self._eval(expr.operand, frame, state)
+            is_none = _is_none(operand)
+            if is_none is None:
+                return UNKNOWN, state
+            return ConstV(is_none != expr.negated, "is None", frame.module.path, None), state
+        if isinstance(expr, ir.Equals):
+            left, state = self._eval(expr.left, frame, state)
+            right, state = self._eval(expr.right, frame, state)
+            if isinstance(left, ConstV) and isinstance(right, ConstV):
+                equal = left.value == right.value
+                return ConstV(equal != expr.negated, "==", frame.module.path, None), state
+            return UNKNOWN, state
+        if isinstance(expr, ir.Not):
+            operand, state = self._eval(expr.operand, frame, state)
+            truth = _truth(operand)
+            if truth is None:
+                return UNKNOWN, state
+            spelt = operand.spelling if isinstance(operand, ConstV) else "..."
+            where = operand.span if isinstance(operand, ConstV) else None
+            return ConstV(not truth, f"not {spelt}", frame.module.path, where), state
+        parts = []
+        for part in expr.parts:
+            value, state = self._eval(part, frame, state)
+            parts.append(value)
+        return taint(parts, same_buffer=True), state
+
+    def _name(self, expr: ir.Name, frame: Frame) -> Value:
+        if expr.id in frame.env:
+            return frame.env[expr.id]
+        nested = (frame.module.name, f"{frame.stack[-1]}.{expr.id}") if frame.stack else None
+        if nested is not None and nested in self._functions:
+            # A function defined in the running one: it closes over the names bound here that
+            # it (or a function inside it) uses. A closure held in one is kept without its own
+            # names, so closures made in a loop do not nest in each other.
+            used = self._closure_names(nested)
+            closure = tuple(
+                (name, replace(value, closure=()) if isinstance(value, FuncV) else value)
+                for name, value in frame.env.items()
+                if name in used
+            )
+            return FuncV(*nested, closure=closure)
+        value = self._global(frame.module, expr.id, set())
+        if isinstance(value, ConstV) and expr.span is not None:
+            return replace(value, spelling=expr.id, path=frame.module.path, span=expr.span)
+        if isinstance(value, Unknown):
+            return Unknown(expr.id)
+        return value
+
+    def _closure_names(self, key: tuple[str, str]) -> set[str]:
+        """The names a nested function and the functions inside it mention."""
+        found = self._closure_names_of.get(key)
+        if found is None:
+            found = set(self._uses[id(self._functions[key].body)][1])
+            for inner in self._nested_in.get(key, []):
+                found |= self._closure_names(inner)
+            self._closure_names_of[key] = found
+        return found
+
+    def _global(self, module: ModuleEntry, name: str, seen: set[tuple[str, str]]) -> Value:
+        if (module.name, name) in seen:
+            return UNKNOWN
+        seen.add((module.name, name))
+        code = module.code
+        if (module.name, name) in self._functions:
+            return FuncV(module.name, name)
+        if (module.name, name) in self._classes:
+            return ClassV(module.name, name)
+        assigned = self._stored((module.name, "<globals>", name))
+        if assigned:
+            return join(assigned)
+        if name in code.constants:
+            if (module.name, name) not in self._constant_values:
+                self._constant_values[(module.name, name)] = UNKNOWN  # a self-referential constant
+                frame = Frame(module, {}, MAIN_THREAD, (), _MAX_DEPTH - 1, ())
+                self._constant_values[(module.name, name)] = self._eval(
+                    code.constants[name], frame, PathState()
+                )[0]
+            return self._constant_values[(module.name, name)]
+        if name in code.imports:
+            return self.resolve(self._absolute(module, code.imports[name]), seen)
+        if name in ORDER_SPELLINGS:
+            return ConstV(ORDER_SPELLINGS[name], name, module.path, None)
+        return ExternalV(name) if name in _BUILTINS else UNKNOWN
+
+    def _absolute(self, module: ModuleEntry, target: str) -> str:
+        if not target.startswith("."):
+            return target
+        level = len(target) - len(target.lstrip("."))
+        package = module.name.split(".")
+        if not module.path.endswith("__init__.py"):
+            package = package[:-1]
+        base = package[: len(package) - (level - 1)] if level > 1 else package
+        rest = target.lstrip(".")
+        return ".".join([*base, rest] if rest else base)
+
+    def resolve(self, dotted: str, seen: set[tuple[str, str]] | None = None) -> Value:
+        """A dotted name: a project module, or a name inside one, or something external."""
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            name = ".".join(parts[:cut])
+            if name in self._modules:
+                module = self._modules[name]
+                if cut == len(parts):
+                    return ModuleV(name)
+                value = self._global(module, parts[cut], seen if seen is not None else set())
+                for attribute in parts[cut + 1 :]:
+                    value = self._attribute(value, ir.Attr(ir.Name("_"), attribute), None)
+                return value
+        return ExternalV(dotted)
+
+    def _attribute(self, base: Value, expr: ir.Attr, frame: Frame | None) -> Value:
+        name = expr.name
+        if name in COPY_APIS:
+            return CopyApiV(name)
+        if name in ORDER_SPELLINGS:
+            path = frame.module.path if frame else ""
+            return ConstV(ORDER_SPELLINGS[name], _spelling(expr), path, expr.span)
+        if isinstance(base, UnionV):
+            return join([self._attribute(option, expr, frame) for option in base.options])
+        if isinstance(base, ObjectV):
+            method = self._method(base.module, base.qualname, name)
+            if method is not None:
+                if _is_classmethod(self._functions[method]):
+                    return FuncV(method[0], method[1], ClassV(base.module, base.qualname))
+                return FuncV(method[0], method[1], base)
+            stored = (base.site and self._stored((base.module, f"{base.qualname}@{base.site}", name))) or (
+                self._stored((base.module, base.qualname, name))
+            )
+            spelled = Unknown(f"{base.alias or 'self'}.{name}")
+            if stored and self._written_where_not_run(base, name):
+                stored = [*stored, spelled]
+            return join(stored) if stored else spelled
+        if isinstance(base, RecordV):
+            found = base.get(name)
+            return found if found is not None else UNKNOWN
+        if isinstance(base, ModuleV):
+            return self.resolve(f"{base.name}.{name}")
+        if isinstance(base, ClassV):
+            method = self._method(base.module, base.qualname, name)
+            if method is not None:
+                classmethod = _is_classmethod(self._functions[method])
+                return FuncV(method[0], method[1], base if classmethod else None)
+            # A class attribute assigned through ``cls.x = ...`` (a singleton's instance).
+            stored = self._stored((base.module, base.qualname, name))
+            return join(stored) if stored else UNKNOWN
+        if isinstance(base, ExternalV):
+            return ExternalV(f"{base.dotted}.{name}")
+        if isinstance(base, (StreamV, EventV, Unknown)) and name in STREAM_HANDLES:
+            return base  # a stream's handle (``s.cuda_stream``) names the stream itself
+        if isinstance(base, ConstV) and name == "value":
+            return base
+        if isinstance(base, (TensorV, SeqV, UnionV)):
+            return view_of(base)
+        if isinstance(base, Unknown):
+            owners = self._field_owners.get(name, set())
+            if 1 <= len(owners) <= _MAX_OVERRIDES:
+                stored = [v for module, cls in sorted(owners) for v in self._stored((module, cls, name))]
+                handles = (TensorV, StreamV, EventV)
+                held: list[Value] = [v for v in stored if isinstance(v, handles)]
+                holders = {
+                    owner
+                    for owner in owners
+                    if any(isinstance(v, handles) for v in self._stored((*owner, name)))
+                }
+                if held and holders == owners:
+                    return join(held)  # what every class that has this field keeps in it
+            if base.spelling:
+                return Unknown(f"{base.spelling}.{name}")
+        return UNKNOWN
+
+    def _written_where_not_run(self, holder: ObjectV, name: str) -> bool:
+        """Whether a method of the holder's class (or a base) that never ran assigns the field."""
+        classes = [(holder.module, holder.qualname)]
+        classes += self._base_classes(classes[0])
+        return any(
+            not writers <= self._entered
+            for cls in classes
+            if (writers := self._field_writers.get((cls[0], cls[1], name))) is not None
+        )
+
+    def _method(self, module: str, cls: str, name: str) -> tuple[str, str] | None:
+        seen = 0
+        queue = [(module, cls)]
+        while queue and seen < 16:
+            seen += 1
+            current = queue.pop(0)
+            if (current[0], f"{current[1]}.{name}") in self._functions:
+                return current[0], f"{current[1]}.{name}"
+            queue.extend(self._base_classes(current))
+        return None
+
+    def _arguments(
+        self, call: ir.Call, frame: Frame, state: PathState
+    ) -> tuple[list[Value], list[tuple[str, Value]], PathState]:
+        """A call's arguments, evaluated in order (their own calls may have effects)."""
+        args: list[Value] = []
+        for arg in call.args:
+            value, state = self._eval(arg, frame, state)
+            if isinstance(arg, ir.Starred):
+                # ``fn(*args)``: the elements of a sequence the code spells are the arguments.
+                # Otherwise one argument standing for them all (a pointer array's contents).
+                args.extend(value.items if isinstance(value, SeqV) else (taint([value]),))
+            else:
+                args.append(value)
+        kwargs: list[tuple[str, Value]] = []
+        for key, arg in call.kwargs:
+            value, state = self._eval(arg, frame, state)
+            kwargs.append((key, value))
+        return args, kwargs, state
+
+    def _overrides(self, name: str, receiver: str = "", call: ir.Call | None = None) -> Value | None:
+        """A method called on an object the analysis cannot place: every project method of
+        that name that matters runs (a backend chosen by configuration), when there are few."""
+        if self._methods_by_name is None:
+            self._methods_by_name = {}
+            for (module, qualname), function in self._functions.items():
+                if (
+                    function.class_name
+                    and (module, qualname) in self._reach
+                    and not function.name.startswith("__")
+                ):
+                    strong = (module, qualname) in self._relevant
+                    self._methods_by_name.setdefault(function.name, []).append(
+                        (module, function.class_name, strong)
+                    )
+        found_by_name = [
+            (module, cls, strong)
+            for module, cls, strong in self._methods_by_name.get(name, [])
+            # ``comm.init()`` is not a call of ``Backend.init(self, caches, stream)``.
+            if call is None or _accepts(self._functions[(module, f"{cls}.{name}")], call)
+        ]
+        # Those that name a stream construct or a copy first; only if none does, those that
+        # write or read buffers (a helper class whose method fills what a copy reads).
+        owners = [(m, c) for m, c, strong in found_by_name if strong] or [(m, c) for m, c, _ in found_by_name]
+        if not 1 <= len(owners) <= _MAX_OVERRIDES:
+            return None
+        options = [
+            FuncV(found[0], found[1], ObjectV(module, cls, alias=receiver))
+            for module, cls in owners
+            if (found := self._method(module, cls, name)) is not None
+        ]
+        return options[0] if len(options) == 1 else UnionV(tuple(options))
+
+    def _super_method(self, call: ir.Call, frame: Frame) -> FuncV | None:
+        """``super().name(...)`` in a method: the base classes' ``name``, bound to this ``self``."""
+        func = call.func
+        if not (
+            isinstance(func, ir.Attr)
+            and isinstance(func.base, ir.Call)
+            and isinstance(func.base.func, ir.Name)
+            and func.base.func.id == "super"
+            and frame.stack
+        ):
+            return None
+        current = self._functions.get((frame.module.name, frame.stack[-1]))
+        if current is None or not current.class_name or not current.params:
+            return None
+        receiver = frame.env.get(current.params[0].name)
+        for base in self._base_classes((frame.module.name, current.class_name)):
+            found = self._method(base[0], base[1], func.name)
+            if found is not None:
+                return FuncV(found[0], found[1], receiver)
+        return None
+
+    def _base_classes(self, cls: tuple[str, str]) -> list[tuple[str, str]]:
+        if cls not in self._bases:
+            self._bases[cls] = []
+            info = self._classes.get(cls)
+            if info is not None:
+                frame = Frame(self._modules[cls[0]], {}, MAIN_THREAD, (), _MAX_DEPTH - 1, ())
+                for base in info.bases:
+                    value = self._eval(base, frame, PathState())[0]
+                    if isinstance(value, ClassV):
+                        self._bases[cls].append((value.module, value.qualname))
+        return self._bases[cls]
+
+    def _call(self, call: ir.Call, frame: Frame, state: PathState) -> tuple[Value, PathState]:
+        receiver: Value | None = None
+        if (
+            _spelling(call.func).rsplit(".", 1)[-1] in ("create_task", "ensure_future")
+            and call.args
+            and self._coroutine_call(call.args[0], frame, state)
+        ):
+            return UNKNOWN, self._schedule_task(call.args[0], call, frame, state)
+        inherited = self._super_method(call, frame)
+        if inherited is not None:
+            passed, named, state = self._arguments(call, frame, state)
+            return self._invoke(inherited, tuple(passed), tuple(named), state, frame, call)
+        if isinstance(call.func, ir.Attr):
+            # The receiver is evaluated once: its calls may have effects.
+            receiver, state = self._eval(call.func.base, frame, state)
+            spelled = call.func.base
+            if isinstance(spelled, ir.Name) and f"{spelled.id}.{call.func.name}" in frame.env:
+                callee = frame.env[f"{spelled.id}.{call.func.name}"]
+            else:
+                callee = self._attribute(receiver, call.func, frame)
+            if isinstance(receiver, Unknown):
+                callee = self._overrides(call.func.name, receiver.spelling, call) or callee
+        else:
+            callee, state = self._eval(call.func, frame, state)
+        args, kwargs, state = self._arguments(call, frame, state)
+        method = call.func.name if isinstance(call.func, ir.Attr) else ""
+        for key, arg in call.kwargs:
+            if key == "out":  # ``torch.index_select(x, 0, i, out=buf)`` writes buf
+                state = self._write(arg, frame, state, call.span)
+        special = self._special(call, method, receiver, callee, args, dict(kwargs), frame, state)
+        if special is not None:
+            return special
+        if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)):
+            state.launched = self._clock
+        if isinstance(callee, Unknown):
+            # Code the project does not show (``self.model.forward(batch, kv)``) may write the
+            # buffers it is given, on the current stream.
+            for arg, value in zip(call.args, args, strict=False):
+                if memory_of(value) not in (None, Memory.HOST):
+                    state = self._write(arg, frame, state, call.span)
+        return self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
+
+    def _dispatch(
+        self,
+        callee: Value,
+        args: tuple[Value, ...],
+        kwargs: tuple[tuple[str, Value], ...],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> tuple[Value, PathState]:
+        name = _callee_name(callee)
+        if name and _taught(name, self._taught.barrier_functions):
+            streams = [a for a in args if isinstance(a, StreamV)]
+            for stream in streams:
+                state.barriers[stream.key] = self._clock
+                state.gaps.pop(stream.key, None)
+            if not streams:
+                state.ordered_all = self._clock
+            return UNKNOWN, state
+        if name and _taught(name, self._taught.copy_functions):
+            source, destination = [*args, UNKNOWN, UNKNOWN][:2]
+            state = self._copy(
+                call,
+                name.rsplit(".", 1)[-1],
+                frame,
+                state,
+                self._stream(frame, state),
+                source,
+                destination,
+                _root_spelling(call.args[0]) if call.args else "",
+                None,
+            )
+            return UNKNOWN, state
+        if isinstance(callee, UnionV):
+            # One of several callees runs (two connector classes behind one attribute): each
+            # from the same state, the paths merged after.
+            results, ends = [], []
+            for option in callee.options:
+                value, end = self._dispatch(option, args, kwargs, call, frame, state.copy())
+                results.append(value)
+                ends.append(end)
+            return join(results), merge_paths(ends, [None] * len(ends))
+        if isinstance(callee, FuncV):
+            function = self._functions.get((callee.module, callee.qualname))
+            if function is not None and any(
+                _spelling(d).endswith("contextmanager") for d in function.decorators
+            ):
+                env = self._bind(function, callee.bound, args, kwargs, self._modules[callee.module], frame)
+                return GeneratorContextV(callee, tuple(env.items())), state
+            return self._invoke(callee, (*callee.partial, *args), kwargs, state, frame, call)
+        if isinstance(callee, ClassV):
+            return self._construct(callee, args, kwargs, call, frame, state)
+        if isinstance(callee, ObjectV):
+            # Calling an object runs its ``__call__``; a torch module's runs its ``forward``.
+            for name in ("__call__", "forward"):
+                method = self._method(callee.module, callee.qualname, name)
+                if method is not None:
+                    bound = FuncV(method[0], method[1], callee)
+                    return self._invoke(bound, args, kwargs, state, frame, call)
+            return UNKNOWN, state
+        if isinstance(callee, LambdaV):
+            return self._call_lambda(callee, args, state, frame, call)
+        if isinstance(callee, CopyApiV):
+            return self._copy_api(callee.api, args, dict(kwargs), call, frame, state)
+        if isinstance(callee, ExternalV):
+            return self._external(callee.dotted, args, dict(kwargs), call, frame, state)
+        if isinstance(callee, Unknown) and callee.spelling:
+            return self._external(callee.spelling, args, dict(kwargs), call, frame, state)
+        if isinstance(callee, Unknown):
+            return UNKNOWN, state  # a callable the code does not name (a class from a registry)
+        return _opaque_call("", args, dict(kwargs)), state
+
+    def _construct(
+        self,
+        cls: ClassV,
+        args: tuple[Value, ...],
+        kwargs: tuple[tuple[str, Value], ...],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> tuple[Value, PathState]:
+        info = self._classes[(cls.module, cls.qualname)]
+        init = self._method(cls.module, cls.qualname, "__init__")
+        if init is None and info.fields:
+            # A record: NamedTuple, dataclass or ctypes structure; fields by position and keyword,
+            # the rest their defaults (made where the class is defined, one per record).
+            fields = list(zip(info.fields, args, strict=False)) + list(kwargs)
+            given = {name for name, _ in fields}
+            module = self._modules[cls.module]
+            defining = Frame(module, {}, frame.thread, frame.flow, frame.depth, frame.stack)
+            for name, default in info.defaults:
+                if name not in given:
+                    value, state = self._eval(default, defining, state)
+                    fields.append((name, value))
+            return RecordV(info.qualname, tuple(fields)), state
+        obj = ObjectV(cls.module, cls.qualname, _site(frame, call))
+        if obj not in self._instances and len(self._instances) < 4096:
+            self._instances.append(obj)
+        if init is None:
+            return obj, state
+        self._constructing[obj] = {}
+        try:
+            _, state = self._invoke(FuncV(init[0], init[1], obj), args, kwargs, state, frame, call)
+        finally:
+            self._constructing.pop(obj, None)
+        return obj, state
+
+    def _copy(
+        self,
+        call: ir.Call,
+        form: str,
+        frame: Frame,
+        state: PathState,
+        stream: StreamV | None,
+        source: Value,
+        destination: Value,
+        source_key: str,
+        order: SourceOrder | None,
+        written: tuple[str, str] = ("", ""),
+        asynchronous: bool = True,
+        implied_destination: bool = False,
+    ) -> PathState:
+        """A copy launch; ``written`` names the destination buffer (identity, spelling) for host reads."""
+        copy_stream = stream.key if stream is not None else f"current@{frame.thread}"
+        self._copies_reached += 1
+        if stream is not None:
+            state.issued[stream.key] = self._clock
+            self._copy_streams.add(stream.key)
+        if not asynchronous and stream is None:
+            self._completed(state, copy_stream)  # a blocking copy waits for the current stream
+            sides = {memory_of(source), memory_of(destination)}
+            if sides == {Memory.DEVICE, Memory.HOST}:
+                self._blocking_read(frame, state)  # GPU to host, or host to GPU from pageable memory
+            elif Memory.DEVICE in sides and sides != {Memory.DEVICE}:
+                # The other side is not placed: from another GPU buffer the copy blocks nothing.
+                self._maybe_blocking_read(f"the blocking {form} at line {call.span.line}", frame, state)
+        target_memory = memory_of(destination)
+        if (
+            asynchronous
+            and written[0]
+            and (target_memory is Memory.HOST or target_memory is None)
+            and memory_of(source) is not Memory.HOST
+            and (target_memory is Memory.HOST or memory_of(source) is Memory.DEVICE)
+        ):
+            state.pending[written[0]] = PendingCopy(
+                frame.module.path,
+                call.span.line,
+                call.span.column,
+                form,
+                written[1],
+                copy_stream,
+                self._clock,
+            )
+        if not self._reporting:
+            return state
+        if self._fallback and (stream is None or stream.key.startswith("opaque:")):
+            return state  # reached only as a fallback root: its stream is not known here
+        if stream is not None and stream.label in self._taught.producer_streams:
+            stream = None  # issued on a configured producer stream: no barrier needed
+        key = stream.key if stream is not None else ""
+        barrier = state.ordered_since(key) if stream is not None else None
+        buffer_key = source.key if isinstance(source, TensorV) else ""
+        if isinstance(source, Unknown) and source.spelling:
+            buffer_key = f"{_UNPLACED}{source.spelling}"
+        writes = [
+            found for key in (source_key, buffer_key, _ANY_BUFFER) if key and (found := state.writes.get(key))
+        ]
+        write = max(writes) if writes else None
+        if write is not None and (write[2] == copy_stream or write[2] in self._copy_streams):
+            # Written on the copy's own stream (stream order covers it), or by another copy
+            # stream: not the producer this rule orders against.
+            write = None
+        stale = barrier is not None and write is not None and write[0] > barrier
+        # A load's destination the producer used (wrote, so also read) after the barrier: the
+        # barrier does not cover those kernels, and the load may land while they run.
+        used_at = [
+            found
+            for key in (destination.key if isinstance(destination, TensorV) else "", _ANY_BUFFER)
+            if key and (found := state.writes.get(key))
+        ]
+        used = max(used_at) if used_at else None
+        if used is not None and (used[2] == copy_stream or used[2] in self._copy_streams):
+            used = None
+        used_after_barrier = None
+        if barrier is not None and used is not None and used[0] > barrier:
+            used_after_barrier = used[1]
+
+        current = stream is None or stream.current_of == MAIN_THREAD
+        self.runs.append(
+            CopyRun(
+                path=frame.module.path,
+                span=call.span,
+                lines=call.lines,
+                form=form,
+                stream=None if current else stream,
+                source_memory=memory_of(source) or Memory.UNKNOWN,
+                destination_memory=memory_of(destination) or Memory.UNKNOWN,
+                order=order,
+                ordered=barrier is not None and not stale,
+                gap=state.gaps.get(key, ()) if barrier is None else (),
+                stale_write_line=write[1] if stale and write is not None else None,
+                destination_used_line=used_after_barrier,
+                host_synced=state.synced is not None and (write is None or write[0] < state.synced),
+                flow=frame.flow,
+                thread=frame.thread,
+                resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
+                barrier_site=self._barrier_site(stream, frame),
+                ordered_by_earlier_call=key in state.carried,
+                # Allocated by this entry point, and no kernel has used it since.
+                fresh_destination=isinstance(destination, TensorV)
+                and destination.key in self._fresh
+                and used is None,
+                unwritten_source=isinstance(source, TensorV)
+                and source.key in self._unwritten
+                and write is None,
+                implied_destination=implied_destination,
+                blocking=not asynchronous,
+                destination_from_caller=isinstance(destination, Unknown) and destination.from_caller,
+            )
+        )
+        return state
+
+    def _schedule_task(self, coroutine: ir.Expr, call: ir.Call, frame: Frame, state: PathState) -> PathState:
+        """``asyncio.create_task(obj.run())``: the coroutine runs later on this thread, in the
+        state the task was made in, after what the current entry point does."""
+        assert isinstance(coroutine, ir.Call)
+        target, state = self._eval(coroutine.func, frame, state)
+        arguments: list[Value] = []
+        for arg in coroutine.args:
+            value, state = self._eval(arg, frame, state)
+            arguments.append(value)
+        step = FlowStep(frame.module.path, call.span.line, call.span.column, "schedules a task")
+        self._threads.append(
+            ThreadStart(
+                target, tuple(arguments), state.copy(), (*frame.flow, step), "task", self._fallback, True
+            )
+        )
+        return state
+
+    def _fresh_buffer(self, memory: Memory, site: str, allocator: str) -> TensorV:
+        """A buffer this entry point allocates: no kernel has read it before its first copy.
+        ``empty`` and its kin leave it unwritten; the rest fill it on the current stream."""
+        self._fresh.add(site)
+        if allocator.startswith(("empty", "new_empty")) or allocator in DEVICE_ALLOCATORS:
+            self._unwritten.add(site)
+        return TensorV(memory, site)
+
+    def _coroutine_call(self, expr: ir.Expr, frame: Frame, state: PathState) -> bool:
+        """Whether an expression calls a project ``async def``."""
+        if not isinstance(expr, ir.Call) or not isinstance(expr.func, (ir.Name, ir.Attr)):
+            return False
+        called = expr.func.id if isinstance(expr.func, ir.Name) else expr.func.name
+        if called not in self._async_names:
+            return False  # the common case, decided without evaluating the callee
+        callee, _ = self._eval(expr.func, frame, state.copy())
+        if not isinstance(callee, FuncV):
+            return False
+        function = self._functions.get((callee.module, callee.qualname))
+        return function is not None and function.is_async
+
+    def _blocking_read(self, frame: Frame, state: PathState) -> None:
+        """A copy or read that blocks the host on the current stream: on the requesting thread
+        it waits for the producer's work so far, which orders every later launch behind it."""
+        if frame.thread == MAIN_THREAD and self._stream(frame, state) is None:
+            state.synced = self._clock
+            self._completed(state, f"current@{frame.thread}")
+
+    def _maybe_blocking_read(self, what: str, frame: Frame, state: PathState) -> None:
+        """A read that blocks the host if its tensor is on the GPU, which the code does not
+        show: copies on the current stream before it may have completed."""
+        if frame.thread != MAIN_THREAD or self._stream(frame, state) is not None:
+            return
+        current = f"current@{frame.thread}"
+        state.pending = {
+            key: copy if copy.maybe_waited or copy.stream_key != current else replace(copy, maybe_waited=what)
+            for key, copy in state.pending.items()
+        }
+
+    def _barrier_site(
+        self, stream: StreamV | None, frame: Frame
+    ) -> tuple[str, Span, str, tuple[str, str]] | None:
+        entered = stream.entered_at if stream is not None else None
+        if entered is None or frame.thread != MAIN_THREAD:
+            return None
+        path, span, spelled, api, stack = entered
+        if not spelled or path != frame.module.path or stack != frame.stack:
+            return None
+        if stack and stack[-1].rsplit(".", 1)[-1] in self._passed:
+            return None  # the function is passed as a value: it may run on another thread
+        return path, span, spelled, api
+
+    def _current(self, frame: Frame, state: PathState, explicit: bool = False) -> StreamV:
+        if not explicit and state.streams:
+            return state.streams[-1]
+        return StreamV(f"current@{frame.thread}", "torch.cuda.current_stream()", frame.thread)
+
+    def _stream(self, frame: Frame, state: PathState) -> StreamV | None:
+        if state.streams and state.streams[-1].current_of != MAIN_THREAD:
+            return state.streams[-1]
+        if frame.thread != MAIN_THREAD and not state.streams:
+            return self._current(frame, state)
+        return None
+
+    def _is_producer(self, producer: Value, waiter: StreamV) -> bool:
+        if isinstance(producer, Unknown) and producer.spelling:
+            producer = _opaque_stream(producer) or producer  # ``s.wait_stream(s)`` orders nothing
+        if isinstance(producer, StreamV):
+            if producer.key == waiter.key:
+                return False
+            if producer.label in self._taught.producer_streams:
+                return True
+            if producer.current_of:
+                return producer.current_of == MAIN_THREAD
+            if producer.key.startswith("opaque:"):
+                return True  # a stream we cannot tell apart from the producer
+            if producer.key.startswith(_DEFAULT_UNDER):
+                under = producer.key.removeprefix(_DEFAULT_UNDER)
+                return under == waiter.key or under in self._copy_streams
+            # A stream the project made that no copy runs on is a compute stream: kernels run
+            # there (``with compute:`` in cupy, ``kernel[grid, block, compute]`` in numba).
+            return self._is_compute_stream(producer)
+        return True
+
+    def _is_compute_stream(self, stream: StreamV) -> bool:
+        """A stream the project made and runs kernels on, not copies: a producer's stream."""
+        made = not stream.current_of and not stream.key.startswith(("opaque:", _DEFAULT_UNDER))
+        return made and stream.key not in self._copy_streams
+
+    def _note_record(self, event: str, stream: Value | None) -> None:
+        on = stream.key if isinstance(stream, StreamV) else ""  # "": a stream not resolved here
+        self._recorded_on.setdefault(event, set()).add(on)
+
+    def _recorded_only_on_copy_streams(self, event: str, waiter: StreamV) -> bool:
+        """Every record of the event the analysis saw is on a stream copies run on (another
+        transfer's completion), none on the producer: waiting on it orders behind no kernel."""
+        streams = self._recorded_on.get(event, set())
+        return bool(streams) and all(
+            on and on != waiter.key and on in self._copy_streams and not on.startswith("current@")
+            for on in streams
+        )
+
+    def _wait_event(self, waiter: StreamV, event: Value, state: PathState) -> PathState:
+        if (
+            isinstance(event, EventV)
+            and not event.key.startswith("opaque:")
+            and event.key not in self._recorded_on
+        ):
+            return state  # an event created here and recorded nowhere: waiting on it orders nothing
+        if isinstance(event, EventV) and event.key in state.unrecorded:
+            return state  # made on this path and not recorded yet (recorded after a hand-off)
+        if isinstance(event, EventV):
+            recorded_on, time = state.records.get(event.key, (None, BEFORE_PATH))
+            if (
+                event.key not in state.records and not self._recorded_only_on_copy_streams(event.key, waiter)
+            ) or (recorded_on is not None and self._is_producer(recorded_on, waiter)):
+                state.barriers[waiter.key] = max(state.barriers.get(waiter.key, time), time)
+                state.gaps.pop(waiter.key, None)
+        elif not isinstance(event, ConstV):
+            state.barriers[waiter.key] = max(state.barriers.get(waiter.key, BEFORE_PATH), BEFORE_PATH)
+            state.gaps.pop(waiter.key, None)
+        return state
+
+    def _step(self, frame: Frame, span: Span, message: str) -> FlowStep:
+        return FlowStep(frame.module.path, span.line, span.column, message)
+
+    # The API handlers answer these (kvguard.lint.handlers); the interpreter composes them.
+    def _special(
+        self,
+        call: ir.Call,
+        method: str,
+        receiver: Value | None,
+        callee: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        raise NotImplementedError
+
+    def _external(
+        self,
+        dotted: str,
+        args: tuple[Value, ...],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> tuple[Value, PathState]:
+        raise NotImplementedError
+
+    def _copy_api(
+        self,
+        api: str,
+        args: tuple[Value, ...] | list[Value],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> tuple[Value, PathState]:
+        raise NotImplementedError
+
+    def _relevance(self) -> None:
+        raise NotImplementedError

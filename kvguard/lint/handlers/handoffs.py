@@ -1,0 +1,95 @@
+"""Work handed on: to other threads (queues, ``threading.Thread`` targets, executors), and to
+torch as hooks it calls later on the model's thread."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kvguard.lint import ir
+from kvguard.lint.api import HOOK_REGISTRATIONS, QUEUES
+from kvguard.lint.evaluator import Evaluator, Handled
+from kvguard.lint.findings import FlowStep
+from kvguard.lint.pathstate import Frame, PathState, Put, ThreadStart
+from kvguard.lint.reading import _executor_job, _site
+from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, QueueGetV, QueueV, SeqV, Value
+
+
+class HandoffApi(Evaluator):
+    def _handoff_method(
+        self,
+        call: ir.Call,
+        method: str,
+        receiver: Value | None,
+        callee: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """``q.put(x)`` and ``q.get()`` on a project queue, ``pool.submit(fn, ...)`` and its kin."""
+        if method in ("put", "put_nowait") and isinstance(receiver, QueueV) and args:
+            step = FlowStep(frame.module.path, call.span.line, call.span.column, f"put on {receiver.label}")
+            self._handoffs_reached += 1
+            if self._reporting or not self._puts.get(receiver.key):
+                self._puts.setdefault(receiver.key, []).append(
+                    Put(args[0], state.copy(), (*frame.flow, step))
+                )
+            return UNKNOWN, state
+        if method in ("get", "get_nowait") and isinstance(receiver, QueueV):
+            return QueueGetV(receiver), state
+        handed = _executor_job(method, receiver, args)
+        if handed is not None:
+            # ``pool.submit(fn, *args)``, ``pool.map(fn, items)``, ``loop.run_in_executor(pool, fn,
+            # *args)``: fn runs on a worker thread, whose current stream is not the producer.
+            target, arguments = handed
+            step = FlowStep(frame.module.path, call.span.line, call.span.column, f"hands {method} a job")
+            self._threads.append(
+                ThreadStart(target, arguments, state.copy(), (*frame.flow, step), method, self._fallback)
+            )
+            return UNKNOWN, state
+        if method in HOOK_REGISTRATIONS:
+            self._register_hooks(method, args, call, frame)
+        return None
+
+    def _register_hooks(self, how: str, args: Sequence[Value], call: ir.Call, frame: Frame) -> None:
+        """Each project function given to torch as a hook runs later, on the thread that runs
+        the model, at a point of its work the registering code does not know: from a state in
+        which nothing is ordered, with arguments the analysis does not place."""
+        step = FlowStep(frame.module.path, call.span.line, call.span.column, f"registers a hook ({how})")
+        for hook in args:
+            if isinstance(hook, (FuncV, LambdaV)):
+                self._threads.append(
+                    ThreadStart(hook, (), PathState(), (*frame.flow, step), how, self._fallback, True)
+                )
+
+    def _handoff_function(
+        self,
+        dotted: str,
+        last: str,
+        args: tuple[Value, ...],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """Queues and threads the project makes, and saved-tensor hooks."""
+        if last in HOOK_REGISTRATIONS:
+            self._register_hooks(last, args, call, frame)
+            return ExternalV(f"{dotted}()"), state
+        if last in QUEUES:
+            site = _site(frame, call)
+            owner = frame.env.get("self")
+            # One queue per instance that makes it (a handler per direction, each its own).
+            key = f"{site}@{owner.site}" if isinstance(owner, ObjectV) and owner.site else site
+            return QueueV(key, f"the queue created at {site}"), state
+        if last == "Thread":
+            target = kwargs.get("target")
+            arguments = kwargs.get("args")
+            if target is not None:
+                step = FlowStep(frame.module.path, call.span.line, call.span.column, "starts a thread")
+                items = arguments.items if isinstance(arguments, SeqV) else ()
+                self._threads.append(
+                    ThreadStart(target, items, state.copy(), (*frame.flow, step), dotted, self._fallback)
+                )
+            return ExternalV(f"{dotted}()"), state  # its ``start()`` is the library's
+        return None

@@ -1,0 +1,116 @@
+"""Python built-ins and containers, read for the values they carry: ``dict.get``, ``append``,
+``values()``, ``zip``, ``range``, ``functools.partial``, and scalar wrappers of an address or
+handle (``int(x)``, ``ctypes.c_void_p(x)``, ``numpy.uint64(x)``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kvguard.lint import ir
+from kvguard.lint.api import NUMPY_SCALARS
+from kvguard.lint.evaluator import _SPELT_RANGE, Evaluator, Handled
+from kvguard.lint.pathstate import Frame, PathState
+from kvguard.lint.reading import _element, _index
+from kvguard.lint.values import (
+    UNKNOWN,
+    ConstV,
+    FuncV,
+    RecordV,
+    SeqV,
+    TensorV,
+    UnionV,
+    Unknown,
+    Value,
+    ZipV,
+    join,
+    memory_of,
+    taint,
+)
+
+
+class PythonApi(Evaluator):
+    def _container_method(
+        self,
+        call: ir.Call,
+        method: str,
+        receiver: Value | None,
+        callee: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """Reads and fills of lists, dicts and records."""
+        if (
+            method in ("get", "pop", "setdefault")
+            and args
+            and "stream" not in kwargs
+            and isinstance(receiver, (SeqV, UnionV, RecordV))
+        ):
+            # ``cache.get(key)``: what was stored there, as ``cache[key]`` would give it.
+            stored = _index(receiver, args[0])
+            return (join([stored, args[1]]) if method == "setdefault" and len(args) > 1 else stored), state
+        if method in ("append", "extend", "add", "insert") and isinstance(call.func, ir.Attr):
+            holder = call.func.base
+            if isinstance(holder, ir.Name) and args and not isinstance(frame.env.get(holder.id), Unknown):
+                current = frame.env.get(holder.id, UNKNOWN)
+                frame.env[holder.id] = join([current, taint([args[-1]]) if memory_of(args[-1]) else current])
+            return UNKNOWN, state
+        if method in ("values", "items") and not args and isinstance(receiver, SeqV):
+            # A dict the code filled (``{n: Stream() for n in names}``): its values, keyed by
+            # what the code does not spell.
+            if method == "values":
+                return receiver, state
+            pairs = SeqV((SeqV((UNKNOWN, _element(receiver))),))
+            return (pairs if receiver.items else join([SeqV(()), pairs])), state
+        if method in ("values", "items") and not args and isinstance(receiver, (TensorV, UnionV)):
+            # A dict of buffers (a container is read as what it holds): its values, or
+            # (key, value) pairs.
+            element = _index(receiver, UNKNOWN)
+            return (SeqV((element,)) if method == "values" else SeqV((SeqV((UNKNOWN, element)),))), state
+        if method in ("values", "keys", "items") and not args and isinstance(receiver, RecordV):
+            keys = [ConstV(key, repr(key), frame.module.path, None) for key, _ in receiver.fields]
+            values = [value for _, value in receiver.fields]
+            if method == "items":
+                return SeqV(tuple(SeqV(pair) for pair in zip(keys, values, strict=True))), state
+            return SeqV(tuple(values if method == "values" else keys)), state
+        return None
+
+    def _builtin_function(
+        self,
+        dotted: str,
+        last: str,
+        args: tuple[Value, ...],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """Built-ins and wrappers that pass on what they are given."""
+        if last == "arange" and dotted.startswith("numpy"):
+            # Index values (``base + np.arange(n) * stride``), not memory a copy reads or writes.
+            return UNKNOWN, state
+        if args and (
+            last == "int"
+            or (dotted.startswith("ctypes.c_") and "." not in dotted[7:])
+            or (dotted.startswith("numpy.") and last in NUMPY_SCALARS)
+        ):
+            # ``int(x)`` and a ctypes scalar made from x (``ctypes.c_void_p(s.cuda_stream)``)
+            # carry x's meaning: the same stream handle, pointer or order value.
+            return args[0], state
+        if last == "zip":
+            return ZipV(args), state
+        if dotted == "range" and len(args) == 1 and isinstance(args[0], ConstV):
+            count = args[0].value
+            if isinstance(count, int) and not isinstance(count, bool) and 0 < count <= _SPELT_RANGE:
+                path = frame.module.path
+                return SeqV(tuple(ConstV(i, str(i), path, None) for i in range(count))), state
+        if last == "dict" and not args:
+            return RecordV("dict", tuple(kwargs.items())), state
+        if last in ("list", "tuple") and args:
+            return args[0], state
+        if last == "partial" and args:
+            if isinstance(args[0], FuncV):
+                return replace(args[0], partial=(*args[0].partial, *args[1:])), state
+            return args[0], state
+        return None

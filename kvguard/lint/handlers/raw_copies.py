@@ -1,0 +1,102 @@
+"""Copies through raw entry points: the cuda-python driver and runtime (``cuMemcpyAsync``,
+``cudaMemcpyBatchAsync``), ctypes pointers to them, and vLLM's block-copy ops. Each is a
+``RawCopy`` entry of ``kvguard.lint.api.RAW_COPIES``; this module reads its arguments."""
+
+from __future__ import annotations
+
+from kvguard.lint import ir
+from kvguard.lint.api import ADDRESS_WRAPPERS, COPY_APIS, KIND_MEMORY, RAW_COPIES
+from kvguard.lint.evaluator import Evaluator, Handled
+from kvguard.lint.facts import ORDER_ANY, SourceOrder
+from kvguard.lint.pathstate import Frame, PathState
+from kvguard.lint.reading import _kind, _opaque_stream, _order_in, _truth, _written
+from kvguard.lint.values import UNKNOWN, ConstV, CopyApiV, SeqV, StreamV, TensorV, Value
+
+
+class RawCopyApi(Evaluator):
+    def _raw_copy_function(
+        self,
+        dotted: str,
+        last: str,
+        args: tuple[Value, ...],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """A raw copy entry point called by name, fetched with ``getattr`` or ``cuGetProcAddress``,
+        and objects standing for the memory at an address."""
+        if last in COPY_APIS:
+            return self._copy_api(last, args, kwargs, call, frame, state)
+        if last in ADDRESS_WRAPPERS and args and isinstance(args[0], TensorV):
+            return args[0], state  # ``Buffer.from_handle(ptr, size)``: the memory at that address
+        if (
+            last == "getattr"
+            and len(args) >= 2
+            and isinstance(args[1], ConstV)
+            and args[1].value in COPY_APIS
+        ):
+            return CopyApiV(str(args[1].value)), state
+        if last == "cuGetProcAddress" and args and isinstance(args[0], ConstV):
+            name = args[0].value
+            text = name.decode() if isinstance(name, bytes) else str(name)
+            if text in COPY_APIS:
+                return SeqV((UNKNOWN, CopyApiV(text), UNKNOWN)), state
+        return None
+
+    def _copy_api(
+        self,
+        api: str,
+        args: tuple[Value, ...] | list[Value],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> tuple[Value, PathState]:
+        args = list(args)
+        layout = RAW_COPIES[api]
+        stream: Value | None = self._stream(frame, state)
+        destination = args[layout.destination] if len(args) > layout.destination else UNKNOWN
+        source = args[layout.source] if len(args) > layout.source else UNKNOWN
+        explicit = next((kwargs[k] for k in layout.stream_keywords if k in kwargs), None)
+        if explicit is not None:
+            stream = explicit
+        elif layout.stream is not None and len(args) >= max(layout.stream_needs, layout.stream + 1):
+            stream = args[layout.stream]
+        kind = _kind(args[layout.kind]) if layout.kind is not None and len(args) > layout.kind else None
+        # The form or the kind says where each side lives; the buffers stay what they are.
+        sides = (
+            layout.memory
+            if layout.memory is not None
+            else KIND_MEMORY.get(kind)
+            if kind is not None
+            else None
+        )
+        if sides is not None:
+            source, destination = (
+                TensorV(memory, value.key if isinstance(value, TensorV) else "")
+                for memory, value in zip(sides, (source, destination), strict=True)
+            )
+        order = _order_in(list(kwargs.items()))
+        if layout.ordered:  # in attributes passed positionally or by another keyword
+            order = order or _order_in([("", a) for a in (*args, *kwargs.values())])
+        flag = kwargs.get("is_src_access_order_any")
+        if flag is not None and _truth(flag) is True:
+            where = flag if isinstance(flag, ConstV) else None
+            order = SourceOrder(
+                ORDER_ANY,
+                where.spelling if where else "True",
+                where.span if where and where.span else call.span,
+                "passed as is_src_access_order_any=True",
+                where.path if where else frame.module.path,
+            )
+        stream_value = stream if stream is None or isinstance(stream, StreamV) else _opaque_stream(stream)
+        spelled = (
+            call.args[layout.destination]
+            if len(call.args) > layout.destination and not call.star_args
+            else None
+        )
+        written = _written(self._identity(destination, spelled, frame), spelled) if spelled else ("", "")
+        return UNKNOWN, self._copy(
+            call, api, frame, state, stream_value, source, destination, "", order, written=written
+        )

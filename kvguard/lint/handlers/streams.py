@@ -1,0 +1,241 @@
+"""Stream and event APIs: torch and device-generic stream objects, cupy and numba streams,
+cuda.core, and the cuda-python driver and runtime functions that create, order, record and
+synchronize streams and events."""
+
+from __future__ import annotations
+
+from kvguard.lint import ir
+from kvguard.lint.api import (
+    DEVICE_SYNCS,
+    EVENT_CREATORS,
+    EVENT_RECORDS,
+    EVENT_SYNCS,
+    HANDLE_WRAPPERS,
+    STREAM_CONTEXTS,
+    STREAM_CREATORS,
+    STREAM_SYNCS,
+    STREAM_WAITS,
+)
+from kvguard.lint.evaluator import Evaluator, Handled
+from kvguard.lint.pathstate import Frame, PathState
+from kvguard.lint.reading import _DEFAULT_UNDER, _NEW_STREAM, _opaque_stream, _site, _stream_site
+from kvguard.lint.results import MAIN_THREAD
+from kvguard.lint.values import (
+    UNKNOWN,
+    ConstV,
+    ContextV,
+    EventV,
+    ExternalV,
+    ModuleV,
+    SeqV,
+    StreamV,
+    UnionV,
+    Unknown,
+    Value,
+)
+
+
+class StreamApi(Evaluator):
+    def _stream_method(
+        self,
+        call: ir.Call,
+        method: str,
+        receiver: Value | None,
+        callee: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """``s.wait_stream(p)``, ``s.wait_event(e)``, ``e.record(s)``, ``e.wait(s)``, ``x.synchronize()``
+        and their cupy and cuda.core spellings."""
+        now = self._clock
+        if (
+            method in ("wait_stream", "wait_event")
+            and self._fallback
+            and isinstance(receiver, Unknown)
+            and args
+        ):
+            # Run without its caller, a function waits on a stream it was given: the caller may
+            # pass the very stream the copy runs on, so every stream counts as ordered.
+            state.ordered_all = now
+            return UNKNOWN, state
+        if method in ("wait_stream", "wait_event", "record_event") and isinstance(receiver, Unknown):
+            receiver = _opaque_stream(receiver) if receiver.spelling else receiver
+        if "stream" in kwargs and method in ("record", "wait") and not args:
+            args = [kwargs["stream"]]  # ``event.wait(stream=s)``, ``event.record(stream=s)``
+        if (
+            method in ("record", "wait")
+            and isinstance(receiver, Unknown)
+            and receiver.spelling
+            and (method == "record" or args)
+        ):
+            receiver = EventV(f"opaque:{receiver.spelling}", receiver.spelling)
+        if method == "wait_event" and args and isinstance(args[0], Unknown) and args[0].spelling:
+            args = [EventV(f"opaque:{args[0].spelling}", args[0].spelling), *args[1:]]
+        if method in ("wait_stream", "wait_event", "synchronize", "record", "wait") and isinstance(
+            receiver, UnionV
+        ):
+            # ``for s in streams: s.wait_stream(cur)``: each stream the loop can name waits;
+            # ``e.wait(s)`` with e one of several events (a method some classes override).
+            for option in receiver.options:
+                if isinstance(option, (StreamV, EventV)):
+                    found = self._special(call, method, option, callee, args, kwargs, frame, state)
+                    if found is not None:
+                        state = found[1]
+            return UNKNOWN, state
+        if method == "wait" and isinstance(receiver, StreamV) and args:
+            # cuda.core: ``stream.wait(event_or_stream)``.
+            method = "wait_stream" if isinstance(args[0], StreamV) else "wait_event"
+        if method == "wait_stream" and isinstance(receiver, StreamV) and args:
+            producer = args[0]
+            if self._is_producer(producer, receiver):
+                state.barriers[receiver.key] = now
+                state.gaps.pop(receiver.key, None)
+            return UNKNOWN, state
+        if method == "wait_event" and isinstance(receiver, StreamV) and args:
+            return UNKNOWN, self._wait_event(receiver, args[0], state)
+        if method == "wait" and isinstance(receiver, EventV):
+            waiter = _opaque_stream(args[0]) if args else self._current(frame, state)
+            if isinstance(waiter, StreamV):
+                state = self._wait_event(waiter, receiver, state)
+            return UNKNOWN, state
+        if method == "record" and isinstance(receiver, EventV):
+            stream = _opaque_stream(args[0]) if args else self._current(frame, state)
+            state.records[receiver.key] = (stream, now)
+            state.unrecorded = state.unrecorded - {receiver.key}
+            self._note_record(receiver.key, stream)
+            return UNKNOWN, state
+        if method == "record" and isinstance(receiver, StreamV) and not args:
+            method = "record_event"  # cupy: ``stream.record()`` returns an event recorded on it
+        if method == "record_event" and isinstance(receiver, StreamV):
+            event = args[0] if args and isinstance(args[0], EventV) else None
+            event = event or EventV(_site(frame, call), f"{receiver.label}.record_event()")
+            state.records[event.key] = (receiver, now)
+            state.unrecorded = state.unrecorded - {event.key}
+            self._note_record(event.key, receiver)
+            return event, state
+        if method == "synchronize":
+            target = receiver
+            device_wide = target is None or isinstance(target, (ExternalV, ModuleV, Unknown))
+            if device_wide or (isinstance(target, StreamV) and target.current_of == MAIN_THREAD):
+                state.synced = now
+            elif isinstance(target, EventV):
+                record = state.records.get(target.key)
+                if record is not None and record[0] is not None and record[0].current_of == MAIN_THREAD:
+                    state.synced = record[1]
+            elif isinstance(target, StreamV) and self._is_compute_stream(target):
+                state.synced = now  # the host waited for the producer's own stream
+            elif isinstance(target, StreamV) and target.key in state.barriers:
+                # A stream ordered behind the producer: waiting for it waits for the producer's
+                # work up to that barrier too.
+                ordered = state.barriers[target.key]
+                state.synced = ordered if state.synced is None else max(state.synced, ordered)
+            self._host_waited(target, state)
+            return UNKNOWN, state
+        return None
+
+    def _stream_function(
+        self,
+        dotted: str,
+        last: str,
+        args: tuple[Value, ...],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """Stream and event constructors, the current and default stream, ``torch.cuda.stream(s)``,
+        ``set_stream`` and the driver and runtime barrier functions."""
+        if last in HANDLE_WRAPPERS and len(args) == 1 and isinstance(args[0], (StreamV, EventV)):
+            return args[0], state  # the same stream or event, as the driver's type
+        if last == "create_stream":
+            # cuda.core: ``device.create_stream()`` makes a stream; given one (a torch stream,
+            # through its ``__cuda_stream__``) it wraps that same stream.
+            if args and isinstance(args[0], StreamV):
+                return args[0], state
+            if not args:
+                return StreamV(_stream_site(frame, call), _NEW_STREAM), state
+        if last == "Stream" or (last == "stream" and not args and "numba" in dotted):
+            # numba's ``cuda.stream()`` makes one
+            return StreamV(_stream_site(frame, call), _NEW_STREAM), state
+        if last in STREAM_CREATORS:
+            # cuda-python: ``err, stream = cudart.cudaStreamCreate()``
+            made = StreamV(_stream_site(frame, call), _NEW_STREAM)
+            return SeqV((ConstV(0, "err", frame.module.path, None), made)), state
+        if last in EVENT_CREATORS or (last == "event" and "numba" in dotted):
+            site = _site(frame, call)
+            event = EventV(site, f"event created at {site}")
+            state.unrecorded = state.unrecorded | {site}
+            return (
+                SeqV((ConstV(0, "err", frame.module.path, None), event)) if last in EVENT_CREATORS else event
+            ), state
+        if last in EVENT_RECORDS or last in STREAM_WAITS or last in STREAM_SYNCS or last in EVENT_SYNCS:
+            return UNKNOWN, self._function_barrier(last, args, call, frame, state)
+        if last == "current_stream":
+            # Inside ``with torch.cuda.stream(s):`` the current stream is s, not the producer.
+            return self._current(frame, state), state
+        if last == "default_stream":
+            entered = [
+                stream
+                for stream in state.streams
+                if not stream.current_of and not stream.key.startswith("opaque:")
+            ]
+            if entered:
+                # Under a stream the project made, the producer's kernels ran there, unless it
+                # is the copy stream itself (decided when the barrier is read).
+                return StreamV(f"{_DEFAULT_UNDER}{entered[0].key}", "torch.cuda.default_stream()"), state
+            return self._current(frame, state, explicit=True), state
+        if last == "set_stream" and args:
+            # ``torch.cuda.set_stream(s)`` replaces the current stream until it is set again
+            # (a ``with`` around it restores what it entered with).
+            chosen = _opaque_stream(args[0]) or self._current(frame, state, explicit=True)
+            state.streams = (*state.streams[:-1], chosen)
+            return UNKNOWN, state
+        if last in STREAM_CONTEXTS and args:
+            if isinstance(args[0], UnionV) and all(isinstance(o, StreamV) for o in args[0].options):
+                return UnionV(tuple(ContextV(option) for option in args[0].options)), state  # type: ignore[arg-type]
+            stream = _opaque_stream(args[0])
+            return (ContextV(stream) if stream is not None else UNKNOWN), state
+        if last == "Event":
+            site = _site(frame, call)
+            state.unrecorded = state.unrecorded | {site}
+            return EventV(site, f"event created at {site}"), state
+        if last in DEVICE_SYNCS:
+            state.synced = self._clock
+            self._completed(state, None)
+            return UNKNOWN, state
+        return None
+
+    def _function_barrier(
+        self, name: str, args: tuple[Value, ...], call: ir.Call, frame: Frame, state: PathState
+    ) -> PathState:
+        """cuda-python's ``cudaEventRecord(e, s)``, ``cudaStreamWaitEvent(s, e, 0)``,
+        ``cudaStreamSynchronize(s)``, ``cudaEventSynchronize(e)``, read as their methods are."""
+
+        def event(value: Value) -> Value:
+            if isinstance(value, Unknown) and value.spelling:
+                return EventV(f"opaque:{value.spelling}", value.spelling)
+            return value
+
+        def stream(value: Value) -> Value:
+            return _opaque_stream(value) or self._current(frame, state)
+
+        at = list(args)
+        if name in EVENT_RECORDS and len(at) >= 1:
+            event_at, stream_at = EVENT_RECORDS[name]
+            given = [stream(at[stream_at])] if len(at) > stream_at else []
+            found = self._special(call, "record", event(at[event_at]), UNKNOWN, given, {}, frame, state)
+        elif name in STREAM_WAITS and len(at) >= 2:
+            stream_at, event_at = STREAM_WAITS[name]
+            waiter = stream(at[stream_at])
+            found = self._special(
+                call, "wait_event", waiter, UNKNOWN, [event(at[event_at])], {}, frame, state
+            )
+        elif name in STREAM_SYNCS and at:
+            found = self._special(call, "synchronize", stream(at[0]), UNKNOWN, [], {}, frame, state)
+        elif name in EVENT_SYNCS and at:
+            found = self._special(call, "synchronize", event(at[0]), UNKNOWN, [], {}, frame, state)
+        else:
+            found = None
+        return found[1] if found is not None else state

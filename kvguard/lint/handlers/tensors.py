@@ -1,0 +1,263 @@
+"""Tensor APIs: where memory is allocated and moves (``copy_``, ``.to``, ``.cpu``, allocators,
+``pin_memory``), views that keep a buffer, in-place writes, and host reads of a buffer."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kvguard.lint import ir
+from kvguard.lint.api import (
+    ALLOCATORS,
+    DATA_CONSTRUCTORS,
+    DEVICE_ALLOCATORS,
+    DEVICE_MODULES,
+    DEVICE_NAMES,
+    HOST_COMPUTE_METHODS,
+    HOST_READ_ARGUMENT_METHODS,
+    HOST_READ_FUNCTIONS,
+    HOST_READ_METHODS,
+    LIKE_ALLOCATORS,
+    NEW_ALLOCATORS,
+    PINNED_ALLOCATORS,
+    SAME_MEMORY_METHODS,
+)
+from kvguard.lint.evaluator import Evaluator, Handled
+from kvguard.lint.facts import Memory
+from kvguard.lint.pathstate import Frame, PathState
+from kvguard.lint.reading import (
+    _allocation_memory,
+    _buffer_site,
+    _device_memory,
+    _may_be_true,
+    _root_spelling,
+    _spelling,
+    _truth,
+    _written,
+)
+from kvguard.lint.results import MAIN_THREAD
+from kvguard.lint.values import (
+    UNKNOWN,
+    ClassV,
+    ConstV,
+    ExternalV,
+    ModuleV,
+    ObjectV,
+    SeqV,
+    TensorV,
+    UnionV,
+    Unknown,
+    Value,
+    memory_of,
+    view_of,
+)
+
+
+class TensorApi(Evaluator):
+    def _host_read_method(
+        self,
+        call: ir.Call,
+        method: str,
+        receiver: Value | None,
+        callee: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """Methods that read a buffer on the host (``.tolist()``, ``.sum()`` of a host tensor,
+        ``f.write(buffer)``). They are noted, and the call is read on by the other handlers."""
+        if (
+            isinstance(call.func, ir.Attr)
+            and method in HOST_COMPUTE_METHODS
+            and receiver is not None
+            and memory_of(receiver) is Memory.HOST
+        ):
+            self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
+        if isinstance(call.func, ir.Attr) and receiver is not None and method in HOST_READ_METHODS:
+            self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
+            if method in ("item", "tolist"):
+                memory = memory_of(receiver)
+                if memory is Memory.DEVICE:
+                    self._blocking_read(frame, state)
+                elif memory is not Memory.HOST:
+                    self._maybe_blocking_read(f"`.{method}()` at line {call.span.line}", frame, state)
+        if method in HOST_READ_ARGUMENT_METHODS and args:
+            self._host_read(args[0], call.args[0] if call.args else None, f"`{method}()`", call, frame, state)
+        return None
+
+    def _tensor_method(
+        self,
+        call: ir.Call,
+        method: str,
+        receiver: Value | None,
+        callee: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """Copies, moves and allocations spelt as tensor methods."""
+        if method == "copy_" and receiver is not None and args and isinstance(call.func, ir.Attr):
+            held = call.func.base
+            state = self._write(held, frame, state, call.span)
+            non_blocking = args[1] if len(args) > 1 else kwargs.get("non_blocking")
+            return receiver, self._copy(
+                call,
+                "Tensor.copy_",
+                frame,
+                state,
+                self._stream(frame, state),
+                args[0],
+                receiver,
+                _root_spelling(call.args[0]),
+                None,
+                written=_written(self._identity(receiver, held, frame), held),
+                asynchronous=_may_be_true(non_blocking),
+            )
+        if (
+            method == "cpu"
+            and receiver is not None
+            and not args
+            and not isinstance(receiver, (ObjectV, ExternalV))
+        ):
+            state = self._copy(
+                call,
+                "Tensor.cpu",
+                frame,
+                state,
+                self._stream(frame, state),
+                receiver,
+                TensorV(Memory.HOST),
+                _root_spelling(call.func.base) if isinstance(call.func, ir.Attr) else "",
+                None,
+                asynchronous=False,
+                implied_destination=True,
+            )
+            return TensorV(Memory.HOST), state
+        if method == "to" and receiver is not None and not isinstance(receiver, (ObjectV, ExternalV)):
+            device = args[0] if args else kwargs.get("device")
+            moved_to = _device_memory(device) if device is not None else None
+            if isinstance(device, UnionV) and "dtype" not in kwargs:
+                # ``t.to(x.device)`` where x may be one of several: one place if they agree.
+                places = {_device_memory(option) for option in device.options}
+                if len(places) != 1 or None in places:
+                    return TensorV(Memory.UNKNOWN), state
+                moved_to = places.pop()
+            if moved_to is Memory.HOST:
+                result = TensorV(Memory.HOST, _buffer_site("copy", frame, call))
+                state = self._copy(
+                    call,
+                    "Tensor.to",
+                    frame,
+                    state,
+                    self._stream(frame, state),
+                    receiver,
+                    result,
+                    _root_spelling(call.func.base) if isinstance(call.func, ir.Attr) else "",
+                    None,
+                    written=(result.key, f"the result of {_spelling(call.func)}()"),
+                    asynchronous=_may_be_true(kwargs.get("non_blocking")),
+                    # ``.to("cpu", non_blocking=True)`` asks for an asynchronous copy to the host:
+                    # the code chose that side. Without it, the form only names where data ends.
+                    implied_destination=_truth(kwargs.get("non_blocking", UNKNOWN)) is not True,
+                )
+                return result, state
+            if moved_to is Memory.DEVICE:
+                return TensorV(Memory.DEVICE), state
+            if isinstance(device, Unknown) and "dtype" not in kwargs:
+                return TensorV(Memory.UNKNOWN), state  # moved to a device the code does not show
+            return receiver, state
+        if method in ("cuda",) and isinstance(receiver, (TensorV, Unknown)):
+            return TensorV(Memory.DEVICE), state
+        if method in NEW_ALLOCATORS and isinstance(receiver, TensorV):
+            device = kwargs.get("device")
+            placed = _device_memory(device) if device is not None else receiver.memory
+            site = _buffer_site("alloc", frame, call)
+            return self._fresh_buffer(placed or Memory.UNKNOWN, site, method), state
+        if method == "pin_memory" and args and not isinstance(receiver, TensorV):
+            # ``get_accelerator().pin_memory(t)``: the tensor is the argument.
+            pinned = args[0]
+            return TensorV(Memory.HOST, pinned.key if isinstance(pinned, TensorV) else ""), state
+        if method in ("pin_memory", "numpy") and isinstance(receiver, (TensorV, Unknown)):
+            return TensorV(Memory.HOST, receiver.key if isinstance(receiver, TensorV) else ""), state
+        return None
+
+    def _tensor_method_fallback(
+        self,
+        call: ir.Call,
+        method: str,
+        receiver: Value | None,
+        callee: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """What any other tensor method gives: a written buffer for an in-place method, an address,
+        a view of the same memory, or a new tensor where the receiver lives."""
+        if (
+            method.endswith("_")
+            and not method.startswith("_")
+            and isinstance(call.func, ir.Attr)
+            and not isinstance(receiver, (ObjectV, ExternalV, ModuleV, ClassV))
+        ):
+            if frame.thread == MAIN_THREAD and self._stream(frame, state) is None:
+                state.launched = self._clock  # an in-place kernel on the producer's stream
+            return receiver or UNKNOWN, self._write(call.func.base, frame, state, call.span)
+        if method == "data_ptr" and isinstance(receiver, Unknown):
+            return TensorV(Memory.UNKNOWN), state  # a pointer to memory the code does not place
+        if method == "data_ptr" and isinstance(receiver, TensorV):
+            return replace(receiver, address=True), state
+        if method in SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
+            return view_of(receiver), state
+        if isinstance(receiver, TensorV) and receiver.memory is not Memory.UNKNOWN:
+            # Any other tensor method (``x.norm()``, ``x.sum()``) computes where x lives.
+            return TensorV(receiver.memory), state
+        return None
+
+    def _host_read_function(
+        self,
+        dotted: str,
+        last: str,
+        args: tuple[Value, ...],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """Functions that read their arguments on the host (``bytes(t)``, ``numpy.asarray(t)``)."""
+        if last in HOST_READ_FUNCTIONS:
+            for value, expr in zip(args, call.args, strict=False):
+                self._host_read(value, expr, f"`{last}()`", call, frame, state)
+            if last == "int" and len(args) == 1 and isinstance(args[0], TensorV) and args[0].address:
+                return args[0], state  # ``int(dst[i])`` over a table of addresses: an address
+        return None
+
+    def _tensor_function(
+        self,
+        dotted: str,
+        last: str,
+        args: tuple[Value, ...],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """Allocators of torch, cupy and numba, and what names a device."""
+        if last in ALLOCATORS or last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS:
+            site = _buffer_site("alloc", frame, call)
+            if dotted.startswith(DEVICE_MODULES) and not dotted.startswith("cupyx"):
+                return self._fresh_buffer(
+                    Memory.DEVICE, site, last
+                ), state  # cupy's arrays live on the device
+            like = last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS
+            return self._fresh_buffer(_allocation_memory(args, kwargs, like=like), site, last), state
+        if last in PINNED_ALLOCATORS:
+            return TensorV(Memory.HOST, _buffer_site("alloc", frame, call)), state
+        if last in DEVICE_ALLOCATORS and dotted.startswith(DEVICE_MODULES):
+            return self._fresh_buffer(Memory.DEVICE, _buffer_site("alloc", frame, call), last), state
+        if last in DEVICE_NAMES:
+            return ConstV("cuda", dotted, frame.module.path, None), state
+        if last == "device" and args and isinstance(args[0], ConstV):
+            return args[0], state  # ``torch.device("cpu")`` places memory as "cpu" does
+        return None

@@ -1,0 +1,226 @@
+"""What the interpreter carries along one path (streams ordered, events recorded, writes,
+unfinished copies), how paths merge where they join, and the frames and hand-offs they run in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from kvguard.lint import ir
+from kvguard.lint.findings import FlowStep, Span
+from kvguard.lint.results import PendingCopy
+from kvguard.lint.values import StreamV, Value
+
+BEFORE_PATH = -1
+
+
+@dataclass
+class PathState:
+    barriers: dict[str, int] = field(default_factory=dict)
+    gaps: dict[str, tuple[FlowStep, ...]] = field(default_factory=dict)
+    records: dict[str, tuple[StreamV | None, int]] = field(default_factory=dict)
+    # Writes of each tensor: (when, line, the stream they were issued on).
+    writes: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    synced: int | None = None
+    # a taught barrier helper ordered every stream (not a host sync)
+    ordered_all: int | None = None
+    streams: tuple[StreamV, ...] = ()
+    returned: bool = False  # the path has left the function
+    # Asynchronous copies into host buffers not yet waited for, by buffer identity.
+    pending: dict[str, PendingCopy] = field(default_factory=dict)
+    # When a copy was last issued on each stream, on this path.
+    issued: dict[str, int] = field(default_factory=dict)
+    # Streams of the current object that its earlier calls left ordered behind the producer.
+    carried: frozenset[str] = frozenset()
+    # When the requesting thread last called code outside the project (a kernel launch, say):
+    # producer work a barrier must follow to order a stream behind it.
+    launched: int = BEFORE_PATH
+    # Events made on this path and not recorded yet: waiting on one orders nothing.
+    unrecorded: frozenset[str] = frozenset()
+
+    def ordered_since(self, stream: str) -> int | None:
+        times = [t for t in (self.barriers.get(stream), self.all_ordered_since()) if t is not None]
+        return max(times) if times else None
+
+    def all_ordered_since(self) -> int | None:
+        """Since when every stream is ordered behind the producer (a host sync, a taught
+        barrier helper)."""
+        times = [t for t in (self.synced, self.ordered_all) if t is not None]
+        return max(times) if times else None
+
+    def copy(self) -> PathState:
+        return PathState(
+            dict(self.barriers),
+            dict(self.gaps),
+            dict(self.records),
+            dict(self.writes),
+            self.synced,
+            self.ordered_all,
+            self.streams,
+            self.returned,
+            dict(self.pending),
+            dict(self.issued),
+            self.carried,
+            self.launched,
+            self.unrecorded,
+        )
+
+    def completed(self, stream_key: str | None, before: int | None = None) -> None:
+        """The host waited for a stream (every stream when None), up to ``before`` if given."""
+        self.pending = {
+            key: copy
+            for key, copy in self.pending.items()
+            if not (
+                (stream_key is None or copy.stream_key == stream_key)
+                and (before is None or copy.time < before)
+            )
+        }
+
+
+@dataclass
+class Branch:
+    """One way through a branch: where it leaves the state and the names, and its step."""
+
+    state: PathState
+    env: dict[str, Value]
+    step: FlowStep | None
+    # A collection the test found empty on this path (``if batch.evicted:`` not taken): a
+    # later loop over it runs no turn here.
+    emptied: str = ""
+
+
+# Branches on which stream to use, nested or in sequence, that each run the rest of their
+# block on their own: past this, paths merge.
+MAX_SPLITS = 3
+
+
+def merge_or_end(states: Sequence[PathState], otherwise: PathState) -> PathState:
+    """The paths merged, without steps; with none, ``otherwise`` (a path that has ended)."""
+    if not states:
+        ended = otherwise.copy()
+        ended.returned = True
+        return ended
+    return merge_paths(states, [None] * len(states))
+
+
+def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -> PathState:
+    """Where paths join. Paths that returned are left out: they continue at the caller."""
+    live = [(s, step) for s, step in zip(states, steps, strict=True) if not s.returned]
+    if not live:
+        done = states[0].copy()
+        done.returned = True
+        return done
+    states, steps = [s for s, _ in live], [step for _, step in live]
+    merged = PathState(streams=states[0].streams)
+    keys = set().union(*(s.barriers for s in states)) | set().union(*(s.gaps for s in states))
+    for key in keys:
+        times = [s.ordered_since(key) for s in states]
+        present = [t for t in times if t is not None]
+        if len(present) == len(states):
+            merged.barriers[key] = min(present)
+            continue
+        for state, time, step in zip(states, times, steps, strict=True):
+            if time is None and (present or key in state.gaps):
+                merged.gaps[key] = ((step,) if step is not None else ()) + state.gaps.get(key, ())
+                break
+    # An event some paths recorded: its latest record, which on its path follows that path's
+    # writes. Writes are merged by their latest too, so pairing the earliest record with the
+    # latest write would find a stale write no single path has (a loop's turns record and
+    # write the same event and buffer).
+    for event in set().union(*(s.records for s in states)):
+        merged.records[event] = max(
+            (s.records[event] for s in states if event in s.records), key=lambda r: r[1]
+        )
+    for state in states:
+        # A write its own path ordered every stream behind (a host sync after it) is done
+        # for every later copy: merged with another path's older barrier it would look stale.
+        ordered = state.all_ordered_since()
+        for tensor, write in state.writes.items():
+            if ordered is not None and write[0] < ordered:
+                continue
+            if tensor not in merged.writes or merged.writes[tensor][0] < write[0]:
+                merged.writes[tensor] = write
+    for state in states:
+        for key, copy in state.pending.items():
+            # Still running on some path: reading is unsafe; surely so where the code shows
+            # that nothing waited for it on that path.
+            known = merged.pending.get(key)
+            if known is None or (not known.established and copy.established):
+                merged.pending[key] = copy
+    for state in states:
+        for key, time in state.issued.items():
+            merged.issued[key] = max(time, merged.issued.get(key, time))
+    merged.carried = frozenset.intersection(*(s.carried for s in states))
+    merged.launched = max(s.launched for s in states)
+    # Unrecorded only where no path recorded it: a loop that records an event per element
+    # (``for x in xs: ...; done.record()``) and the path that skips an empty loop join here,
+    # and waiting on the event after the loop orders behind the last record.
+    merged.unrecorded = frozenset.intersection(*(s.unrecorded for s in states))
+    merged.synced = _earliest([s.synced for s in states])
+    merged.ordered_all = _earliest([s.ordered_all for s in states])
+    return merged
+
+
+def _earliest(times: list[int | None]) -> int | None:
+    """When every path had it: the earliest time, or None if some path never did."""
+    return None if any(t is None for t in times) else min(t for t in times if t is not None)
+
+
+@dataclass(frozen=True)
+class ModuleEntry:
+    name: str
+    path: str
+    code: ir.ModuleCode
+
+
+@dataclass
+class Frame:
+    module: ModuleEntry
+    env: dict[str, Value]
+    thread: str
+    flow: tuple[FlowStep, ...]
+    depth: int
+    stack: tuple[str, ...]
+    returns: list[Value] = field(default_factory=list)
+    exits: list[PathState] = field(default_factory=list)  # states of paths that returned early
+    # Runs a ``with`` block where a context-manager generator yields (the state there, and
+    # what it yields, bound to the ``as`` name).
+    on_yield: Callable[[PathState, Value, Span], PathState] | None = None
+    global_names: tuple[str, ...] = ()
+    # Parameters bound to a caller's buffer: the caller's identity for that buffer.
+    aliases: dict[str, str] = field(default_factory=dict)
+    # Per enclosing loop, innermost last: the states of paths that broke out of it, and of
+    # paths that continued to its next turn.
+    loops: list[tuple[list[PathState], list[PathState]]] = field(default_factory=list)
+
+
+@dataclass
+class Put:
+    payload: Value
+    state: PathState
+    flow: tuple[FlowStep, ...]
+
+
+@dataclass
+class ThreadStart:
+    target: Value
+    arguments: tuple[Value, ...]
+    state: PathState
+    flow: tuple[FlowStep, ...]
+    label: str
+    # Started by a function run on its own (its callers unresolved), with unknown arguments.
+    fallback: bool = False
+    # An asyncio task: it runs later, on the thread that made it (same current stream).
+    same_thread: bool = False
+
+
+def module_name_for(path: str, package_dirs: Callable[[str], bool]) -> str:
+    """Dotted module name of a file, from the ``__init__.py`` files above it."""
+    pure = PurePosixPath(path)
+    parts = [] if pure.stem == "__init__" else [pure.stem]
+    directory = pure.parent
+    while package_dirs(directory.as_posix()) and directory.name:
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    return ".".join(parts) or pure.stem

@@ -1,0 +1,862 @@
+"""Pure readings of lowered code and abstract values that the interpreter and its API handlers share:
+spellings, places of memory, source orders, stream handles, what a statement names or calls."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from kvguard.lint import ir
+from kvguard.lint.api import (
+    COPY_APIS,
+    HOST_READ_METHODS,
+    KIND_SPELLINGS,
+    NUMPY_SCALARS,
+    ORDER_KEYWORDS,
+    ORDER_STRINGS,
+    SAME_MEMORY_METHODS,
+    SEED_NAMES,
+    WEAK_NAMES,
+)
+from kvguard.lint.facts import Memory, SourceOrder
+from kvguard.lint.pathstate import Branch, Frame
+from kvguard.lint.values import (
+    UNKNOWN,
+    ClassV,
+    ConstV,
+    ContextV,
+    CopyApiV,
+    EventV,
+    ExternalV,
+    FuncV,
+    GeneratorContextV,
+    LambdaV,
+    ModuleV,
+    ObjectV,
+    QueueGetV,
+    QueueV,
+    RecordV,
+    SeqV,
+    StreamV,
+    TensorV,
+    UnionV,
+    Unknown,
+    Value,
+    ZipV,
+    join,
+    memory_of,
+    options,
+    taint,
+    view_of,
+)
+
+_NEW_STREAM = "a stream created here"
+# What a collection is on the path where ``if xs:`` found it empty: this very object, so that
+# a loop over it runs no turn there (an empty list the code builds may be filled elsewhere).
+EMPTIED = SeqV(())
+
+
+def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
+    """Names called plainly (``helper(...)``) and methods called on ``self``."""
+    plain: set[str] = set()
+    on_self: set[str] = set()
+
+    def visit(value: object) -> None:
+        if isinstance(value, ir.Call):
+            func = value.func
+            if isinstance(func, ir.Name):
+                plain.add(func.id)
+            elif isinstance(func, ir.Attr) and isinstance(func.base, ir.Name) and func.base.id == "self":
+                on_self.add(func.name)
+        if isinstance(value, (tuple, list)):
+            for item in value:
+                visit(item)
+        elif hasattr(value, "__dataclass_fields__") and not isinstance(value, ir.Function):
+            for name in value.__dataclass_fields__:
+                visit(getattr(value, name))
+
+    visit(tuple(statements))  # the walk descends into nested blocks itself
+    return plain, on_self
+
+
+def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[str]]:
+    """(names called, every name, attribute, keyword and string mentioned, names passed as
+    call arguments) in statements."""
+    called: set[str] = set()
+    mentioned: set[str] = set()
+    passed: set[str] = set()
+
+    def expr(e: ir.Expr | None) -> None:
+        if e is None:
+            return
+        if isinstance(e, ir.Name):
+            mentioned.add(e.id)
+        elif isinstance(e, ir.Attr):
+            mentioned.add(e.name)
+            expr(e.base)
+        elif isinstance(e, ir.Call):
+            if isinstance(e.func, (ir.Name, ir.Attr)):
+                called.add(e.func.id if isinstance(e.func, ir.Name) else e.func.name)
+            if isinstance(e.func, ir.Attr) and _in_place(e.func.name):
+                mentioned.add(_TENSOR_WRITE)
+            if isinstance(e.func, ir.Index):
+                mentioned.add(_TENSOR_WRITE)  # a kernel launch, ``kernel[grid, block, stream](buf)``
+            expr(e.func)
+            for a in (*e.args, *(value for _, value in e.kwargs)):
+                if isinstance(a, (ir.Name, ir.Attr)):
+                    passed.add(a.id if isinstance(a, ir.Name) else a.name)
+            for a in e.args:
+                expr(a)
+            for key, a in e.kwargs:
+                mentioned.add(key)
+                if key == "target" and isinstance(a, (ir.Name, ir.Attr)):
+                    called.add(a.id if isinstance(a, ir.Name) else a.name)
+                expr(a)
+        elif isinstance(e, ir.Const) and isinstance(e.value, (str, bytes)):
+            text = e.value.decode("latin-1") if isinstance(e.value, bytes) else e.value
+            if text in COPY_APIS:  # ``cuGetProcAddress(b"cuMemcpyBatchAsync")``, ``getattr(lib, ...)``
+                mentioned.add(text)
+        elif isinstance(e, ir.Seq):
+            for item in e.items:
+                expr(item)
+        elif isinstance(e, ir.Index):
+            expr(e.base)
+            expr(e.index)
+        elif isinstance(e, ir.Cond):
+            expr(e.then)
+            expr(e.test)
+            expr(e.orelse)
+        elif isinstance(e, (ir.Not, ir.IsNone)):
+            expr(e.operand)
+        elif isinstance(e, ir.Equals):
+            expr(e.left)
+            expr(e.right)
+        elif isinstance(e, ir.Comp):
+            expr(e.element)
+            expr(e.target)
+            expr(e.iterable)
+        elif isinstance(e, ir.Opaque):
+            for part in e.parts:
+                expr(part)
+        elif isinstance(e, ir.Starred):
+            expr(e.value)
+        elif isinstance(e, ir.Lambda):
+            expr(e.body)
+
+    for statement in _nested(statements):
+        if isinstance(statement, (ir.Assign, ir.AugAssign)):
+            targets = statement.targets if isinstance(statement, ir.Assign) else (statement.target,)
+            for target in targets:
+                expr(target)
+                if isinstance(target, ir.Index) and isinstance(target.index, (ir.Opaque, ir.Seq)):
+                    mentioned.add(_TENSOR_WRITE)  # ``buf[a:b] = x``, ``buf[i, :] += x``
+            expr(statement.value)
+        elif isinstance(statement, (ir.Eval, ir.Return, ir.Yield)):
+            expr(statement.value)
+        elif isinstance(statement, ir.If):
+            expr(statement.test)
+        elif isinstance(statement, ir.Loop):
+            expr(statement.target)
+            expr(statement.iter)
+        elif isinstance(statement, ir.With):
+            for item, name in statement.items:
+                expr(item)
+                expr(name)
+    return called, mentioned, passed
+
+
+# Names of the host reading a tensor's memory: a function that names one may read a buffer an
+# unfinished copy writes.
+_HOST_READS = HOST_READ_METHODS | {"numpy"}
+
+
+# Mentioned by a function that writes into a tensor (a slice assignment, an in-place method):
+# its callers reach a producer's write.
+_TENSOR_WRITE = "<tensor write>"
+
+
+def _opens_paths(value: Value, depth: int = 0) -> bool:
+    """Whether code that read a field without this value may reach a copy or a hand-off with
+    it: a call resolves through it into project code, a copy entry point or a queue, or a
+    branch turns on it. Tensors, streams, events and counts change what a reached copy
+    reports, not whether it is reached."""
+    if isinstance(
+        value, (ObjectV, FuncV, ClassV, LambdaV, QueueV, QueueGetV, ModuleV, CopyApiV, GeneratorContextV)
+    ):
+        return True
+    if isinstance(value, ConstV):
+        return isinstance(value.value, bool)
+    if isinstance(value, ExternalV):
+        last = value.dotted.removesuffix("()").rpartition(".")[2]
+        return last in SEED_NAMES or last in WEAK_NAMES
+    if depth > 3:
+        return True
+    if isinstance(value, (SeqV, ZipV)):
+        return any(
+            _opens_paths(item, depth + 1)
+            for item in (value.items if isinstance(value, SeqV) else value.parts)
+        )
+    if isinstance(value, RecordV):
+        return any(_opens_paths(item, depth + 1) for _, item in value.fields)
+    if isinstance(value, UnionV):
+        return any(_opens_paths(option, depth + 1) for option in value.options)
+    return False
+
+
+def _in_place(method: str) -> bool:
+    """``fill_``, ``index_copy_``, ``add_``: torch's in-place methods end in one underscore."""
+    return method.endswith("_") and not method.endswith("__") and len(method) > 1
+
+
+def _fields_assigned(statements: Sequence[ir.Stmt], holder: str, items: bool = False) -> set[str]:
+    """Names of ``holder.NAME = ...`` (or ``+=``) targets anywhere in the statements, and with
+    ``items`` of ``holder.NAME[key] = ...`` too."""
+    found: set[str] = set()
+
+    def target(expr: ir.Expr) -> None:
+        if items and isinstance(expr, ir.Index):
+            target(expr.base)
+        if isinstance(expr, ir.Attr) and isinstance(expr.base, ir.Name) and expr.base.id == holder:
+            found.add(expr.name)
+        elif isinstance(expr, ir.Seq):
+            for item in expr.items:
+                target(item)
+
+    for statement in _nested(statements):
+        if isinstance(statement, ir.Assign):
+            for item in statement.targets:
+                target(item)
+        elif isinstance(statement, ir.AugAssign):
+            target(statement.target)
+    return found
+
+
+def _forget_fields(env: dict[str, Value], target: ir.Expr) -> None:
+    """Another object is bound to the names in ``target``: what was assigned to the fields of
+    the one before (``item.data = ...``) is not this one's."""
+    if isinstance(target, ir.Seq):
+        for item in target.items:
+            _forget_fields(env, item)
+    elif isinstance(target, ir.Name):
+        prefix = f"{target.id}."
+        for stale in [name for name in env if name.startswith(prefix)]:
+            del env[stale]
+
+
+def _hands_out_a_field(function: ir.Function) -> bool:
+    """A method that returns what its object holds (``return self.buffers[self.free.pop()]``):
+    a pool handing out a pinned buffer is where the buffer a copy writes comes from."""
+    if not function.class_name or not function.params:
+        return False
+    holder = function.params[0].name
+    for statement in _nested(function.body):
+        if isinstance(statement, ir.Return) and statement.value is not None:
+            value = statement.value
+            while isinstance(value, ir.Index):
+                value = value.base
+            if isinstance(value, ir.Attr) and isinstance(value.base, ir.Name) and value.base.id == holder:
+                return True
+    return False
+
+
+def _nested(statements: Sequence[ir.Stmt]) -> Iterable[ir.Stmt]:
+    """Every statement, and every statement in the blocks of each, in order."""
+    for statement in statements:
+        yield statement
+        if isinstance(statement, (ir.If, ir.Loop)):
+            yield from _nested(statement.body)
+            yield from _nested(statement.orelse)
+        elif isinstance(statement, ir.With):
+            yield from _nested(statement.body)
+        elif isinstance(statement, ir.Try):
+            yield from _nested(statement.body)
+            for handler in statement.handlers:
+                yield from _nested(handler)
+            yield from _nested(statement.orelse)
+            yield from _nested(statement.final)
+
+
+def _executor_job(
+    method: str, receiver: Value | None, args: list[Value]
+) -> tuple[Value, tuple[Value, ...]] | None:
+    """The job and its arguments of a hand-off to a worker thread, if the call is one."""
+    if isinstance(receiver, (ObjectV, ClassV)):
+        return None  # the project's own ``submit``: followed as a call
+    if method in ("submit", "to_thread") and args and isinstance(args[0], (FuncV, LambdaV)):
+        return args[0], tuple(args[1:])
+    if method == "map" and len(args) >= 2 and isinstance(args[0], (FuncV, LambdaV)):
+        return args[0], tuple(_element(a) for a in args[1:])
+    if method == "run_in_executor" and len(args) >= 2 and isinstance(args[1], (FuncV, LambdaV)):
+        return args[1], tuple(args[2:])
+    return None
+
+
+def _opaque_call(name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
+    """The result of calling something the analysis does not model."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], (CopyApiV, RecordV)):
+        # A ctypes prototype wrapping an entry point; byref/addressof/pointer of a struct.
+        return args[0]
+    if any(key in ORDER_KEYWORDS for key in kwargs):
+        return RecordV(name, tuple(kwargs.items()))  # copy attributes built by keyword
+    return taint([*args, *kwargs.values()])
+
+
+def _taught(name: str, names: tuple[str, ...]) -> bool:
+    return any(name == taught or name.endswith(f".{taught}") for taught in names)
+
+
+def _callee_name(callee: Value) -> str:
+    if isinstance(callee, FuncV):
+        return f"{callee.module}.{callee.qualname}"
+    if isinstance(callee, ExternalV):
+        return callee.dotted
+    if isinstance(callee, Unknown):
+        return callee.spelling
+    return ""
+
+
+def _the(thread: str) -> str:
+    """A thread's name with its article: "the requesting thread", "the thread running f"."""
+    return thread if thread.startswith("the ") else f"the {thread}"
+
+
+def _is_property(function: ir.Function) -> bool:
+    return any(
+        _spelling(d).rsplit(".", 1)[-1] in ("property", "cached_property") for d in function.decorators
+    )
+
+
+def _is_classmethod(function: ir.Function) -> bool:
+    return any(_spelling(d) == "classmethod" for d in function.decorators)
+
+
+def _is_static(function: ir.Function) -> bool:
+    return any(_spelling(d) in ("staticmethod",) for d in function.decorators)
+
+
+def _spelling(expr: ir.Expr) -> str:
+    if isinstance(expr, ir.Name):
+        return expr.id
+    if isinstance(expr, ir.Attr):
+        base = _spelling(expr.base)
+        return f"{base}.{expr.name}" if base else expr.name
+    if isinstance(expr, ir.Call):
+        return f"{_spelling(expr.func)}()"
+    return ""
+
+
+def _has_none_branch(expr: ir.Expr) -> bool:
+    return isinstance(expr, ir.Cond) and any(
+        isinstance(branch, ir.Const) and branch.value is None for branch in (expr.then, expr.orelse)
+    )
+
+
+def _device_api(context: ir.Expr, imports: dict[str, str]) -> tuple[str, str]:
+    """The device module a stream context is entered through (``torch.xpu`` of
+    ``torch.xpu.stream(s)``, ``get_accelerator()``), when it can be spelt again without
+    running code that takes arguments, and the module a barrier spelling it needs imported
+    (``torch`` for ``on_stream(s)`` imported from ``torch.cuda``); "" otherwise."""
+    if not isinstance(context, ir.Call):
+        return "", ""
+    if isinstance(context.func, ir.Name):
+        dotted = imports.get(context.func.id, "")
+        module_dotted, _, _ = dotted.rpartition(".")
+        if not module_dotted:
+            return "", ""
+        top, _, rest = module_dotted.partition(".")
+        local = next((name for name, bound in imports.items() if bound == top), "")
+        return f"{local or top}.{rest}" if rest else (local or top), "" if local else top
+    if not isinstance(context.func, ir.Attr):
+        return "", ""
+    module = context.func.base
+    part: ir.Expr = module
+    while True:
+        if isinstance(part, ir.Attr):
+            part = part.base
+        elif isinstance(part, ir.Call) and not part.args and not part.kwargs:
+            part = part.func
+        else:
+            break
+    return (_spelling(module), "") if isinstance(part, ir.Name) else ("", "")
+
+
+def _keyed_spelling(expr: ir.Index) -> str:
+    """``state[key]`` as a local name, when container and key are plain names or constants."""
+    base = _spelling(expr.base) if isinstance(expr.base, (ir.Name, ir.Attr)) else ""
+    index = expr.index
+    if isinstance(index, ir.Const) and isinstance(index.value, (str, int)):
+        key = repr(index.value)
+    else:
+        key = _spelling(index) if isinstance(index, (ir.Name, ir.Attr)) else ""
+    return f"{base}[{key}]" if base and key else ""
+
+
+def _root_expr(expr: ir.Expr) -> ir.Expr:
+    """The buffer a slice, view or element names (``t`` of ``t[i].view(...)``)."""
+    while isinstance(expr, ir.Index) or (
+        isinstance(expr, ir.Call) and isinstance(expr.func, ir.Attr) and expr.func.name in SAME_MEMORY_METHODS
+    ):
+        expr = expr.base if isinstance(expr, ir.Index) else expr.func.base  # type: ignore[union-attr]
+    return expr
+
+
+def _root_spelling(expr: ir.Expr) -> str:
+    root = _root_expr(expr)
+    return _spelling(root) if isinstance(root, (ir.Name, ir.Attr)) else ""
+
+
+def _may_be_true(flag: Value | None) -> bool:
+    """Whether a flag argument (``non_blocking``) may be true; left out, it is False."""
+    return flag is not None and _truth(flag) is not False
+
+
+def _written(identity: str, expr: ir.Expr) -> tuple[str, str]:
+    """A copy destination: its identity, and how messages name it (a slice by its buffer, an
+    address by what it is made from)."""
+    if (
+        isinstance(expr, ir.Call)
+        and len(expr.args) == 1
+        and _spelling(expr.func).rsplit(".", 1)[-1] in _ADDRESS_PASS_THROUGH
+    ):
+        return _written(identity, expr.args[0])
+    if isinstance(expr, ir.Index):
+        base = _spelling(expr.base)
+        return identity, f"{base}[...]" if base else ""
+    return identity, _spelling(expr)
+
+
+# Calls that hand back the address they are given (``int(ptr)``, ``c_void_p(ptr)``).
+_ADDRESS_PASS_THROUGH = frozenset({"int", "c_void_p"}) | NUMPY_SCALARS
+
+
+# Methods a read reaches its buffer through (a view, the numpy array over a host tensor).
+_VIEWS_OF_A_READ = SAME_MEMORY_METHODS | {"numpy"}
+
+
+def _read_spelling(expr: ir.Expr) -> str:
+    """How a message names the buffer a read reads: ``self.cache[...]`` for
+    ``self.cache[first].flatten()[:16]``, through indexing and views."""
+    indexed = False
+    while True:
+        if isinstance(expr, ir.Index):
+            expr, indexed = expr.base, True
+        elif (
+            isinstance(expr, ir.Call)
+            and isinstance(expr.func, ir.Attr)
+            and expr.func.name in _VIEWS_OF_A_READ
+        ):
+            expr = expr.func.base
+        else:
+            break
+    spelt = _spelling(expr) if isinstance(expr, (ir.Name, ir.Attr)) else ""
+    return f"{spelt}[...]" if spelt and indexed else spelt
+
+
+def _buffer_site(kind: str, frame: Frame, call: ir.Call) -> str:
+    """A buffer's identity: where it is made, and through which calls (a helper that makes
+    buffers makes a different one for each caller)."""
+    through = "".join(f"<{step.path}:{step.line}" for step in frame.flow)
+    return f"{kind}@{_site(frame, call)}{through}"
+
+
+def _site(frame: Frame, call: ir.Call) -> str:
+    """Where a call is: two streams or queues made on one line are two objects."""
+    return f"{frame.module.path}:{call.span.line}:{call.span.column}"
+
+
+def _stream_site(frame: Frame, call: ir.Call) -> str:
+    """Where a stream is made. In a module-level function (a factory helper) each call of
+    it makes its own: the compute stream and the copy stream may both come from one
+    ``create_stream()``."""
+    site = _site(frame, call)
+    function = frame.stack[-1] if frame.stack else ""
+    if function and "." not in function and frame.flow:
+        caller = frame.flow[-1]
+        site += f"@{caller.path}:{caller.line}:{caller.column}"
+    return site
+
+
+# Stands for the copies an object's method calls left unfinished where an entry point's reads
+# of fields are noted: another method that runs later may start one.
+_LEFT_PENDING = "<copies left unfinished>"
+
+
+# The key prefix of writes to a buffer the analysis cannot place, by how its value is spelt.
+_UNPLACED = "unplaced:"
+
+
+# The key prefix of the default stream taken while a project-made stream was current.
+_DEFAULT_UNDER = "default-under:"
+
+
+def _opaque_stream(value: Value) -> StreamV | None:
+    if isinstance(value, StreamV):
+        return value
+    if isinstance(value, ConstV) and value.value in (0, None):
+        return None  # the legacy default stream, or the current one
+    label = value.spelling if isinstance(value, Unknown) and value.spelling else "an unresolved stream"
+    return StreamV(f"opaque:{label}", label)
+
+
+def _stream_context(value: Value) -> StreamV | None:
+    if isinstance(value, ContextV):
+        return value.stream
+    if isinstance(value, StreamV):
+        return value
+    return None
+
+
+def _label_streams(value: SeqV | RecordV, spelled: str) -> Value:
+    """New streams kept in a list or dict, named by their place in it."""
+
+    def label(item: Value, place: str) -> Value:
+        if isinstance(item, StreamV) and item.label == _NEW_STREAM:
+            return replace(item, label=f"{spelled}[{place}]")
+        return item
+
+    if isinstance(value, SeqV):
+        if len(value.items) == 1:  # one stream standing for every element
+            return SeqV((label(value.items[0], "..."),))
+        return SeqV(tuple(label(item, str(i)) for i, item in enumerate(value.items)))
+    return RecordV(value.type_name, tuple((key, label(item, repr(key))) for key, item in value.fields))
+
+
+def _accepts(method: ir.Function, call: ir.Call) -> bool:
+    """Whether a method's signature can take a call's arguments (the receiver aside)."""
+    if call.star_args:
+        return True
+    params = method.params[1:] if not _is_static(method) else method.params
+    named = [param for param in params if not param.star]
+    varargs = any(param.star == "*" for param in params)
+    varkw = any(param.star == "**" for param in params)
+    if len(call.args) > len(named) and not varargs:
+        return False
+    given = {key for key, _ in call.kwargs}
+    if any(param.default is None and param.name not in given for param in named[len(call.args) :]):
+        return False
+    return varkw or given <= {param.name for param in named}
+
+
+def _carries_handle(value: Value, depth: int = 0) -> bool:
+    """Whether a value is or holds a stream, event or queue."""
+    if isinstance(value, (StreamV, EventV, QueueV, ContextV)):
+        return True
+    if depth < 2 and isinstance(value, (SeqV, UnionV)):
+        items = value.items if isinstance(value, SeqV) else value.options
+        return any(_carries_handle(item, depth + 1) for item in items)
+    return False
+
+
+def _small_range(iterable: Value) -> int:
+    """n for ``range(n)`` with a small constant n (a few streams made in a comprehension)."""
+    if isinstance(iterable, SeqV) and iterable.items and all(isinstance(i, ConstV) for i in iterable.items):
+        return len(iterable.items)
+    return 0
+
+
+def _is_none(value: Value) -> bool | None:
+    if isinstance(value, ConstV):
+        return value.value is None
+    if isinstance(value, (Unknown, UnionV)):
+        return None
+    if isinstance(value, ExternalV) and value.dotted.endswith("()"):
+        return None  # what a library call returned (``cache.get(key)``) may be None
+    return False
+
+
+def _truth(value: Value) -> bool | None:
+    if (
+        isinstance(value, ConstV)
+        and isinstance(value.value, (bool, int))
+        and not isinstance(value.value, float)
+    ):
+        return bool(value.value)
+    if isinstance(value, ConstV) and value.value is None:
+        return False
+    return None
+
+
+def _element(value: Value) -> Value:
+    if isinstance(value, ZipV):
+        return SeqV(tuple(_element(part) for part in value.parts))
+    if isinstance(value, SeqV):
+        return join(list(value.items)) if value.items else UNKNOWN
+    if isinstance(value, TensorV):
+        return value
+    if isinstance(value, UnionV):  # one of several collections: an element of one of them
+        return join([_element(option) for option in value.options])
+    if isinstance(value, RecordV) and value.fields:  # a dict with string keys: iterating gives keys
+        return join([ConstV(key, repr(key), "", None) for key, _ in value.fields])
+    return UNKNOWN
+
+
+def _waits_on_each(loop: ir.Loop) -> bool:
+    """Whether the loop's body waits on each element (``for e in events: e.synchronize()``,
+    through nested loops over the element's parts): over an empty collection it has nothing to
+    wait for, whatever the collection is."""
+    bound = _target_names(loop.target)
+    if not bound:
+        return False
+
+    def waits(statements: Sequence[ir.Stmt]) -> bool:
+        for statement in statements:
+            if (
+                isinstance(statement, ir.Loop)
+                and isinstance(statement.iter, ir.Name)
+                and statement.iter.id in bound
+            ):
+                bound.update(_target_names(statement.target))
+                if waits(statement.body):
+                    return True
+            elif isinstance(statement, ir.Eval) and isinstance(statement.value, ir.Call):
+                func = statement.value.func
+                if (
+                    isinstance(func, ir.Attr)
+                    and func.name in ("synchronize", "wait")
+                    and isinstance(func.base, ir.Name)
+                    and func.base.id in bound
+                ):
+                    return True
+        return False
+
+    return waits(loop.body)
+
+
+def _target_names(target: ir.Expr | None) -> set[str]:
+    if isinstance(target, ir.Name):
+        return {target.id}
+    if isinstance(target, ir.Seq):
+        return {name for item in target.items for name in _target_names(item)}
+    return set()
+
+
+def _holds_something(value: Value) -> bool:
+    """A sequence the code spells with items, whichever option it is."""
+    return all(isinstance(option, SeqV) and option.items for option in options(value))
+
+
+def _merge_names(before: dict[str, Value], paths: Sequence[Branch]) -> dict[str, Value]:
+    """Names where paths join: a name bound differently on two paths is either value
+    (``if not available: device = "cpu"`` leaves the device unknown), except two different
+    buffers, where the last path to bind it wins: host reads are matched by one identity."""
+    live = [path.env for path in paths if not path.state.returned] or [paths[-1].env]
+    merged = dict(live[0])
+    for env in live[1:]:
+        for name, value in env.items():
+            held = merged.get(name)
+            if held is None or held is value:
+                merged[name] = value
+            elif isinstance(held, TensorV) and isinstance(value, TensorV) and held.key != value.key:
+                if value is not before.get(name):
+                    merged[name] = value
+            else:
+                merged[name] = join([held, value])
+    return merged
+
+
+def _streams_differ(one: dict[str, Value], other: dict[str, Value]) -> bool:
+    """Whether two paths bind some name to different streams or events."""
+    return any(
+        name in other and other[name] != value and (_orders_anything(value) or _orders_anything(other[name]))
+        for name, value in one.items()
+    )
+
+
+def _orders_anything(value: Value) -> bool:
+    return any(isinstance(option, (EventV, StreamV)) for option in options(value))
+
+
+def _narrowed(test: ir.Expr, env: dict[str, Value]) -> tuple[str, Value, Value] | None:
+    """For ``if name:`` over a name that may be an empty sequence or None: (name, its value,
+    its value where the test holds)."""
+    if not isinstance(test, ir.Name) or not isinstance(env.get(test.id), UnionV):
+        return None
+    value = env[test.id]
+    assert isinstance(value, UnionV)
+    kept = [
+        option
+        for option in value.options
+        if not (isinstance(option, SeqV) and not option.items) and _is_none(option) is not True
+    ]
+    if not kept or len(kept) == len(value.options):
+        return None
+    return test.id, value, join(kept)
+
+
+def _orders_something(value: Value) -> bool:
+    """An event or stream, whichever option it is."""
+    return all(isinstance(option, (EventV, StreamV)) for option in options(value))
+
+
+def _unpack_starred(value: Value, targets: tuple[ir.Expr, ...]) -> list[Value]:
+    """``err, *rest = result``: the starred target takes the middle of a spelt sequence."""
+    star = next((i for i, t in enumerate(targets) if isinstance(t, ir.Starred)), None)
+    if star is None:
+        return _unpack(value, len(targets))
+    after = len(targets) - star - 1
+    if not isinstance(value, SeqV) or len(value.items) < len(targets) - 1:
+        return [UNKNOWN] * len(targets)
+    end = len(value.items) - after
+    return [*value.items[:star], SeqV(value.items[star:end]), *value.items[end:]]
+
+
+def _unpack(value: Value, count: int) -> list[Value]:
+    if isinstance(value, UnionV):
+        columns = [_unpack(option, count) for option in value.options]
+        return [join([column[i] for column in columns]) for i in range(count)]
+    if isinstance(value, SeqV) and len(value.items) == count:
+        return list(value.items)
+    if isinstance(value, RecordV) and len(value.fields) == count:
+        return [v for _, v in value.fields]
+    if isinstance(value, TensorV):
+        return [value] * count
+    return [UNKNOWN] * count
+
+
+def _index(base: Value, index: Value) -> Value:
+    if isinstance(base, UnionV):
+        # A container held in a field: its empty display and what was stored in it since.
+        options = [option for option in base.options if not (isinstance(option, SeqV) and not option.items)]
+        return join([_index(option, index) for option in options]) if options else UNKNOWN
+    if isinstance(base, (StreamV, EventV, ObjectV, QueueV, FuncV)):
+        return base  # a container known only by what it holds (``events[key]``)
+    if isinstance(base, SeqV) and isinstance(index, ConstV) and isinstance(index.value, int):
+        if -len(base.items) <= index.value < len(base.items):
+            return base.items[index.value]
+        return UNKNOWN
+    if isinstance(base, SeqV) and base.items and not any(isinstance(i, TensorV) for i in base.items):
+        return join(list(base.items))  # some element: a stream, an event, an object
+    if isinstance(base, RecordV) and isinstance(index, ConstV) and isinstance(index.value, str):
+        return base.get(index.value) or UNKNOWN
+    if isinstance(base, RecordV) and base.fields:
+        # Under a key the code computes (``for k in streams: streams[k]``): one of the entries.
+        spelt = index.options if isinstance(index, UnionV) else (index,)
+        keys = [o.value for o in spelt if isinstance(o, ConstV) and isinstance(o.value, str)]
+        picked = [value for key, value in base.fields if key in keys] if keys else []
+        return join(picked or [value for _, value in base.fields])
+    return view_of(base)
+
+
+def _kind(value: Value) -> int | None:
+    if isinstance(value, ConstV):
+        if isinstance(value.value, int):
+            return value.value
+        return KIND_SPELLINGS.get(value.spelling.rsplit(".", 1)[-1])
+    if isinstance(value, Unknown):
+        return KIND_SPELLINGS.get(value.spelling.rsplit(".", 1)[-1])
+    if isinstance(value, ExternalV):
+        return KIND_SPELLINGS.get(value.dotted.rsplit(".", 1)[-1])
+    return None
+
+
+def _device_memory(value: Value) -> Memory | None:
+    if isinstance(value, ConstV) and isinstance(value.value, str):
+        head = value.value.split(":")[0]
+        if head == "cpu":
+            return Memory.HOST
+        if head in ("cuda", "hip", "xpu", "npu", "mps"):
+            return Memory.DEVICE
+    if isinstance(value, ConstV) and isinstance(value.value, int) and not isinstance(value.value, bool):
+        return Memory.DEVICE  # a device index
+    if isinstance(value, TensorV):
+        return value.memory
+    return None
+
+
+def _allocation_memory(args: tuple[Value, ...], kwargs: dict[str, Value], like: bool) -> Memory:
+    if _truth(kwargs.get("pin_memory", UNKNOWN)) is True:
+        return Memory.HOST
+    if "device" in kwargs:
+        return _device_memory(kwargs["device"]) or Memory.UNKNOWN
+    if like:  # ``empty_like(t)``: where t is; a table of t's pointers points where t is
+        data = args[0] if args else kwargs.get("data")
+        placed = memory_of(data) if data is not None else None
+        return placed or (Memory.UNKNOWN if isinstance(data, TensorV) else Memory.HOST)
+    return Memory.HOST  # torch allocates on the CPU by default
+
+
+def _order_in(values: list[tuple[str, Value]]) -> SourceOrder | None:
+    """A source access order among call arguments: a keyword, or a field of a record passed
+    directly, through ``byref``/``addressof``, or in a list."""
+    for key, value in values:
+        if key in ORDER_KEYWORDS:
+            order = _order_value(value, "passed as an argument")
+            if order is not None:
+                return order
+        if key == "":
+            found = _order_in_value(value, 0)
+            if found is not None:
+                return found
+    return None
+
+
+def _order_in_value(value: Value, depth: int) -> SourceOrder | None:
+    if depth > 3:
+        return None
+    if isinstance(value, RecordV):
+        for name in ORDER_KEYWORDS:
+            field_value = value.get(name)
+            if field_value is not None:
+                return _order_value(field_value, "set in the copy attributes")
+        for _, inner in value.fields:
+            found = _order_in_value(inner, depth + 1)
+            if found is not None:
+                return found
+    if isinstance(value, (SeqV, UnionV)):
+        for item in value.items if isinstance(value, SeqV) else value.options:
+            found = _order_in_value(item, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _order_value(value: Value, origin: str) -> SourceOrder | None:
+    if isinstance(value, UnionV):
+        orders = [o for o in (_order_value(v, origin) for v in value.options) if o is not None]
+        return max(orders, key=lambda o: o.value) if orders else None
+    if not isinstance(value, ConstV) or value.span is None:
+        return None
+    number: int | None = None
+    if isinstance(value.value, bool):
+        number = None
+    elif isinstance(value.value, int):
+        number = value.value
+    elif isinstance(value.value, str) and value.value.lower() in ORDER_STRINGS:
+        number = ORDER_STRINGS[value.value.lower()]
+    if number is None:
+        return None
+    return SourceOrder(
+        number, value.spelling, value.span, value.origin or origin, value.path, value.defaulted_at
+    )
+
+
+def _iterated_names(statements: Sequence[ir.Stmt]) -> set[str]:
+    """Spellings of the names and fields (``xs``, ``batch.items``) that loops among the
+    statements, at any depth, iterate over."""
+    found: set[str] = set()
+    for statement in statements:
+        if isinstance(statement, ir.Loop):
+            it = statement.iter
+            if isinstance(it, ir.Name):
+                found.add(it.id)
+            elif isinstance(it, ir.Attr) and isinstance(it.base, ir.Name):
+                found.add(f"{it.base.id}.{it.name}")
+            found |= _iterated_names(statement.body)
+        elif isinstance(statement, ir.If):
+            found |= _iterated_names(statement.body) | _iterated_names(statement.orelse)
+        elif isinstance(statement, ir.Try):
+            for block in (statement.body, *statement.handlers, statement.orelse, statement.final):
+                found |= _iterated_names(block)
+        elif isinstance(statement, ir.With):
+            found |= _iterated_names(statement.body)
+    return found
+
+
+def _flag_tested(test: ir.Expr, env: dict[str, Value]) -> str:
+    """The name an ``if`` tests when it holds a flag the code computed but cannot decide (the
+    value of ``a and not b``): "" for any other test, and for names that hold more than a truth
+    value (a parameter, a buffer, a stream)."""
+    if not isinstance(test, ir.Name):
+        return ""
+    held = env.get(test.id)
+    return test.id if isinstance(held, Unknown) and not held.spelling else ""

@@ -1,0 +1,145 @@
+"""What the stream-ordering analysis reports: copy launches along paths and early host reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kvguard.lint.facts import Memory, SourceOrder
+from kvguard.lint.findings import FlowStep, Span
+from kvguard.lint.values import StreamV
+
+MAIN_THREAD = "the requesting thread"
+
+
+@dataclass(frozen=True)
+class CopyRun:
+    """One copy launch as reached along one path."""
+
+    path: str
+    span: Span
+    lines: tuple[int, int]
+    form: str
+    stream: StreamV | None  # None: the caller's current stream (the producer's own)
+    source_memory: Memory
+    destination_memory: Memory
+    order: SourceOrder | None
+    ordered: bool
+    gap: tuple[FlowStep, ...]
+    stale_write_line: int | None
+    host_synced: bool
+    # Where the producer used a load's destination after the barrier (the barrier predates it).
+    destination_used_line: int | None
+    flow: tuple[FlowStep, ...]
+    thread: str
+    resolved_stream: bool
+    # Where a barrier can go mechanically: before the ``with`` that entered the stream, in the
+    # copy's own function on the requesting thread (path, with statement, stream spelling,
+    # the device module the block names (``torch.cuda``, ``torch.xpu``, ``get_accelerator()``)
+    # and the module that spelling needs imported, if any).
+    barrier_site: tuple[str, Span, str, tuple[str, str]] | None = None
+    # The object's earlier calls left its stream ordered behind the producer after their last
+    # copy on it: that orders this copy after the producer's work up to then (what a load
+    # overwriting a buffer those calls' kernels read needs), not after what came since.
+    ordered_by_earlier_call: bool = False
+    # The destination was allocated on this path, before the copy: no kernel has read it.
+    fresh_destination: bool = False
+    # The source was allocated on this path and no kernel has written it since: there is no
+    # producer to order behind (a benchmark copying a fresh buffer back and forth).
+    unwritten_source: bool = False
+    # The copy's form fixes the destination (``x.cpu()``): it says nothing of the direction.
+    implied_destination: bool = False
+    blocking: bool = False
+    # The destination is what unfollowed callers pass (see ``Unknown.from_caller``).
+    destination_from_caller: bool = False
+
+    @property
+    def on_side_stream(self) -> bool:
+        return self.stream is not None and self.stream.current_of != MAIN_THREAD
+
+    @property
+    def on_thread_default_stream(self) -> bool:
+        """Issued on another thread's current stream, no stream of its own entered. Unless one
+        of the two threads set a stream, that is the producer's own: PyTorch's default stream is
+        one per device, shared by every thread."""
+        return (
+            self.stream is not None
+            and self.stream.key.startswith("current@")
+            and self.stream.current_of != MAIN_THREAD
+        )
+
+    @property
+    def may_read_device(self) -> bool:
+        return self.source_memory is not Memory.HOST
+
+    @property
+    def may_write_host(self) -> bool:
+        return self.destination_memory is not Memory.DEVICE
+
+    @property
+    def direction(self) -> str:
+        """The GPU-to-host direction as far as the code shows it."""
+        source, destination = self.source_memory, self.destination_memory
+        if source is Memory.DEVICE and destination is Memory.HOST:
+            return "GPU to host"
+        if destination is Memory.HOST:
+            return "into host memory from a source the code does not place"
+        if source is Memory.DEVICE:
+            return "from GPU memory into a destination the code does not place"
+        return "direction not shown: the code places neither source nor destination"
+
+    @property
+    def direction_shown(self) -> bool:
+        """Whether the code places at least one side of the copy. A destination counts only
+        when the code chose it and copies into it asynchronously: ``x.cpu()``'s host result is
+        the form's, and a blocking copy into a pinned buffer is as often host staging."""
+        chosen = not self.implied_destination and not self.blocking
+        destination_shown = chosen and self.destination_memory is not Memory.UNKNOWN
+        return self.source_memory is not Memory.UNKNOWN or destination_shown
+
+
+@dataclass(frozen=True)
+class PendingCopy:
+    """An asynchronous copy into host memory whose completion the host has not waited for."""
+
+    path: str
+    line: int
+    column: int
+    form: str
+    destination: str  # how the code spells the destination
+    stream_key: str
+    time: int
+    # A blocking read the code cannot place came since (a ``.tolist()`` of a tensor that may be
+    # on the GPU): the host may have waited for this copy. Says where.
+    maybe_waited: str = ""
+    # Started by an earlier call of the object that holds the buffer (another entry point):
+    # code outside the project may wait between the two calls.
+    earlier_call: bool = False
+
+    @property
+    def established(self) -> bool:
+        """Whether the code shows that nothing waited for the copy before a read."""
+        return not self.maybe_waited and not self.earlier_call
+
+
+@dataclass(frozen=True)
+class HostRead:
+    """The host reading a buffer while a copy into it may still be running."""
+
+    path: str
+    span: Span
+    lines: tuple[int, int]
+    how: str
+    copy: PendingCopy
+    flow: tuple[FlowStep, ...]
+    thread: str
+    read: str = ""  # how the code names what it reads, where it names it plainly
+
+
+@dataclass
+class Analysis:
+    """What one run of the interpreter found: copy launches and early host reads."""
+
+    runs: list[CopyRun] = field(default_factory=list)
+    host_reads: list[HostRead] = field(default_factory=list)
+    # Entry points the analysis failed on (an internal error): their paths are not checked.
+    failed: list[str] = field(default_factory=list)
