@@ -1,15 +1,16 @@
 """The ``kvguard`` command line.
 
 Exit status of ``kvguard check``: 0 no findings, 1 findings (unreadable files count), 2 a
-usage or configuration error. ``--exit-zero`` reports findings with status 0.
+usage or configuration error, a missing or malformed baseline, a path that does not exist, or
+nothing to check (docs/adopting.md). ``--exit-zero`` reports findings with status 0.
 """
 
 from __future__ import annotations
 
-import os
+import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -31,8 +32,18 @@ class _UsageError(click.UsageError):
     exit_code = EXIT_ERROR
 
 
+class _Error(click.ClickException):
+    exit_code = EXIT_ERROR
+
+
 def _fail(message: str) -> NoReturn:
+    """A mistake in the command line: the message and a pointer to --help."""
     raise _UsageError(message)
+
+
+def _error(message: str) -> NoReturn:
+    """A problem with what the command line names (configuration, paths, files): the message."""
+    raise _Error(message)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -110,6 +121,25 @@ def _split(values: Sequence[str]) -> tuple[str, ...]:
 @click.option(
     "--stdin-filename", metavar="PATH", help="The name of the file read from standard input (path '-')."
 )
+@click.option(
+    "--staged",
+    is_flag=True,
+    help="Check the Python files staged for commit, read from git (the pre-commit hook's way); "
+    "with none staged, the whole project.",
+)
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Do not report the findings this baseline file records (overrides the configured one).",
+)
+@click.option("--no-baseline", is_flag=True, help="Report every finding, ignoring the configured baseline.")
+@click.option(
+    "--write-baseline",
+    "new_baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Record the findings of this run in FILE (report nothing, exit 0); run it on the whole project.",
+)
 def check(
     paths: tuple[Path, ...],
     select: tuple[str, ...],
@@ -128,19 +158,30 @@ def check(
     show_diff: bool,
     config_file: Path | None,
     stdin_filename: str | None,
+    staged: bool,
+    baseline_file: Path | None,
+    no_baseline: bool,
+    new_baseline: Path | None,
 ) -> None:
-    """Check PATHS (files or directories; default '.') for unordered KV copies."""
+    """Check PATHS (files or directories; default '.') for unordered KV copies.
+
+    Exit status: 0 no findings, 1 findings, 2 a usage or configuration error, a path that does
+    not exist, or nothing to check."""
     from dataclasses import replace
 
+    from kvguard.lint.baseline import BaselineError, read_baseline
     from kvguard.lint.config import ConfigError, check_selector, enabled_codes, load_settings
     from kvguard.lint.engine import StdinSource, run_check
     from kvguard.lint.files import PathError, is_excluded
     from kvguard.lint.fixes import unified_diff
+    from kvguard.lint.progress import ProgressLine
     from kvguard.lint.reporters import Report, render
     from lint_rules import RULES, default_states
 
     known = tuple(rule.code for rule in RULES)
-    targets = list(paths) or [Path(".")]
+    if staged and paths:
+        _fail("--staged reads the files to check from git's index: give no paths with it")
+    targets = _staged_targets(quiet) if staged else list(paths) or [Path(".")]
     reading_stdin = targets == [Path("-")]
     if not reading_stdin and Path("-") in targets:
         _fail("'-' (standard input) cannot be combined with other paths")
@@ -161,7 +202,7 @@ def check(
             for selector in _split(values):
                 check_selector(selector, known, option)
     except ConfigError as error:
-        _fail(str(error))
+        _error(str(error))
     settings = replace(
         settings,
         select=_split(select) or settings.select,
@@ -178,6 +219,16 @@ def check(
         _fail("--fix and --diff need files, not standard input")
     if fix and show_diff:
         _fail("--fix writes the fixes and --diff only shows them: give one of the two")
+    if new_baseline is not None and (fix or show_diff or reading_stdin):
+        _fail("--write-baseline records the findings of files as they are: not with --fix, --diff or '-'")
+    if no_baseline and baseline_file is not None:
+        _fail("--baseline names a baseline and --no-baseline ignores it: give one of the two")
+    # Writing a baseline records every finding, whatever an earlier baseline holds.
+    baseline_path = None if no_baseline or new_baseline is not None else baseline_file or settings.baseline
+    try:
+        accepted = read_baseline(baseline_path) if baseline_path is not None else frozenset()
+    except BaselineError as error:
+        _error(str(error))
     stdin = None
     if reading_stdin:
         name = stdin_filename or "-"
@@ -188,7 +239,7 @@ def check(
         ):
             return
         stdin = StdinSource(name, sys.stdin.buffer.read())
-    progress = _progress_printer() if sys.stderr.isatty() and not quiet else None
+    progress = ProgressLine(sys.stderr) if sys.stderr.isatty() and not quiet else None
 
     def checked() -> CheckResult:
         try:
@@ -201,17 +252,30 @@ def check(
                 use_cache=not no_cache,
                 stdin=stdin,
                 progress=progress,
+                unselected=[rule() for rule in RULES if rule.code not in codes],
+                baseline=accepted,
             )
         except PathError as error:
-            _fail(str(error))
+            _error(str(error))
         finally:
             if progress is not None:
-                click.echo("\r\033[K", nl=False, err=True)
+                progress.clear()
         for warning in result.warnings:
             click.echo(f"kvguard: warning: {warning}", err=True)
         return result
 
     result = checked()
+    # Nothing found to check is a mistake (a wrong path, a tree without Python files), not a
+    # pass; only files pre-commit hands over that the configuration excludes are no work.
+    every_path_excluded = settings.force_exclude and all(
+        is_excluded(target, settings.root, settings.all_excludes) for target in targets
+    )
+    if stdin is None and result.files_checked == 0 and not every_path_excluded:
+        named = ", ".join(str(target) for target in targets)
+        _error(f"no Python files to check in {named}: nothing was checked")
+    if new_baseline is not None:
+        _write_baseline(new_baseline, result)
+        return
     if show_diff or fix:
         changes = _fixed_sources(result.findings)
         if show_diff:
@@ -250,11 +314,51 @@ def check(
         try:
             output_file.write_text(text, encoding="utf-8")
         except OSError as error:
-            _fail(f"--output {output_file}: {error.strerror}")
+            _error(f"--output {output_file}: {error.strerror}")
     else:
         click.echo(text, nl=False)
     if result.findings and not exit_zero:
         sys.exit(EXIT_FINDINGS)
+
+
+def _staged_targets(quiet: bool) -> list[Path]:
+    """What a commit would change, for the pre-commit hook (which passes no file names, so
+    that however long the list, one run analyses the project once). With no Python file staged
+    (``pre-commit run --all-files`` on a clean index, a CI job), the whole work tree."""
+    from kvguard.lint.files import PathError, staged_python_files
+
+    try:
+        top, files = staged_python_files(Path.cwd())
+    except PathError as error:
+        _error(str(error))
+    if not files and not quiet:
+        click.echo("kvguard: no Python file is staged: checking the whole work tree", err=True)
+    return files or [top]
+
+
+def _write_baseline(path: Path, result: CheckResult) -> None:
+    from kvguard.lint.baseline import BaselineError, baseline_entries, write_baseline
+    from kvguard.lint.engine import checked_text
+
+    if not result.whole_project:
+        click.echo(
+            "kvguard: warning: the baseline holds only the findings that touch the paths given; "
+            "give the project's root (or no path) to record them all",
+            err=True,
+        )
+    entries = baseline_entries(
+        result.findings, result.root, lambda shown: checked_text(shown, result.read_paths, None)
+    )
+    try:
+        write_baseline(path, entries)
+    except BaselineError as error:
+        _error(str(error))
+    count = len(entries)
+    click.echo(
+        f"kvguard: wrote {count} finding{'s' if count != 1 else ''} to the baseline {path} "
+        f"({result.files_checked} files checked)",
+        err=True,
+    )
 
 
 def _fixed_sources(findings: list[Finding]) -> dict[str, tuple[str, str]]:
@@ -276,14 +380,6 @@ def _fixed_sources(findings: list[Finding]) -> dict[str, tuple[str, str]]:
         if after != before:
             changes[path] = (before, after)
     return changes
-
-
-def _progress_printer() -> Callable[[int, int], None]:
-    def show(done: int, total: int) -> None:
-        if total >= 200 and (done == total or done % 50 == 0):
-            click.echo(f"\rkvguard: parsed {done}/{total} files", nl=False, err=True)
-
-    return show
 
 
 @main.command()
@@ -309,7 +405,7 @@ def explain(code: str) -> None:
         _fail(f"unknown rule code '{code}' (known: {known})")
         return
     page = rule.page
-    width = min(88, max(40, os.get_terminal_size(0).columns if sys.stdout.isatty() else 88))
+    width = min(88, max(40, shutil.get_terminal_size((88, 24)).columns))
 
     def paragraph(text: str) -> str:
         return textwrap.fill(text, width=width)
@@ -334,8 +430,12 @@ def explain(code: str) -> None:
         "How to fix",
         paragraph(page.fix),
         "",
-        f"Default: {'on' if rule.default_enabled else 'off'}. Suppress one line with "
-        f"`# kvguard: ignore[{rule.code}] <reason>`.",
+        f"Default: {'on' if rule.default_enabled else 'off'}. "
+        + (
+            f'Turn it off with `ignore = ["{rule.code}"]` in [tool.kvguard] or `--ignore {rule.code}`.'
+            if rule.judges_suppressions
+            else f"Suppress one statement with `# kvguard: ignore[{rule.code}] <reason>`."
+        ),
     ]
     if page.references:
         sections += ["", "References", *(f"  {ref}" for ref in page.references)]

@@ -9,6 +9,8 @@ from lint_rules.kvg002_out_of_order_source_read import OutOfOrderSourceRead
 from lint_rules.kvg003_host_read_before_copy_completes import HostReadBeforeCopyCompletes
 from lint_rules.kvg004_unordered_load_to_device import UnorderedLoadToDevice
 from lint_rules.kvg100_unknown_suppression_code import UnknownSuppressionCode
+from lint_rules.kvg101_malformed_suppression import MalformedSuppression
+from lint_rules.kvg102_unused_suppression import UnusedSuppression
 
 RULES: tuple[type[Rule], ...] = (
     UnreadableFile,
@@ -17,6 +19,8 @@ RULES: tuple[type[Rule], ...] = (
     HostReadBeforeCopyCompletes,
     UnorderedLoadToDevice,
     UnknownSuppressionCode,
+    MalformedSuppression,
+    UnusedSuppression,
 )
 
 

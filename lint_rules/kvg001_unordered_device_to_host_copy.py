@@ -9,7 +9,13 @@ from kvguard.lint.model import ProjectModel
 from kvguard.lint.results import MAIN_THREAD
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
-from lint_rules.stream_barrier import ON_SHARED_DEFAULT_STREAM, barrier_fix, unordered_by_site
+from lint_rules.stream_barrier import (
+    ON_SHARED_DEFAULT_STREAM,
+    barrier_fix,
+    stream_phrase,
+    unordered_by_site,
+    wait_advice,
+)
 
 _BAD = """\
 with torch.cuda.stream(store_stream):
@@ -365,19 +371,16 @@ class UnorderedDeviceToHostCopy(Rule):
         ):
             run = runs[0]
             assert run.stream is not None
-            stream = run.stream.label
+            stream = stream_phrase(run.stream)
             if run.stale_write_line is not None:
-                problem = (
-                    f"the barrier on '{stream}' is taken before the producer's write at line "
-                    f"{run.stale_write_line}"
-                )
+                problem = f"its barrier is taken before the producer's write at line {run.stale_write_line}"
             elif run.gap:
-                problem = f"some paths reach it with no barrier on '{stream}'"
+                problem = "some paths reach it with no barrier"
             else:
-                problem = f"no barrier on '{stream}' behind the producer stream precedes it"
+                problem = "no barrier behind the producer stream precedes it"
             if run.thread != MAIN_THREAD:
                 problem += f" (it runs on the {run.thread}, whose current stream is not the producer)"
-            copy_step = FlowStep(run.path, run.span.line, run.span.column, f"{run.form} on stream '{stream}'")
+            copy_step = FlowStep(run.path, run.span.line, run.span.column, f"{run.form} on {stream}")
             flow = (*run.flow, *run.gap, copy_step)
             uncertain = "" if run.direction_shown else "the code does not show which way it copies"
             if not uncertain and all(r.on_thread_default_stream for r in runs):
@@ -386,14 +389,14 @@ class UnorderedDeviceToHostCopy(Rule):
             yield Finding(
                 path=run.path,
                 code=self.code,
-                message=f"{run.form} ({run.direction}) on side stream '{stream}' is not ordered "
-                f"behind the producer: {problem}",
+                message=f"{run.form} ({run.direction}) on {stream} is not ordered behind the producer: "
+                + problem,
                 span=run.span,
                 statement_lines=run.lines,
                 flow=flow if len(flow) > 1 else (),
-                fix_hint=f"on the producer's thread, after its last write, call `{stream}.wait_stream("
-                "torch.cuda.current_stream())` or record an event there and wait on it on this stream "
-                "before the copy" + (f" (no automatic fix: {why_not})" if fix is None else ""),
+                fix_hint="before the copy is issued, on the thread that produced the data and after its "
+                f"last write, {wait_advice(run.stream, 'the producer stream')}"
+                + (f" (no automatic fix: {why_not})" if fix is None else ""),
                 fix=fix,
                 uncertain=uncertain,
             )

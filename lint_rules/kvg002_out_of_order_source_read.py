@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_NAMES, SourceOrder
+from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_NAMES, ORDER_STREAM, SourceOrder
 from kvguard.lint.findings import Edit, Finding, Fix, FlowStep
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.results import CopyRun
@@ -23,6 +23,21 @@ cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, store_stream.cuda_stre
 _PRELUDE = "from cuda.bindings import driver\n\n"
 _INVERTED = shapes.sibling(order_expression="self.gpu_to_cpu")
 _INVERTED_AT = shapes.position(_INVERTED, "pkg/handlers.py", "True)\n    to_device")
+
+
+# What each source access order lets the driver do (CUmemcpySrcAccessOrder), for messages.
+ORDER_MEANINGS = {
+    ORDER_STREAM: "the source is read in stream order, after the work queued ahead of the copy",
+    ORDER_DURING_API_CALL: "the driver may read the source while the call runs, even before the "
+    "work queued ahead of the copy on its stream has finished",
+    ORDER_ANY: "the driver may read the source at any time, even before the work queued ahead of "
+    "the copy on its stream has finished and after the call returns",
+}
+
+
+def describe_order(value: int) -> str:
+    """``ANY (3: the driver may ...)``."""
+    return f"{ORDER_NAMES[value]} ({value}: {ORDER_MEANINGS[value]})"
 
 
 class OutOfOrderSourceRead(Rule):
@@ -50,10 +65,14 @@ class OutOfOrderSourceRead(Rule):
             "Request STREAM (1) for every copy whose source is GPU memory; keep ANY for loads "
             "from pinned host memory if you want. Where a default parameter supplies ANY, pass "
             "STREAM explicitly at the store call site or change the default. `kvguard check --fix` "
-            "does this where the STREAM spelling is mechanical: a literal becomes 1, an enum member "
-            "its STREAM member, a constant its STREAM sibling defined or imported in the same "
-            "module, `is_src_access_order_any=True` becomes False, and a default that supplied ANY "
-            "gets the keyword at the call that relied on it."
+            "does this where the STREAM spelling is mechanical: a literal becomes the module's "
+            "STREAM constant where it defines or imports one (else 1), an enum member its STREAM "
+            "member, a constant its STREAM sibling defined or imported in the same module, "
+            "`is_src_access_order_any=True` becomes False, and a default that supplied ANY gets the "
+            "keyword at the call that relied on it; comments on the statement and just above it "
+            "that name the old order are updated to match. A value that also reaches loads from "
+            "host memory (a helper shared by stores and loads) is left alone: changing it would "
+            "switch the loads too, so the finding says so and the stores need a value of their own."
         ),
         references=("https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html",),
     )
@@ -146,22 +165,26 @@ class OutOfOrderSourceRead(Rule):
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
         by_site: dict[tuple[str, int, int], list[tuple[CopyRun, SourceOrder]]] = {}
+        # Loads from host memory the same spelling reaches: a fix there would switch them too.
+        loads: dict[tuple[str, int, int], list[CopyRun]] = {}
         for run in model.copy_runs:
             order = run.order
             if order is None or order.value not in (ORDER_DURING_API_CALL, ORDER_ANY):
                 continue
-            if run.may_read_device and not run.host_synced:
-                site = (order.path, order.span.line, order.span.column)
+            site = (order.path, order.span.line, order.span.column)
+            if not run.may_read_device:
+                loads.setdefault(site, []).append(run)
+            elif not run.host_synced:
                 by_site.setdefault(site, []).append((run, order))
-        for reaching in by_site.values():
+        for site, reaching in by_site.items():
             run, order = reaching[0]
             order_name = ORDER_NAMES[order.value]
-            fix, why_not = _fix([order for _, order in reaching], model)
+            fix, why_not = _fix([order for _, order in reaching], loads.get(site, []), model)
             yield Finding(
                 path=order.path,
                 code=self.code,
                 message=f"{run.form} may read its GPU source out of stream order: source access "
-                f"order {order_name} ({order.value}) from `{order.spelling}`, {order.origin}",
+                f"order {describe_order(order.value)}, {_set_by(order)}",
                 span=order.span,
                 statement_lines=(order.span.line, order.span.end_line),
                 flow=(
@@ -169,10 +192,18 @@ class OutOfOrderSourceRead(Rule):
                     *run.flow,
                     FlowStep(run.path, run.span.line, run.span.column, f"{run.form} reads with it"),
                 ),
-                fix_hint="request STREAM (1) source order for copies whose source is GPU memory"
-                + (f" (no automatic fix: {why_not})" if fix is None else ""),
+                fix_hint=f"request source access order {describe_order(ORDER_STREAM)} for copies whose "
+                "source is GPU memory" + (f" (no automatic fix: {why_not})" if fix is None else ""),
                 fix=fix,
             )
+
+
+def _set_by(order: SourceOrder) -> str:
+    """Where the order comes from, as written: "from `3` set in the copy attributes"."""
+    if order.origin.startswith("passed as is_src_access_order_any"):
+        return order.origin  # the flag spells the value itself
+    separator = ", " if order.origin.startswith("the default") else " "
+    return f"from `{order.spelling}`{separator}{order.origin}"
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -184,11 +215,13 @@ _STREAM_MEMBER = (
 )
 
 
-def _stream_spelling(spelling: str, bound: set[str]) -> tuple[str | None, str]:
-    """STREAM in the style of ``spelling`` (an ANY or DURING_API_CALL spelling), usable where
-    ``bound`` are the module's names; or None and why not."""
+def _stream_spelling(spelling: str, path: str, model: ProjectModel) -> tuple[str | None, str]:
+    """STREAM in the style of ``spelling`` (an ANY or DURING_API_CALL spelling) as the module
+    at ``path`` can spell it (its named STREAM constant for a literal, where it has one); or
+    None and why not."""
+    bound = model.names_bound_in(path)
     if spelling.isdigit():
-        return "1", ""
+        return _named_stream(model.literal_constants(path), bound) or str(ORDER_STREAM), ""
     if len(spelling) >= 2 and spelling[0] == spelling[-1] and spelling[0] in "'\"":
         return f"{spelling[0]}stream{spelling[0]}", ""
     if not _IDENTIFIER.fullmatch(spelling):
@@ -203,25 +236,78 @@ def _stream_spelling(spelling: str, bound: set[str]) -> tuple[str | None, str]:
     return None, f"no STREAM counterpart of `{spelling}` to spell"
 
 
-def _fix(orders: list[SourceOrder], model: ProjectModel) -> tuple[Fix | None, str]:
-    """The fix for one order site, reached by ``orders`` (one per path)."""
+# The names a STREAM source order goes by: CU_MEMCPY_SRC_ACCESS_ORDER_STREAM,
+# cudaMemcpySrcAccessOrderStream, a project's own ORDER_STREAM.
+_STREAM_NAME = re.compile(r"(?i)(src_?access_?)?order_?stream")
+
+
+def _named_stream(constants: dict[str, object], bound: set[str]) -> str | None:
+    """The module's own name for STREAM: a constant it defines as 1, or one it imports under
+    a name that says so; the first in name order, so that a fix is the same every run."""
+    defined = sorted(
+        name for name, value in constants.items() if value == ORDER_STREAM and _STREAM_NAME.search(name)
+    )
+    imported = sorted(
+        name for name in bound - set(constants) if re.search(r"(?i)src_?access_?order_?stream$", name)
+    )
+    names = defined or imported
+    return names[0] if names else None
+
+
+def _reaches_loads(spelling: str, loads: list[CopyRun]) -> str:
+    first = min(loads, key=lambda run: (run.path, run.span))
+    return (
+        f"the same `{spelling}` also sets the order of loads from host memory (the {first.form} at "
+        f"{first.path}:{first.span.line}), which may keep it; changing it would switch them to STREAM "
+        "too, so give the stores a STREAM value of their own"
+    )
+
+
+def _comment_rewrites(order: SourceOrder) -> tuple[tuple[str, str], ...]:
+    """Rewrites that keep a comment describing the old order true of the new one: the order's
+    name in its upper-case and camel-case spellings, and a literal value."""
+    name = ORDER_NAMES[order.value]
+    camel = "".join(part.capitalize() for part in name.split("_"))
+    rewrites = [
+        (rf"(?<![A-Za-z0-9]){name}(?![A-Za-z0-9])", "STREAM"),
+        (rf"(?<=[a-z]){camel}(?![a-z0-9])", "Stream"),
+    ]
+    if order.spelling.isdigit():
+        # ``srcAccessOrder=3`` or ``3 == ANY``, not a version such as 7.2.3.
+        rewrites.append((rf"(?<![\w.]){order.spelling}(?![\w]|\.\w)", str(ORDER_STREAM)))
+    return tuple(rewrites)
+
+
+def _fix(orders: list[SourceOrder], loads: list[CopyRun], model: ProjectModel) -> tuple[Fix | None, str]:
+    """The fix for one order site, reached by ``orders`` (one per store path); ``loads``: the
+    loads from host memory the same site reaches."""
     order = orders[0]
-    if order.spelling == "True":
-        edit = Edit(order.path, "replace", order.span, "False")
-        return Fix("is_src_access_order_any=False", (edit,)), ""
     if "default of parameter" in order.origin:
         calls = sorted({o.defaulted_at for o in orders if o.defaulted_at is not None})
         if not calls or any(o.defaulted_at is None for o in orders):
             return None, "a call that relies on the default was not seen"
+        load_calls = [run for run in loads if run.order is not None and run.order.defaulted_at in calls]
+        if load_calls:
+            return None, _reaches_loads(order.spelling, load_calls)
         edits = []
         for call_path, call_span, parameter in calls:
-            stream, why_not = _stream_spelling(order.spelling, model.names_bound_in(call_path))
+            stream, why_not = _stream_spelling(order.spelling, call_path, model)
             if stream is None:
                 return None, why_not
             edits.append(Edit(call_path, "keyword", call_span, f"{parameter}={stream}"))
         where = "the call" if len(edits) == 1 else f"the {len(edits)} calls"
         return Fix(f"pass {edits[0].text} at {where} where the ANY default applied", tuple(edits)), ""
-    stream, why_not = _stream_spelling(order.spelling, model.names_bound_in(order.path))
+    if loads:
+        return None, _reaches_loads(order.spelling, loads)
+    if order.spelling == "True":
+        edit = Edit(order.path, "replace", order.span, "False")
+        return Fix("is_src_access_order_any=False: STREAM source order", (edit,)), ""
+    stream, why_not = _stream_spelling(order.spelling, order.path, model)
     if stream is None:
         return None, why_not
-    return Fix(f"request {stream}", (Edit(order.path, "replace", order.span, stream),)), ""
+    changes = (
+        Edit(order.path, "replace", order.span, stream),
+        Edit(order.path, "comments", order.span, "", _comment_rewrites(order)),
+    )
+    description = f"`{order.spelling}` becomes `{stream}` (STREAM: the source is read in stream order)"
+    return Fix(description, changes), ""

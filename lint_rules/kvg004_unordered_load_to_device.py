@@ -10,7 +10,13 @@ from kvguard.lint.model import ProjectModel
 from kvguard.lint.results import MAIN_THREAD, CopyRun
 from kvguard.lint.rule import Example, Expect, Rule, RulePage
 from lint_rules import offload_shapes as shapes
-from lint_rules.stream_barrier import ON_SHARED_DEFAULT_STREAM, barrier_fix, unordered_by_site
+from lint_rules.stream_barrier import (
+    ON_SHARED_DEFAULT_STREAM,
+    barrier_fix,
+    stream_phrase,
+    unordered_by_site,
+    wait_advice,
+)
 
 _BAD = """\
 with torch.cuda.stream(load_stream):
@@ -191,22 +197,20 @@ class UnorderedLoadToDevice(Rule):
             ordered=_ordered_load,
         ):
             run = runs[0]
-            stream = run.stream
-            assert stream is not None
+            assert run.stream is not None
+            stream = stream_phrase(run.stream)
             if run.destination_used_line is not None:
                 problem = (
-                    f"the barrier on '{stream.label}' is taken before the compute stream uses the "
-                    f"destination at line {run.destination_used_line}"
+                    "its barrier is taken before the compute stream uses the destination at line "
+                    f"{run.destination_used_line}"
                 )
             elif run.gap:
-                problem = f"some paths reach it with no barrier on '{stream.label}'"
+                problem = "some paths reach it with no barrier"
             else:
-                problem = f"no barrier on '{stream.label}' behind the compute stream precedes it"
+                problem = "no barrier behind the compute stream precedes it"
             if run.thread != MAIN_THREAD:
                 problem += f" (it runs on the {run.thread}, whose current stream is not the compute stream)"
-            copy_step = FlowStep(
-                run.path, run.span.line, run.span.column, f"{run.form} on stream '{stream.label}'"
-            )
+            copy_step = FlowStep(run.path, run.span.line, run.span.column, f"{run.form} on {stream}")
             flow = (*run.flow, *run.gap, copy_step)
             direction = _direction(run.source_memory, run.destination_memory)
             uncertain = (
@@ -219,13 +223,13 @@ class UnorderedLoadToDevice(Rule):
             yield Finding(
                 path=run.path,
                 code=self.code,
-                message=f"{run.form} ({direction}) writes GPU memory on side stream '{stream.label}' "
-                f"without waiting for the compute stream, which may still read those blocks: {problem}",
+                message=f"{run.form} ({direction}) writes GPU memory on {stream} without waiting for the "
+                f"compute stream, which may still read the destination: {problem}",
                 span=run.span,
                 statement_lines=run.lines,
                 flow=flow if len(flow) > 1 else (),
-                fix_hint=f"when the load is requested, on the compute thread, call `{stream.label}."
-                "wait_stream(torch.cuda.current_stream())` or wait on an event recorded there"
+                fix_hint="before the copy is issued, on the thread whose compute stream uses the "
+                f"destination, {wait_advice(run.stream, 'the compute stream')}"
                 + (f" (no automatic fix: {why_not})" if fix is None else ""),
                 fix=fix,
                 uncertain=uncertain,

@@ -3,10 +3,12 @@ mechanical fix, a barrier before the stream block."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterable
 
 from kvguard.lint.findings import Edit, Fix
 from kvguard.lint.results import MAIN_THREAD, CopyRun
+from kvguard.lint.values import StreamV
 
 # Why a copy on another thread's implicit current stream is uncertain.
 ON_SHARED_DEFAULT_STREAM = (
@@ -54,3 +56,40 @@ def barrier_fix(runs: list[CopyRun], producers: tuple[str, ...]) -> tuple[Fix | 
     if needs_import and len(producers) != 1:
         edits = (barrier, Edit(path, "import", with_span, needs_import))
     return Fix(f"{stream}.wait_stream({producer}) before the stream block", edits), ""
+
+
+def spelt(stream: StreamV) -> str | None:
+    """How the code spells the stream (``self.store_stream``, ``streams[0]``), or None where
+    the analysis knows it by a description only (made in place, or not resolved)."""
+    try:
+        ast.parse(stream.label, mode="eval")
+    except SyntaxError:
+        return None
+    return stream.label
+
+
+def stream_phrase(stream: StreamV) -> str:
+    """The side stream as a message names it: by its spelling in the code, else by where it
+    was made, else as one the analysis could not name."""
+    name = spelt(stream)
+    if name is not None:
+        return f"side stream `{name}`"
+    made_at = stream.key.partition("@")[0].rsplit(":", 1)[0]  # "path:line:column" -> "path:line"
+    if not stream.key.startswith("opaque:") and ":" in made_at:
+        return f"a side stream made at {made_at}"
+    return "a side stream the analysis could not name"
+
+
+def wait_advice(stream: StreamV, behind: str) -> str:
+    """How to make the copy's stream wait for the stream ``behind`` names, as prose when the
+    copy's stream has no spelling (no placeholder inside a code span)."""
+    producer = "torch.cuda.current_stream()"
+    name = spelt(stream)
+    if name is not None:
+        return (
+            f"call `{name}.wait_stream({producer})` or record an event on {behind} and wait on it on `{name}`"
+        )
+    return (
+        f"make the stream the copy runs on wait for {behind} (its `wait_stream({producer})`, or "
+        "`wait_event` on an event recorded there)"
+    )

@@ -71,6 +71,8 @@ class Settings:
     force_exclude: bool = False
     # Report findings whose hazard the code does not establish (marked as uncertain).
     include_uncertain: bool = False
+    # The baseline file: findings it records are not reported (kvguard.lint.baseline).
+    baseline: Path | None = None
     analysis: AnalysisSettings = field(default_factory=AnalysisSettings)
 
     @property
@@ -84,7 +86,7 @@ class Settings:
 _LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
 _ANALYSIS_KEYS = ("barrier-functions", "copy-functions", "producer-streams", "copy-thread-functions")
 _FLAG_KEYS = ("force-exclude", "include-uncertain")
-_KNOWN_KEYS = frozenset({*_LIST_KEYS, *_ANALYSIS_KEYS, *_FLAG_KEYS, "per-file-ignores"})
+_KNOWN_KEYS = frozenset({*_LIST_KEYS, *_ANALYSIS_KEYS, *_FLAG_KEYS, "per-file-ignores", "baseline"})
 
 
 def find_config(start: Path) -> Path | None:
@@ -99,7 +101,7 @@ def find_config(start: Path) -> Path | None:
 
 def _has_kvguard_table(pyproject: Path) -> bool:
     try:
-        return "kvguard" in _read_toml(pyproject).get("tool", {})
+        tool = _read_toml(pyproject).get("tool")
     except ConfigError:
         # A broken pyproject.toml that does not configure kvguard is not our business...
         # unless it mentions us, in which case the user must hear about it.
@@ -107,6 +109,9 @@ def _has_kvguard_table(pyproject: Path) -> bool:
             return "[tool.kvguard" in pyproject.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return False
+    # A ``tool`` that is not a table mentions no kvguard table; one whose ``kvguard`` entry is
+    # not a table does, wrongly, and load_settings says so.
+    return isinstance(tool, dict) and "kvguard" in tool
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -116,6 +121,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return document
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: not UTF-8 (byte {error.start})") from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
 
@@ -129,7 +136,14 @@ def load_settings(config_file: Path | None, start: Path, known_codes: Iterable[s
         return Settings(root=root.resolve())
     document = _read_toml(path)
     if path.name == "pyproject.toml" or "tool" in document:
-        table = document.get("tool", {}).get("kvguard")
+        tool = document.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(f"{path}: 'tool' must be a table ([tool.kvguard]), not {tool!r}")
+        table = tool.get("kvguard")
+        if table is not None and not isinstance(table, dict):
+            raise ConfigError(
+                f"{path}: 'tool.kvguard' must be a table ([tool.kvguard] with keys under it), not {table!r}"
+            )
         if table is None:
             if explicit:
                 raise ConfigError(f"{path}: no [tool.kvguard] table")
@@ -165,6 +179,9 @@ def parse_table(table: Mapping[str, Any], path: Path, prefix: str, known_codes: 
     for key, flag in flags.items():
         if not isinstance(flag, bool):
             raise ConfigError(f"{path}: '{prefix}{key}' must be true or false, not {flag!r}")
+    baseline = table.get("baseline")
+    if baseline is not None and (not isinstance(baseline, str) or not baseline):
+        raise ConfigError(f"{path}: '{prefix}baseline' must be a file name (a string), not {baseline!r}")
     analysis = AnalysisSettings(
         *(_string_list(table.get(key, []), f"{prefix}{key}", path) for key in _ANALYSIS_KEYS)
     )
@@ -179,14 +196,15 @@ def parse_table(table: Mapping[str, Any], path: Path, prefix: str, known_codes: 
         extend_exclude=values.get("extend-exclude", ()),
         force_exclude=flags["force-exclude"],
         include_uncertain=flags["include-uncertain"],
+        baseline=path.parent / baseline if baseline is not None else None,
     )
 
 
 def _string_list(value: Any, key: str, path: Path) -> tuple[str, ...]:
-    if isinstance(value, str):
-        value = [value]
+    # A bare string is refused, not taken as a list of one: ``exclude = "build"`` is as likely
+    # a mistake for a list as ``select = "KVG001,KVG002"`` is for two codes.
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ConfigError(f"{path}: '{key}' must be a list of strings, not {value!r}")
+        raise ConfigError(f"{path}: '{key}' must be a list of strings, such as [\"...\"], not {value!r}")
     return tuple(value)
 
 

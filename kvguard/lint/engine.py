@@ -10,24 +10,27 @@ import multiprocessing
 import os
 import re
 import subprocess
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kvguard.lint.api import passes_gate
+from kvguard.lint.baseline import fingerprinted
 from kvguard.lint.cache import CacheUnavailable, SummaryCache
 from kvguard.lint.config import Settings
-from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
-from kvguard.lint.files import Candidate, discover, is_excluded
+from kvguard.lint.facts import Diagnostic, FileSummary
+from kvguard.lint.files import Candidate, discover
 from kvguard.lint.findings import Finding
 from kvguard.lint.gitcmd import git
 from kvguard.lint.ir import ModuleCode
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.pathstate import module_name_for
+from kvguard.lint.progress import Progress
 from kvguard.lint.rule import Rule
-from kvguard.lint.source import summarize
+from kvguard.lint.source import decode, summarize
+from kvguard.lint.suppressions import apply_suppressions, suppression_uses
 
 # Below this many files to parse, a process pool costs more than it saves.
 _PARALLEL_THRESHOLD = 16
@@ -55,13 +58,13 @@ def _worker_setup() -> None:
     gc.set_threshold(*_GC_THRESHOLDS)
 
 
-Progress = Callable[[int, int], None]
-
-
 @dataclass
 class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     files_checked: int = 0
+    # Other files of the project the analysis read to follow paths through them (their own
+    # findings are reported only where a path touches a checked file).
+    files_for_context: int = 0
     suppressed: int = 0
     # Findings left out because the code does not establish their hazard.
     uncertain: int = 0
@@ -70,6 +73,12 @@ class CheckResult:
     # Files the run read: a report quotes source lines from these only (not from a file it
     # refused to read, such as a link out of the project).
     read_paths: frozenset[str] = frozenset()
+    # The project the run checked (fingerprints and SARIF name files relative to it), and
+    # whether the paths given were all of it (or only some files, with the rest for context).
+    root: Path = Path(".")
+    whole_project: bool = True
+    # Findings left out because the baseline records them.
+    baselined: int = 0
 
 
 @dataclass(frozen=True)
@@ -97,9 +106,16 @@ def run_check(
     use_cache: bool = True,
     stdin: StdinSource | None = None,
     progress: Progress | None = None,
+    unselected: Sequence[Rule] = (),
+    baseline: frozenset[str] = frozenset(),
 ) -> CheckResult:
+    """Check ``paths`` with ``rules``. ``unselected``: the rules not selected, whose findings
+    are not reported but tell which suppression comments are used (for the rules that judge
+    them). ``baseline``: fingerprints of findings not to report."""
     with _rare_collections():
-        return _run_check(paths, settings, rules, known_codes, jobs, use_cache, stdin, progress)
+        return _run_check(
+            paths, settings, rules, known_codes, jobs, use_cache, stdin, progress, unselected, baseline
+        )
 
 
 def _run_check(
@@ -111,6 +127,8 @@ def _run_check(
     use_cache: bool,
     stdin: StdinSource | None,
     progress: Progress | None,
+    unselected: Sequence[Rule],
+    baseline: frozenset[str],
 ) -> CheckResult:
     if stdin is not None:
         root = cache_root = settings.root
@@ -126,17 +144,22 @@ def _run_check(
             cache = SummaryCache.open(cache_root, settings.fingerprint())
         except CacheUnavailable as error:
             warnings.append(str(error))
-    touched: Callable[[Finding], bool] = lambda finding: True  # noqa: E731
+    touched: Callable[[Finding], bool] | None = None  # None: the whole project was given
     sources: dict[str, tuple[Path, frozenset[str]]] = {}
     read: set[str] = set()
     if stdin is not None:
         summaries = [summarize(stdin.display_path, stdin.data)]
-        checked = 1
+        checked, context = 1, 0
     else:
-        targets = discover(list(paths), settings, root)
+        targets = []
+        for candidate in discover(list(paths), settings, root):
+            if candidate.skipped:
+                warnings.append(f"{display_path(candidate.path)} {candidate.skipped}")
+            else:
+                targets.append(candidate)
         candidates, touched = _with_context(targets, paths, root, settings)
         summaries = _summaries(candidates, cache, jobs or os.cpu_count() or 1, progress, sources, read)
-        checked = len(targets)
+        checked, context = len(targets), len(candidates) - len(targets)
     analysis_key = _analysis_key(summaries, settings)
     earlier = cache.analysis(analysis_key) if cache is not None else None
 
@@ -152,8 +175,30 @@ def _run_check(
                     cache.put(key, again)
         return code
 
+    if stdin is not None:
+        read.add(stdin.display_path)
+
+    def read_text(path: str) -> str | None:
+        return checked_text(path, read, stdin)
+
     model = ProjectModel(summaries, known_codes, load_code, earlier, settings.analysis)
-    findings = [finding for rule in rules for finding in rule.check(model)]
+    judges = [rule for rule in rules if rule.judges_suppressions]
+    judged_codes = {rule.code for rule in judges}
+    analysed = sum(1 for summary in summaries if summary.parsed)
+    with progress.phase(f"analysing {analysed:,} files") if progress else contextlib.nullcontext():
+        # Fingerprints are taken before any filter of this run (files given, comments,
+        # uncertain), so that a finding's occurrence index does not depend on them.
+        findings = fingerprinted(
+            [finding for rule in rules if not rule.judges_suppressions for finding in rule.check(model)],
+            root,
+            read_text,
+        )
+        if judges:
+            # A comment is used if it covers a finding of any rule: whether a rule is selected,
+            # a finding uncertain or its file per-file-ignored is a setting of this run, and the
+            # comment stays right under every setting.
+            others = [f for rule in unselected if not rule.judges_suppressions for f in rule.check(model)]
+            model.suppression_uses = suppression_uses(findings + others, summaries)
     if model.analysed:
         for failure in model.analysis.failed[:5]:
             warnings.append(f"internal error, paths through it not checked (please report): {failure}")
@@ -161,21 +206,45 @@ def _run_check(
         cache.save()
         if model.analysed:
             cache.put_analysis(analysis_key, model.analysis)
-    kept, suppressed = _apply_suppressions([f for f in findings if touched(f)], summaries, settings)
+    findings += fingerprinted([f for rule in judges for f in rule.check(model)], root, read_text)
+    reported = [f for f in findings if touched is None or touched(f)]
+    kept, suppressed = apply_suppressions(
+        [f for f in reported if f.code not in judged_codes], summaries, settings
+    )
+    # Findings about suppression comments are not themselves silenced by comments.
+    kept += apply_suppressions(
+        [f for f in reported if f.code in judged_codes], summaries, settings, comments=False
+    )[0]
     uncertain = 0 if settings.include_uncertain else sum(1 for f in kept if f.uncertain)
     if not settings.include_uncertain:
         kept = [finding for finding in kept if not finding.uncertain]
+    baselined = sum(1 for finding in kept if finding.fingerprint in baseline)
+    kept = [finding for finding in kept if finding.fingerprint not in baseline]
     kept.sort(key=Finding.sort_key)
-    if stdin is not None:
-        read.add(stdin.display_path)
     return CheckResult(
         findings=kept,
         files_checked=checked,
+        files_for_context=context,
         suppressed=suppressed,
         uncertain=uncertain,
         warnings=warnings,
         read_paths=frozenset(read),
+        root=root,
+        whole_project=touched is None,
+        baselined=baselined,
     )
+
+
+def checked_text(path: str, read: Collection[str], stdin: StdinSource | None) -> str | None:
+    """The text of a file the run read (by its declared encoding), to fingerprint its findings;
+    None for any other file (never one the run refused, such as a link out of the project)."""
+    if path not in read:
+        return None
+    try:
+        data = stdin.data if stdin is not None and path == stdin.display_path else Path(path).read_bytes()
+    except OSError:
+        return None
+    return decode(data)[0]
 
 
 def project_root(settings: Settings, paths: Sequence[Path]) -> tuple[Path, bool]:
@@ -199,16 +268,21 @@ def project_root(settings: Settings, paths: Sequence[Path]) -> tuple[Path, bool]
 
 def _with_context(
     targets: list[Candidate], paths: Sequence[Path], root: Path, settings: Settings
-) -> tuple[list[Candidate], Callable[[Finding], bool]]:
+) -> tuple[list[Candidate], Callable[[Finding], bool] | None]:
     """The given files and directories plus the rest of their project, which the analysis
     reads for context, so that a part is analysed as it runs in the whole; and which findings
-    to report: those whose copy or path touches a given file."""
+    to report: those whose copy or path touches a given file (None: every one, the whole
+    project was given)."""
     real_root = root.resolve()
     if any(path.is_dir() and real_root.is_relative_to(path.resolve()) for path in paths):
-        return targets, lambda finding: True  # the whole project was given
+        return targets, None
+    if not targets:
+        return targets, lambda finding: False  # nothing given to check (all excluded, say)
     known = {c.path.absolute() for c in targets}
     context = [
-        c for c in discover([root], settings, root) if not c.problem and c.path.absolute() not in known
+        c
+        for c in discover([root], settings, root)
+        if not c.problem and not c.skipped and c.path.absolute() not in known
     ]
     files = {display_path(c.path) for c in targets}
 
@@ -401,7 +475,7 @@ def _parse_all(items: list[_Item], jobs: int, progress: Progress | None) -> list
         for item in items:
             done.append(_summarize_item(item))
             if progress is not None:
-                progress(len(done), total)
+                progress.files(len(done), total)
         return done
     import libcst  # noqa: F401  # imported once here so forked workers inherit it
 
@@ -421,7 +495,7 @@ def _parse_in_pool(items: list[_Item], jobs: int, progress: Progress | None, tot
             for summary in pool.map(_summarize_item, items, chunksize=chunk):
                 done.append(summary)
                 if progress is not None:
-                    progress(len(done), total)
+                    progress.files(len(done), total)
             return done
     except BrokenProcessPool:
         if len(items) == 1:
@@ -431,36 +505,3 @@ def _parse_in_pool(items: list[_Item], jobs: int, progress: Progress | None, tot
         return _parse_in_pool(items[:middle], jobs, None, total) + _parse_in_pool(
             items[middle:], jobs, None, total
         )
-
-
-def _apply_suppressions(
-    findings: list[Finding], summaries: list[FileSummary], settings: Settings
-) -> tuple[list[Finding], int]:
-    by_path = {summary.path: summary.suppressions for summary in summaries}
-    ignored_by_pattern: dict[str, tuple[str, ...]] = {}
-    kept: list[Finding] = []
-    for finding in findings:
-        if finding.path not in ignored_by_pattern:
-            ignored_by_pattern[finding.path] = tuple(
-                code
-                for pattern, codes in settings.per_file_ignores
-                if is_excluded(Path(finding.path), settings.root, [pattern])
-                for code in codes
-            )
-        per_file = ignored_by_pattern[finding.path]
-        if any(finding.code.startswith(code.upper()) or code.upper() == "ALL" for code in per_file):
-            continue
-        if _suppressed(finding, by_path.get(finding.path, [])):
-            continue
-        kept.append(finding)
-    return kept, len(findings) - len(kept)
-
-
-def _suppressed(finding: Finding, suppressions: list[Suppression]) -> bool:
-    first, last = finding.statement_lines
-    for suppression in suppressions:
-        if not suppression.file_level and not first <= suppression.line <= last:
-            continue
-        if not suppression.codes or finding.code in suppression.codes:
-            return True
-    return False

@@ -52,6 +52,17 @@ class Suppression:
 
 
 @dataclass(frozen=True)
+class MalformedSuppression:
+    """A comment that starts like a suppression but is none of the documented forms: it
+    suppresses nothing and is reported (KVG101)."""
+
+    line: int
+    column: int
+    written: str  # the comment from its '#', as written
+    meant: str  # the documented form it most likely meant, or "" where that cannot be told
+
+
+@dataclass(frozen=True)
 class Diagnostic:
     """Why a file could not be read or parsed (reported as KVG000)."""
 
@@ -83,3 +94,5 @@ class FileSummary:
     # with the names it may use from there (imported names it calls or reads attributes of,
     # and every method name it calls). An unparsed module that defines one is parsed for it.
     uses: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Comments that start like a suppression but are none of the forms (KVG101).
+    malformed_suppressions: list[MalformedSuppression] = field(default_factory=list)

@@ -4,6 +4,7 @@ symlinks once."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import fnmatch
 import os
 import re
@@ -24,10 +25,31 @@ class PathError(Exception):
 
 @dataclass(frozen=True)
 class Candidate:
-    """A file to check, or a path that only yields a diagnostic (``problem`` set)."""
+    """A file to check, a path that only yields a diagnostic (``problem`` set), or one the run
+    skips with a warning (``skipped`` set: nothing there to read, not a fault of the code)."""
 
     path: Path
     problem: str = ""
+    skipped: str = ""
+
+
+_LINK_LOOP = "is a symbolic link loop (it leads back to itself): skipped"
+
+
+def _is_link_loop(path: Path) -> bool:
+    try:
+        os.stat(path)
+    except OSError as error:
+        return error.errno == errno.ELOOP
+    return False
+
+
+def _resolved(path: Path) -> Path | None:
+    """The path with every link followed, or None where that cannot be done (a link loop)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a loop, before Python 3.13
+        return None
 
 
 def _relative_parts(path: Path, root: Path) -> tuple[str, ...]:
@@ -102,10 +124,10 @@ class _GitIgnore:
         try:
             relative = path.absolute().relative_to(top).as_posix()
         except ValueError:
-            try:
-                relative = path.resolve().relative_to(top).as_posix()
-            except ValueError:
+            resolved = _resolved(path)
+            if resolved is None or not resolved.is_relative_to(top):
                 return False
+            relative = resolved.relative_to(top).as_posix()
         return (relative + "/" if is_dir else relative) in ignored
 
 
@@ -152,7 +174,10 @@ def discover(paths: list[Path], settings: Settings, project: Path) -> list[Candi
         else:
             if settings.force_exclude and is_excluded(path, settings.root, excludes):
                 continue
-            add(Candidate(path, _ESCAPES if inside.escapes(path) else ""))
+            if _is_link_loop(path):
+                add(Candidate(path, skipped=_LINK_LOOP))
+            else:
+                add(Candidate(path, _ESCAPES if inside.escapes(path) else ""))
     return found
 
 
@@ -167,10 +192,8 @@ class _Inside:
         absolute = path.absolute()
         if not absolute.is_relative_to(self._lexical) and not absolute.is_relative_to(self._real):
             return False  # named outside the project: the user asked for it
-        try:
-            return not path.resolve().is_relative_to(self._real)
-        except (OSError, RuntimeError):
-            return True  # a symlink loop leads nowhere readable
+        resolved = _resolved(path)
+        return resolved is None or not resolved.is_relative_to(self._real)
 
 
 def _walk(
@@ -215,4 +238,31 @@ def _walk(
                 tree, child, is_dir=False
             ):
                 continue
-            yield Candidate(child, _ESCAPES if os.path.islink(child) and inside.escapes(child) else "")
+            if not os.path.islink(child):
+                yield Candidate(child)
+            elif _is_link_loop(child):
+                yield Candidate(child, skipped=_LINK_LOOP)
+            else:
+                yield Candidate(child, _ESCAPES if inside.escapes(child) else "")
+
+
+def staged_python_files(directory: Path) -> tuple[Path, list[Path]]:
+    """The git work tree holding ``directory`` and the Python files a commit there would
+    change: those staged in the index (added, copied, modified, renamed; not deleted), or,
+    when pre-commit runs with ``--from-ref``/``--to-ref``, those changed between the two."""
+    try:
+        top = Path(os.fsdecode(git(directory, "rev-parse", "--show-toplevel", timeout=30).stdout).strip())
+        since, until = os.environ.get("PRE_COMMIT_FROM_REF"), os.environ.get("PRE_COMMIT_TO_REF")
+        changes = ("diff", "--name-only", "-z", "--no-ext-diff", "--diff-filter=ACMR")
+        if since and until:
+            listed = git(top, *changes, f"{since}...{until}", timeout=60).stdout
+        else:
+            listed = git(top, *changes, "--cached", timeout=60).stdout
+    except OSError as error:
+        raise PathError(f"--staged needs git: {error.strerror or error}") from None
+    except subprocess.SubprocessError:
+        raise PathError(f"--staged: {directory} is not in a git work tree") from None
+    names = (os.fsdecode(name) for name in listed.split(b"\0") if name)
+    # Read as they are on disk: pre-commit has set unstaged changes aside by then.
+    files = (top / name for name in names if name.endswith(PYTHON_SUFFIXES))
+    return top, [path for path in files if os.path.lexists(path)]

@@ -35,10 +35,14 @@ class Edit:
     path: str
     # "replace": the expression at ``span`` becomes ``text``; "insert-before": the statement
     # ``text`` goes before the statement at ``span``; "keyword": the call at ``span`` gets the
-    # argument ``text``; "import": ``import text`` is added if the module lacks it.
+    # argument ``text``; "import": ``import text`` is added if the module lacks it;
+    # "comments": the comments of the statement holding ``span`` (on its lines, and the block
+    # just above it) get ``rewrites`` (regular expression, replacement) applied, so that a
+    # comment describing what another edit changes stays true.
     kind: str
     span: Span
     text: str
+    rewrites: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,8 @@ class Finding:
     # Why the hazard is not established (the code does not show which way the copy goes,
     # say); empty when it is. Uncertain findings are reported only when asked for.
     uncertain: str = ""
+    # What names the finding across edits that move it (kvguard.lint.baseline).
+    fingerprint: str = ""
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.span.line, self.span.column, self.code, self.message)

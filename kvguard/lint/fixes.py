@@ -7,6 +7,7 @@ so everything else in the file (comments, spacing, quotes) comes back byte for b
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 
 import libcst as cst
@@ -32,7 +33,8 @@ def apply_edits(source: str, edits: Sequence[Edit]) -> str:
     wrapper = MetadataWrapper(tree)
     transformer = _Editor(edits, wrapper.resolve(PositionProvider))
     module = wrapper.visit(transformer)
-    missing = [edit for edit in transformer.pending if edit.kind != "import"]
+    # An import the module already has, or comments with nothing to rewrite, need no node.
+    missing = [edit for edit in transformer.pending if edit.kind not in ("import", "comments")]
     if missing:
         first = missing[0]
         raise FixError(f"no node at line {first.span.line}, column {first.span.column} for the fix")
@@ -96,6 +98,8 @@ class _Editor(cst.CSTTransformer):
                 result = cst.parse_expression(edit.text).with_changes(
                     lpar=getattr(updated_node, "lpar", ()), rpar=getattr(updated_node, "rpar", ())
                 )
+        if isinstance(original_node, cst.SimpleStatementLine) and isinstance(result, cst.SimpleStatementLine):
+            result = self._reword_comments(original_node, result)
         if isinstance(original_node, (cst.SimpleStatementLine, cst.With)):
             inserted = self._take(original_node, ("insert-before",))
             if inserted:
@@ -119,6 +123,52 @@ class _Editor(cst.CSTTransformer):
                     )
                     result = result.with_changes(args=[*_with_comma(result.args), keyword])
         return result
+
+    def _reword_comments(self, original: cst.CSTNode, statement: cst.SimpleStatementLine) -> cst.CSTNode:
+        """Apply the "comments" edits aimed inside this statement to its comments and to the
+        comment block right above it."""
+        position = self._positions.get(original)  # type: ignore[attr-defined]
+        if position is None:
+            return statement
+        edits = [
+            e
+            for e in self.pending
+            if e.kind == "comments" and position.start.line <= e.span.line <= position.end.line
+        ]
+        if not edits:
+            return statement
+        for edit in edits:
+            self.pending.remove(edit)
+        rewrites = [rewrite for edit in edits for rewrite in edit.rewrites]
+        rewriter = _CommentRewriter(rewrites)
+        leading = list(statement.leading_lines)
+        index = len(leading)
+        while index > 0 and leading[index - 1].comment is not None:  # the block just above
+            index -= 1
+            line = leading[index]
+            assert line.comment is not None
+            leading[index] = line.with_changes(comment=_reworded(line.comment, rewrites))
+        return statement.with_changes(
+            leading_lines=leading,
+            body=[small.visit(rewriter) for small in statement.body],
+            trailing_whitespace=statement.trailing_whitespace.visit(rewriter),
+        )
+
+
+class _CommentRewriter(cst.CSTTransformer):
+    def __init__(self, rewrites: Sequence[tuple[str, str]]) -> None:
+        super().__init__()
+        self._rewrites = rewrites
+
+    def leave_Comment(self, original_node: cst.Comment, updated_node: cst.Comment) -> cst.Comment:
+        return _reworded(updated_node, self._rewrites)
+
+
+def _reworded(comment: cst.Comment, rewrites: Sequence[tuple[str, str]]) -> cst.Comment:
+    value = comment.value
+    for pattern, replacement in rewrites:
+        value = re.sub(pattern, replacement, value)
+    return comment.with_changes(value=value)
 
 
 def _with_comma(args: Sequence[cst.Arg]) -> list[cst.Arg]:

@@ -7,11 +7,12 @@ from functools import cached_property
 from pathlib import Path
 
 from kvguard.lint.config import AnalysisSettings
-from kvguard.lint.facts import FileSummary, Suppression
+from kvguard.lint.facts import FileSummary, MalformedSuppression, Suppression
 from kvguard.lint.interpreter import Interpreter
-from kvguard.lint.ir import ModuleCode
+from kvguard.lint.ir import Const, ModuleCode
 from kvguard.lint.pathstate import ModuleEntry, module_name_for
 from kvguard.lint.results import Analysis, CopyRun, HostRead
+from kvguard.lint.suppressions import SuppressionUse
 
 
 class ProjectModel:
@@ -28,6 +29,9 @@ class ProjectModel:
         self.known_codes = known_codes
         self._load_code = load_code
         self._reused = analysis_result is not None
+        # Which suppression comments cover a finding of any rule, selected or not (set by the
+        # engine before the rules that judge suppressions run).
+        self.suppression_uses: set[SuppressionUse] = set()
         if analysis_result is not None:
             self.__dict__["analysis"] = analysis_result  # an earlier run analysed exactly these files
 
@@ -91,6 +95,18 @@ class ProjectModel:
                 return set(code.constants) | set(code.imports) | defined
         return set()
 
+    def literal_constants(self, path: str) -> dict[str, object]:
+        """Module-level names a file binds to a literal (``ORDER_STREAM = 1``), with the value."""
+        for summary in self.summaries:
+            if summary.path == path:
+                code = self._code(summary)
+                if code is None:
+                    return {}
+                return {
+                    name: value.value for name, value in code.constants.items() if isinstance(value, Const)
+                }
+        return {}
+
     def _code(self, summary: FileSummary) -> ModuleCode | None:
         """A parsed file's lowered code, loaded from the cache on first use."""
         if summary.code is None and summary.parsed and summary.cache_key and self._load_code is not None:
@@ -104,3 +120,29 @@ class ProjectModel:
                 for code in suppression.codes:
                     if code not in self.known_codes:
                         yield summary.path, suppression, code
+
+    def malformed_suppressions(self) -> Iterator[tuple[str, MalformedSuppression]]:
+        for summary in self.summaries:
+            for malformed in summary.malformed_suppressions:
+                yield summary.path, malformed
+
+    def unused_suppressions(self) -> Iterator[tuple[str, Suppression, tuple[str, ...]]]:
+        """(path, suppression, the codes it names that cover no finding; () for a bare one)
+        for every suppression comment that covers less than it says. Files kvguard could not
+        read (KVG000) are not judged; unknown codes are KVG100's."""
+        for summary in self.summaries:
+            if summary.diagnostics:
+                continue
+            for suppression in summary.suppressions:
+                if not suppression.codes:
+                    if (summary.path, suppression, "") not in self.suppression_uses:
+                        yield summary.path, suppression, ()
+                    continue
+                unused = tuple(
+                    code
+                    for code in suppression.codes
+                    if code in self.known_codes
+                    and (summary.path, suppression, code) not in self.suppression_uses
+                )
+                if unused:
+                    yield summary.path, suppression, unused

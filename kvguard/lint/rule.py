@@ -60,6 +60,9 @@ class Rule(ABC):
     summary: ClassVar[str]
     page: ClassVar[RulePage]
     default_enabled: ClassVar[bool] = True
+    # Reads which suppression comments the other rules' findings used: runs after them, and
+    # its findings are not themselves subject to suppression comments.
+    judges_suppressions: ClassVar[bool] = False
     VALID: ClassVar[tuple[Example, ...]] = ()
     INVALID: ClassVar[tuple[Example, ...]] = ()
 

@@ -16,19 +16,13 @@ from typing import TYPE_CHECKING
 
 from kvguard.lint import serial
 from kvguard.lint.api import passes_gate
-from kvguard.lint.facts import Diagnostic, FileSummary, Suppression
+from kvguard.lint.facts import Diagnostic, FileSummary
+from kvguard.lint.suppressions import read_suppressions
 
 if TYPE_CHECKING:
     from kvguard.lint.reader import Segment
 
 _SUPPRESSION_HINT = re.compile(rb"kvguard|noqa", re.IGNORECASE)
-_KVGUARD_COMMENT = re.compile(
-    r"#\s*kvguard:\s*(?P<kind>ignore-file|ignore)(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE
-)
-_NOQA_COMMENT = re.compile(
-    r"#\s*noqa:\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*[,\s]\s*[A-Za-z]+[0-9]+)*)", re.IGNORECASE
-)
-CODE_PREFIX = "KVG"
 
 
 def decode(data: bytes) -> tuple[str | None, Diagnostic | None]:
@@ -52,43 +46,6 @@ def decode(data: bytes) -> tuple[str | None, Diagnostic | None]:
         return None, Diagnostic(f"unknown encoding '{encoding}' declared")
 
 
-def read_suppressions(text: str) -> list[Suppression]:
-    """``# kvguard: ignore[...]``, ``# kvguard: ignore-file[...]`` and ``# noqa: KVG...``."""
-    found: list[Suppression] = []
-    for line, column, comment in _comments(text):
-        for match in _KVGUARD_COMMENT.finditer(comment):
-            codes = _codes(match.group("codes") or "")
-            file_level = match.group("kind").lower() == "ignore-file"
-            found.append(Suppression(line, column + match.start(), codes, file_level))
-        for match in _NOQA_COMMENT.finditer(comment):
-            # Other tools' codes (E501, F401) share the comment; only ours count.
-            codes = tuple(c for c in _codes(match.group("codes")) if c.startswith(CODE_PREFIX))
-            if codes:
-                found.append(Suppression(line, column + match.start(), codes))
-    return found
-
-
-def _codes(raw: str) -> tuple[str, ...]:
-    return tuple(code.upper() for code in re.split(r"[,\s]+", raw.strip()) if code)
-
-
-def _comments(text: str) -> list[tuple[int, int, str]]:
-    try:
-        return [
-            (token.start[0], token.start[1] + 1, token.string)
-            for token in tokenize.generate_tokens(io.StringIO(text).readline)
-            if token.type == tokenize.COMMENT
-        ]
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        # Untokenizable source: fall back to a line scan so suppressions still count.
-        comments = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            position = line.find("#")
-            if position >= 0:
-                comments.append((number, position + 1, line[position:]))
-        return comments
-
-
 def summarize(path: str, data: bytes, callees: frozenset[str] = frozenset()) -> FileSummary:
     """Read one file into its summary; every failure becomes a diagnostic, never an error.
     ``callees``: names other files export that this one calls (it is parsed for those calls
@@ -100,7 +57,7 @@ def summarize(path: str, data: bytes, callees: frozenset[str] = frozenset()) -> 
         summary.diagnostics.append(problem)
         return summary
     if _SUPPRESSION_HINT.search(data):
-        summary.suppressions = read_suppressions(text)
+        summary.suppressions, summary.malformed_suppressions = read_suppressions(text)
     if not passes_gate(data) and not callees:
         summary.imported = _imported_names(text)
         return summary

@@ -62,6 +62,9 @@ def lint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Lint:
         settings = Settings(root=tmp_path, select=select)
         codes = enabled_codes(settings, default_states())
         rules = [rule() for rule in RULES if rule.code in codes]
-        return run_check([Path(".")], settings, rules, KNOWN, jobs=jobs, use_cache=False)
+        unselected = [rule() for rule in RULES if rule.code not in codes]
+        return run_check(
+            [Path(".")], settings, rules, KNOWN, jobs=jobs, use_cache=False, unselected=unselected
+        )
 
     return run

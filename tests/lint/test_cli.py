@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -67,7 +69,7 @@ def test_exit_status_is_1_with_findings_and_0_without(project: Path) -> None:
     assert flagged.stdout.startswith("race.py:5:9: KVG001 Tensor.copy_")
     clean = kvguard("check", "clean.py", cwd=project)
     assert clean.returncode == 0, clean.stdout
-    assert clean.stdout == "All checks passed (1 file checked).\n"
+    assert clean.stdout == "All checks passed (1 file checked, 1 more read for context).\n"
     assert kvguard("check", "race.py", "--exit-zero", cwd=project).returncode == 0
 
 
@@ -79,9 +81,11 @@ def test_text_output_shows_source_caret_path_and_summary(project: Path) -> None:
     assert lines[2] == " 7 |         cpu.copy_(gpu, non_blocking=True)"
     assert lines[3] == "   |         " + "^" * len("cpu.copy_(gpu, non_blocking=True)")
     assert lines[4] == "    via branched.py:4:5: path where the if at line 4 is not taken"
-    assert lines[-1] == (
-        "Found 1 finding (1 KVG001) in 1 file (1 file checked). 1 fixable with --fix (--diff to preview)."
+    assert lines[-2] == (
+        "Found 1 finding (1 KVG001) in 1 file (1 file checked, 2 more read for context). "
+        "1 fixable with --fix (--diff to preview)."
     )
+    assert lines[-1] == "What each rule flags and how to fix it: kvguard explain KVG001."
     assert result.stderr == ""  # no progress output when stderr is not a terminal
 
 
@@ -112,7 +116,16 @@ def test_usage_errors_exit_2_without_traceback(project: Path, arguments: list[st
     ("table", "message"),
     [
         ("bogus = 1\n", "unknown key 'tool.kvguard.bogus'"),
-        ("select = 'KVG001'\nignore = 3\n", "'tool.kvguard.ignore' must be a list of strings"),
+        ("ignore = 3\n", "'tool.kvguard.ignore' must be a list of strings"),
+        (
+            "select = 'KVG001'\n",
+            "'tool.kvguard.select' must be a list of strings, such as [\"...\"], not 'KVG001'",
+        ),
+        ("extend-exclude = 'build'\n", "'tool.kvguard.extend-exclude' must be a list of strings"),
+        (
+            "per-file-ignores = { 'tests/*' = 'KVG001' }\n",
+            "'tool.kvguard.per-file-ignores.tests/*' must be a list",
+        ),
         ("select = ['KVG77']\n", "'tool.kvguard.select': unknown rule code or prefix 'KVG77'"),
         ("force-exclude = 'yes'\n", "'tool.kvguard.force-exclude' must be true or false"),
         ("per-file-ignores = ['x']\n", "'tool.kvguard.per-file-ignores' must be a table"),
@@ -126,6 +139,27 @@ def test_bad_configuration_exits_2_naming_the_key(project: Path, table: str, mes
     assert result.returncode == 2
     assert message in result.stderr
     assert "pyproject.toml" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        (
+            b"[tool]\nkvguard = 1\n",
+            "'tool.kvguard' must be a table ([tool.kvguard] with keys under it), not 1",
+        ),
+        (b"[tool]\nkvguard = 'on'\n", "'tool.kvguard' must be a table"),
+        (b"\xff\xfe[tool.kvguard]\n", "invalid TOML: not UTF-8"),
+    ],
+)
+def test_a_malformed_kvguard_table_exits_2_without_traceback(
+    project: Path, document: bytes, message: str
+) -> None:
+    (project / "pyproject.toml").write_bytes(document)
+    result = kvguard("check", ".", cwd=project)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert message in result.stderr and "pyproject.toml" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -167,6 +201,7 @@ def test_json_report_schema(project: Path) -> None:
         "findings": 2,
         "suppressed": 0,
         "uncertain_not_shown": 0,
+        "baselined": 0,
         "by_code": {"KVG001": 2},
     }
     first = document["findings"][0]
@@ -183,8 +218,10 @@ def test_json_report_schema(project: Path) -> None:
         "fix_hint",
         "fix",
         "uncertain",
+        "fingerprint",
     }
     assert first["uncertain"] is None
+    assert len(first["fingerprint"]) == 32
     assert (first["path"], first["line"], first["column"], first["name"]) == (
         "branched.py",
         7,
@@ -250,10 +287,38 @@ def test_stdin_with_a_filename(project: Path) -> None:
     assert " 5 |         cpu.copy_(gpu, non_blocking=True)" in result.stdout
 
 
-def test_empty_directory_is_a_clean_run(tmp_path: Path) -> None:
-    (tmp_path / "empty").mkdir()
-    result = kvguard("check", "empty", cwd=tmp_path)
+@pytest.mark.parametrize("content", [{}, {"notes.txt": "not python\n", "data/table.csv": "a,b\n"}])
+def test_nothing_to_check_exits_2_saying_so(tmp_path: Path, content: dict[str, str]) -> None:
+    (tmp_path / "tree").mkdir()
+    for relative, text in content.items():
+        (tmp_path / "tree" / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "tree" / relative).write_text(text)
+    result = kvguard("check", "tree", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert "no Python files to check in tree: nothing was checked" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_files_that_force_exclude_leaves_out_are_a_clean_run(project: Path) -> None:
+    """What pre-commit hands over may all be excluded: that is no work, not a mistake."""
+    (project / "pyproject.toml").write_text("[tool.kvguard]\nextend-exclude = ['race.py']\n")
+    result = kvguard("check", "--force-exclude", "race.py", cwd=project)
     assert (result.returncode, result.stdout) == (0, "All checks passed (0 files checked).\n")
+
+
+def test_a_self_referencing_link_is_skipped_with_a_warning_naming_it(project: Path, tmp_path: Path) -> None:
+    (project / "loop.py").symlink_to("loop.py")
+    linked = tmp_path / "linked"  # the project reached through a link: paths resolve differently
+    linked.symlink_to(project)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    for cwd, target in ((project, "."), (project, "loop.py"), (tmp_path, str(linked))):
+        result = kvguard("check", "-q", target, cwd=cwd)
+        assert "Traceback" not in result.stderr, result.stderr
+        assert "loop.py is a symbolic link loop (it leads back to itself): skipped" in result.stderr
+        if target == "loop.py":
+            assert result.returncode == 2 and "no Python files to check in loop.py" in result.stderr
+        else:
+            assert result.returncode == 1 and "race.py:5:9: KVG001" in result.stdout
 
 
 def test_rules_and_explain(project: Path) -> None:
@@ -265,6 +330,8 @@ def test_rules_and_explain(project: Path) -> None:
         "KVG003",
         "KVG004",
         "KVG100",
+        "KVG101",
+        "KVG102",
     ]
     assert all(line.split()[2] in ("on", "off") for line in listing)
     page = kvguard("explain", "kvg001", cwd=project)
@@ -296,7 +363,10 @@ def test_checking_one_file_uses_the_whole_project_for_context(tmp_path: Path) ->
         assert first["path"] == "pkg/memops.py"
         assert [step["path"] for step in first["flow"]][:2] == ["pkg/worker.py", "pkg/backend.py"]
     unrelated = kvguard("check", "pkg/unrelated.py", cwd=tmp_path)
-    assert (unrelated.returncode, unrelated.stdout) == (0, "All checks passed (1 file checked).\n")
+    assert (unrelated.returncode, unrelated.stdout) == (
+        0,
+        "All checks passed (1 file checked, 4 more read for context).\n",
+    )
 
 
 def test_the_quick_start_examples() -> None:
@@ -307,4 +377,64 @@ def test_the_quick_start_examples() -> None:
         ["examples/store_race.py:18:28:", "KVG002"],
     ]
     fixed = kvguard("check", "examples/store_fixed.py", cwd=REPOSITORY)
-    assert (fixed.returncode, fixed.stdout) == (0, "All checks passed (1 file checked).\n")
+    assert fixed.returncode == 0
+    assert re.fullmatch(r"All checks passed \(1 file checked, \d+ more read for context\)\.\n", fixed.stdout)
+
+
+def test_explain_on_a_terminal_without_a_terminal_on_standard_input(project: Path) -> None:
+    """`echo | kvguard explain KVG001` in a terminal: the width comes from the output."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "kvguard", "explain", "KVG001"],
+            cwd=project,
+            stdin=subprocess.DEVNULL,
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert (result.returncode, result.stderr) == (0, "")
+
+
+def test_staged_checks_what_a_commit_would_change(project: Path) -> None:
+    outside = kvguard("check", "--staged", cwd=project)
+    assert outside.returncode == 2 and "is not in a git work tree" in outside.stderr
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], cwd=project, check=True)
+    subprocess.run([*git, "add", "clean.py"], cwd=project, check=True)
+    subprocess.run([*git, "commit", "-qm", "clean"], cwd=project, check=True)
+    (project / "other.py").write_text(RACE)  # a race that is not staged
+    subprocess.run([*git, "add", "race.py"], cwd=project, check=True)
+
+    staged = kvguard("check", "-q", "--staged", cwd=project)
+    assert (staged.returncode, staged.stdout.split(" ")[:2]) == (1, ["race.py:5:9:", "KVG001"])
+    assert staged.stdout.count("KVG001") == 1
+    assert kvguard("check", "--staged", "race.py", cwd=project).returncode == 2
+
+    subprocess.run([*git, "commit", "-qm", "race"], cwd=project, check=True)
+    everything = kvguard("check", "--staged", cwd=project)
+    assert "no Python file is staged: checking the whole work tree" in everything.stderr
+    headlines = [line for line in everything.stdout.splitlines() if ": KVG001 " in line]
+    assert sorted(line.split(":")[0] for line in headlines) == ["other.py", "race.py"]
+
+    between = kvguard_with_env(
+        ["check", "-q", "--staged"], project, PRE_COMMIT_FROM_REF="HEAD~1", PRE_COMMIT_TO_REF="HEAD"
+    )
+    assert [line.split(":")[0] for line in between.stdout.splitlines()] == ["race.py"]
+
+
+def kvguard_with_env(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kvguard", *args],
+        cwd=cwd,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

@@ -15,7 +15,7 @@ from kvguard.lint.config import AnalysisSettings, Settings
 from kvguard.lint.engine import run_check
 from kvguard.lint.files import discover, is_excluded
 from kvguard.lint.findings import Finding
-from kvguard.lint.source import read_suppressions
+from kvguard.lint.suppressions import read_suppressions
 from lint_rules import RULES
 from tests.lint.conftest import KNOWN, Lint, write_tree
 from tests.lint.test_bad_input import RACE
@@ -45,7 +45,64 @@ def test_line_suppressions(lint: Lint, comment: str) -> None:
 @pytest.mark.parametrize("comment", ["# kvguard: ignore[KVG002]", "# noqa: E501", "# noqa"])
 def test_suppressions_of_other_codes_do_not_apply(lint: Lint, comment: str) -> None:
     result = lint({"a.py": _race_with_comment(comment)})
-    assert [f.code for f in result.findings] == ["KVG001"]
+    unused = ["KVG102"] if "KVG002" in comment else []  # naming a code with no finding here
+    assert [f.code for f in result.findings] == ["KVG001", *unused]
+
+
+@pytest.mark.parametrize(
+    ("comment", "meant"),
+    [
+        ("# kvguard: ignore-files[KVG001]", "write `# kvguard: ignore-file[KVG001]`"),
+        ("# kvguard: ignore_file[KVG001]", "write `# kvguard: ignore-file[KVG001]`"),
+        ("# kvguard: ignore [KVG001]", "write `# kvguard: ignore[KVG001]`"),
+        ("# kvguard: ignore(KVG001)", "write `# kvguard: ignore[KVG001]`"),
+        ("# kvguard: ignore=KVG001", "write `# kvguard: ignore[KVG001]`"),
+        ("# kvguard: ignore[]", "name the codes in the brackets"),
+        ("# kvguard: ignored, see PR 12", "the forms are"),
+        ("# noqa KVG001", "write `# noqa: KVG001`"),
+    ],
+)
+def test_a_malformed_suppression_suppresses_nothing_and_is_reported(
+    lint: Lint, comment: str, meant: str
+) -> None:
+    """Read loosely, each of these once suppressed every code on its line, or in its file."""
+    source = _race_with_comment(comment)
+    result = lint({"a.py": source, "b.py": f"{comment}\n" + RACE})
+    found = sorted((f.path, f.code) for f in result.findings)
+    assert found == [("a.py", "KVG001"), ("a.py", "KVG101"), ("b.py", "KVG001"), ("b.py", "KVG101")]
+    assert result.suppressed == 0
+    malformed = next(f for f in result.findings if f.code == "KVG101")
+    assert malformed.message.startswith(f"`{comment}` is not a kvguard suppression and suppresses nothing: ")
+    assert meant in malformed.message
+
+
+def test_unused_suppressions_are_reported_and_can_be_turned_off(lint: Lint) -> None:
+    files = {
+        "a.py": _race_with_comment("# kvguard: ignore[KVG001, KVG004] ordered by the caller"),
+        "b.py": "# kvguard: ignore-file[KVG003]\nx = 1  # noqa: E501, KVG002\ny = 2  # kvguard: ignore\n",
+    }
+    result = lint(files)
+    assert [(f.path, f.span.line, f.span.column, f.message) for f in result.findings] == [
+        ("a.py", 5, 44, "unused suppression: no KVG004 finding on this statement"),
+        ("b.py", 1, 1, "unused suppression: no KVG003 finding in this file"),
+        ("b.py", 2, 8, "unused suppression: no KVG002 finding on this statement"),
+        ("b.py", 3, 8, "unused suppression: no finding on this statement"),
+    ]
+    assert result.findings[0].fix_hint.startswith("remove KVG004 from the comment")
+    every_other_rule = tuple(rule.code for rule in RULES if rule.code != "KVG102")
+    assert lint(files, select=every_other_rule).findings == []
+
+
+def test_a_suppression_used_by_a_rule_left_out_of_the_selection_is_used(lint: Lint) -> None:
+    """Whether a comment is used must not depend on the run's selection (pre-commit may run
+    `--select KVG004` while CI runs every rule)."""
+    result = lint({"a.py": _race_with_comment("# kvguard: ignore[KVG001]")}, select=("KVG102",))
+    assert result.findings == []
+
+
+def test_an_unused_suppression_finding_is_not_silenced_by_the_comment_it_is_about(lint: Lint) -> None:
+    result = lint({"a.py": "x = 1  # kvguard: ignore\n"})
+    assert [f.code for f in result.findings] == ["KVG102"]
 
 
 def test_suppression_on_any_line_of_a_multiline_statement(lint: Lint) -> None:
@@ -71,8 +128,29 @@ def test_unknown_code_in_a_suppression_is_reported(lint: Lint) -> None:
 
 def test_suppression_parser_ignores_hashes_in_strings() -> None:
     source = 'x = "# kvguard: ignore"\ny = 1  # noqa: KVG002\n'
-    found = read_suppressions(source)
+    found, malformed = read_suppressions(source)
     assert [(s.line, s.codes) for s in found] == [(2, ("KVG002",))]
+    assert malformed == []
+
+
+@pytest.mark.parametrize(
+    ("comment", "codes", "file_level"),
+    [
+        ("# kvguard: ignore[KVG001] ordered by the caller's event", ("KVG001",), False),
+        ("# kvguard: ignore[KVG001,KVG004]", ("KVG001", "KVG004"), False),
+        ("# kvguard: ignore[ KVG001, kvg004 ]", ("KVG001", "KVG004"), False),
+        ("#kvguard:ignore[KVG001]", ("KVG001",), False),
+        ("# kvguard: ignore", (), False),
+        ("# kvguard: ignore the caller waits on the event", (), False),
+        ("# kvguard: ignore-file[KVG002] loads only", ("KVG002",), True),
+        ("# kvguard: ignore-file", (), True),
+        ("# kvguard: ignore[KVG001]  # noqa: E501", ("KVG001",), False),
+    ],
+)
+def test_the_documented_suppression_forms(comment: str, codes: tuple[str, ...], file_level: bool) -> None:
+    found, malformed = read_suppressions(f"x = 1  {comment}\n")
+    assert [(s.codes, s.file_level) for s in found] == [(codes, file_level)]
+    assert malformed == []
 
 
 @given(
@@ -81,7 +159,7 @@ def test_suppression_parser_ignores_hashes_in_strings() -> None:
 )
 @settings(max_examples=60, deadline=None)
 def test_noqa_keeps_only_our_codes(codes: list[str], separator: str) -> None:
-    found = read_suppressions(f"x = 1  # noqa: {separator.join(codes)}\n")
+    found, _ = read_suppressions(f"x = 1  # noqa: {separator.join(codes)}\n")
     ours = tuple(c.upper() for c in codes if c.upper().startswith("KVG"))
     assert [s.codes for s in found] == ([ours] if ours else [])
 

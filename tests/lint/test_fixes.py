@@ -434,3 +434,83 @@ def test_fix_and_diff_together_are_refused_and_exit_zero_applies_to_diff(tmp_pat
     preview = _kvguard("check", "--diff", "--exit-zero", "--no-cache", "store.py", cwd=tmp_path)
     assert (preview.returncode, preview.stdout.startswith("--- a/store.py")) == (0, True)
     assert (tmp_path / "store.py").read_text() == STREAM_BLOCK
+
+
+SHARED_ATTRIBUTES = """\
+import torch
+from cuda.bindings import driver
+
+CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 1
+
+
+def make_attrs():
+    attrs = driver.CUmemcpyAttributes()
+    # Needs ROCm 7.2.3 or later.
+
+    # ``srcAccessOrder=3`` == CU_MEMCPY_SRC_ACCESS_ORDER_ANY /
+    # hipMemcpySrcAccessOrderAny.
+    attrs.srcAccessOrder = 3  # 3: ANY, fastest
+    return attrs
+
+
+def copy(dsts, srcs, sizes, n, stream):
+    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [make_attrs()], [0], 1, stream.cuda_stream)
+
+
+def store(gpu, n, stream):
+    pinned = torch.empty(n, pin_memory=True)
+    stream.wait_stream(torch.cuda.current_stream())
+    copy([pinned.data_ptr()], [gpu.data_ptr()], [n], 1, stream)
+"""
+LOAD_THROUGH_THE_SAME_HELPER = """
+
+def load(gpu, n, stream):
+    pinned = torch.empty(n, pin_memory=True)
+    stream.wait_stream(torch.cuda.current_stream())
+    copy([gpu.data_ptr()], [pinned.data_ptr()], [n], 1, stream)
+"""
+
+
+def test_source_order_fix_spells_the_named_constant_and_keeps_comments_true(
+    lint: Lint, tmp_path: Path
+) -> None:
+    """A bare `1` under a comment that still says `3 == ANY` is what a reviewer rejects."""
+    before = lint({"memops.py": SHARED_ATTRIBUTES}, select=("KVG002",))
+    (finding,) = before.findings
+    assert finding.fix is not None
+    assert finding.fix.description == (
+        "`3` becomes `CU_MEMCPY_SRC_ACCESS_ORDER_STREAM` (STREAM: the source is read in stream order)"
+    )
+    fixed = apply_edits(SHARED_ATTRIBUTES, fixes_by_path(before.findings)["memops.py"])
+    assert fixed == SHARED_ATTRIBUTES.replace(
+        "    # ``srcAccessOrder=3`` == CU_MEMCPY_SRC_ACCESS_ORDER_ANY /\n"
+        "    # hipMemcpySrcAccessOrderAny.\n"
+        "    attrs.srcAccessOrder = 3  # 3: ANY, fastest\n",
+        "    # ``srcAccessOrder=1`` == CU_MEMCPY_SRC_ACCESS_ORDER_STREAM /\n"
+        "    # hipMemcpySrcAccessOrderStream.\n"
+        "    attrs.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM  # 1: STREAM, fastest\n",
+    )
+    (tmp_path / "memops.py").write_text(fixed)
+    assert lint({}, select=("KVG002",)).findings == []
+
+
+def test_source_order_fix_is_withheld_where_loads_share_the_value(lint: Lint) -> None:
+    result = lint({"memops.py": SHARED_ATTRIBUTES + LOAD_THROUGH_THE_SAME_HELPER}, select=("KVG002",))
+    (finding,) = result.findings
+    assert finding.fix is None
+    assert finding.fix_hint.endswith(
+        "(no automatic fix: the same `3` also sets the order of loads from host memory (the "
+        "cuMemcpyBatchAsync at memops.py:18), which may keep it; changing it would switch them to "
+        "STREAM too, so give the stores a STREAM value of their own)"
+    )
+
+
+def test_comment_rewrites_leave_other_comments_alone() -> None:
+    source = "import os\n# about ANY, far above\n\n# ANY here\nx = 3  # 3 is ANY; see 7.2.3\ny = 3  # ANY\n"
+    edits = [
+        Edit("a.py", "replace", Span(5, 5, 5, 6), "1"),
+        Edit("a.py", "comments", Span(5, 5, 5, 6), "", ((r"(?<![A-Za-z0-9])ANY(?![A-Za-z0-9])", "STREAM"),)),
+    ]
+    assert apply_edits(source, edits) == (
+        "import os\n# about ANY, far above\n\n# STREAM here\nx = 1  # 3 is STREAM; see 7.2.3\ny = 3  # ANY\n"
+    )

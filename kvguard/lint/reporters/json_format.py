@@ -30,6 +30,7 @@ def render(report: Report) -> str:
             "fix_hint": f.fix_hint,
             "fix": {"description": f.fix.description} if f.fix is not None else None,
             "uncertain": f.uncertain or None,
+            "fingerprint": f.fingerprint,
         }
         for f in report.result.findings
     ]
@@ -42,6 +43,7 @@ def render(report: Report) -> str:
             "findings": len(findings),
             "suppressed": report.result.suppressed,
             "uncertain_not_shown": report.result.uncertain,
+            "baselined": report.result.baselined,
             "by_code": dict(sorted(Counter(f.code for f in report.result.findings).items())),
         },
     }

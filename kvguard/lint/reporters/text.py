@@ -53,7 +53,11 @@ def _context(finding: Finding, report: Report) -> list[str]:
 def _summary(report: Report) -> str:
     result = report.result
     files = f"{result.files_checked} file{'s' if result.files_checked != 1 else ''} checked"
+    if result.files_for_context:
+        files += f", {result.files_for_context} more read for context"
     suppressed = f", {result.suppressed} suppressed" if result.suppressed else ""
+    if result.baselined:
+        suppressed += f", {result.baselined} in the baseline"
     if result.uncertain:
         suppressed += f", {result.uncertain} uncertain not shown (--include-uncertain)"
     if not result.findings:
@@ -63,8 +67,10 @@ def _summary(report: Report) -> str:
     total = len(result.findings)
     in_files = len({f.path for f in result.findings})
     fixable = sum(1 for f in result.findings if f.fix is not None)
+    pages = ", ".join(f"kvguard explain {code}" for code in sorted(counts))
     return (
         f"Found {total} finding{'s' if total != 1 else ''} ({by_code}) in {in_files} "
         f"file{'s' if in_files != 1 else ''} ({files}{suppressed})."
         + (f" {fixable} fixable with --fix (--diff to preview)." if fixable else "")
+        + f"\nWhat each rule flags and how to fix it: {pages}."
     )
