@@ -60,6 +60,7 @@ from kvguard.lint.reading import (
     _iterated_names,
     _keyed_spelling,
     _label_streams,
+    _local_name,
     _merge_names,
     _narrowed,
     _opaque_call,
@@ -640,11 +641,8 @@ class Evaluator:
         holds is the one where it is empty. ("", False) for any other test."""
         negated = isinstance(test, ir.Not)
         tested = test.operand if isinstance(test, ir.Not) else test
-        if isinstance(tested, ir.Name):
-            spelling = tested.id
-        elif isinstance(tested, ir.Attr) and isinstance(tested.base, ir.Name):
-            spelling = f"{tested.base.id}.{tested.name}"
-        else:
+        spelling = _local_name(tested)
+        if not spelling:
             return "", False
         held = options(self._peek(tested, frame))
         if not all(isinstance(o, (Unknown, SeqV)) or _is_none(o) is True for o in held):

@@ -64,17 +64,8 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
     ) -> Handled:
         """Methods whose meaning does not depend on the receiver's class being in the project,
         by family. The order matters only where two families know one name (``get``)."""
-        handlers = (
-            self._stream_method,
-            self._host_read_method,
-            self._handoff_method,
-            self._array_method,
-            self._tensor_method,
-            self._container_method,
-            self._tensor_method_fallback,
-        )
-        for handler in handlers:
-            found = handler(call, method, receiver, callee, args, kwargs, frame, state)
+        for handler in _METHOD_HANDLERS:
+            found = handler(self, call, method, receiver, callee, args, kwargs, frame, state)
             if found is not None:
                 return found
         return None
@@ -91,16 +82,8 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         """A call of a function outside the project, by family; what no family models is an
         opaque object of its library."""
         last = dotted.rsplit(".", 1)[-1]
-        handlers = (
-            self._raw_copy_function,
-            self._stream_function,
-            self._host_read_function,
-            self._handoff_function,
-            self._builtin_function,
-            self._tensor_function,
-        )
-        for handler in handlers:
-            found = handler(dotted, last, args, kwargs, call, frame, state)
+        for handler in _FUNCTION_HANDLERS:
+            found = handler(self, dotted, last, args, kwargs, call, frame, state)
             if found is not None:
                 return found
         result = _opaque_call(last, args, kwargs)
@@ -476,3 +459,23 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             state.streams = ()
         caller = Frame(module, {}, thread, start.flow, 0, ())
         self._invoke(target, (*target.partial, *start.arguments), (), state, caller, None)
+
+
+# The API handlers, in the order they are tried (made once, not per call: this is the hot path).
+_METHOD_HANDLERS = (
+    StreamApi._stream_method,
+    TensorApi._host_read_method,
+    HandoffApi._handoff_method,
+    ArrayApi._array_method,
+    TensorApi._tensor_method,
+    PythonApi._container_method,
+    TensorApi._tensor_method_fallback,
+)
+_FUNCTION_HANDLERS = (
+    RawCopyApi._raw_copy_function,
+    StreamApi._stream_function,
+    TensorApi._host_read_function,
+    HandoffApi._handoff_function,
+    PythonApi._builtin_function,
+    TensorApi._tensor_function,
+)

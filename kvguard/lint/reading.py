@@ -836,17 +836,23 @@ def _order_value(value: Value, origin: str) -> SourceOrder | None:
     )
 
 
+def _local_name(expr: ir.Expr) -> str:
+    """The key a name or a field of a named object (``xs``, ``batch.items``) has among a
+    frame's names; "" for any other expression."""
+    if isinstance(expr, ir.Name):
+        return expr.id
+    if isinstance(expr, ir.Attr) and isinstance(expr.base, ir.Name):
+        return f"{expr.base.id}.{expr.name}"
+    return ""
+
+
 def _iterated_names(statements: Sequence[ir.Stmt]) -> set[str]:
     """Spellings of the names and fields (``xs``, ``batch.items``) that loops among the
-    statements, at any depth, iterate over."""
+    statements, at any depth, iterate over ("" among them for any other loop)."""
     found: set[str] = set()
     for statement in statements:
         if isinstance(statement, ir.Loop):
-            it = statement.iter
-            if isinstance(it, ir.Name):
-                found.add(it.id)
-            elif isinstance(it, ir.Attr) and isinstance(it.base, ir.Name):
-                found.add(f"{it.base.id}.{it.name}")
+            found.add(_local_name(statement.iter))
             found |= _iterated_names(statement.body)
         elif isinstance(statement, ir.If):
             found |= _iterated_names(statement.body) | _iterated_names(statement.orelse)
