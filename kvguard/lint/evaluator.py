@@ -22,6 +22,7 @@ from kvguard.lint.api import (
     STREAM_HANDLES,
 )
 from kvguard.lint.config import AnalysisSettings
+from kvguard.lint.dependencies import IMPORTS, NAME, NotingDict
 from kvguard.lint.facts import Memory, SourceOrder
 from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.pathstate import (
@@ -142,8 +143,11 @@ class Evaluator:
     def __init__(self, modules: Iterable[ModuleEntry], taught: AnalysisSettings | None = None) -> None:
         self._taught = taught or AnalysisSettings()
         self._modules = {m.name: m for m in modules}
-        self._functions: dict[tuple[str, str], ir.Function] = {}
-        self._classes: dict[tuple[str, str], ir.Class] = {}
+        # Looked up through dicts that note what the runs consult (kvguard.lint.dependencies),
+        # with the module-level units they read (a name's binding, the imports, the body).
+        self._functions: NotingDict[tuple[str, str], ir.Function] = NotingDict()
+        self._classes: NotingDict[tuple[str, str], ir.Class] = NotingDict()
+        self._units_read: set[tuple[str, str]] = set()
         for module in self._modules.values():
             for function in module.code.functions:
                 self._functions[(module.name, function.qualname)] = function
@@ -768,6 +772,7 @@ class Evaluator:
                 state = self._assign(name, stream, frame, state, statement)
             saved = state.streams
             spelled = self._plain_stream_spelling(context_expr, statement, saved, frame)
+            self._units_read.add((frame.module.name, IMPORTS))
             api = _device_api(context_expr, frame.module.code.imports)
             entered = (frame.module.path, statement.span, spelled if api[0] else "", api, frame.stack)
             state.streams = (*saved, replace(stream, entered_at=entered))
@@ -1271,6 +1276,7 @@ class Evaluator:
         if (module.name, name) in seen:
             return UNKNOWN
         seen.add((module.name, name))
+        self._units_read.add((module.name, NAME + name))
         code = module.code
         if (module.name, name) in self._functions:
             return FuncV(module.name, name)
