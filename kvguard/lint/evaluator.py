@@ -69,6 +69,7 @@ from kvguard.lint.reading import (
     _opens_paths,
     _orders_anything,
     _orders_something,
+    _placement_tested,
     _read_spelling,
     _root_expr,
     _root_spelling,
@@ -597,6 +598,9 @@ class Evaluator:
                     same.gaps.pop(waiter.key, None)
         entry_names = frame.env  # each branch runs on its own copy
         frame.env = dict(entry_names)
+        placed = _placement_tested(statement.test)
+        if placed is not None and not placed[2]:
+            self._place(placed[0], placed[1], frame)
         narrowed = _narrowed(statement.test, frame.env)
         if narrowed is None:
             taken = self._block(statement.body, frame, taken)
@@ -617,6 +621,8 @@ class Evaluator:
             if taken_env.get(flag) is entry_names[flag]:  # not bound anew in the body
                 taken_env[flag] = ConstV(True, flag, frame.module.path, None)
             frame.env[flag] = ConstV(False, flag, frame.module.path, None)
+        if placed is not None and placed[2]:
+            self._place(placed[0], placed[1], frame)
         other = self._block(statement.orelse, frame, other)
         other_label = (
             f"else branch of the if at line {line}"
@@ -638,6 +644,15 @@ class Evaluator:
                 "" if when_taken else emptied,
             ),
         ]
+
+    def _place(self, tensor: ir.Expr, memory: Memory, frame: Frame) -> None:
+        """On a branch where a test of where ``tensor`` lives holds, it lives there."""
+        name = _local_name(tensor)
+        value = self._peek(tensor, frame) if name else None
+        if isinstance(value, TensorV):
+            frame.env[name] = replace(value, memory=memory)
+        elif isinstance(value, Unknown):
+            frame.env[name] = TensorV(memory)
 
     def _emptied_by(self, test: ir.Expr, frame: Frame) -> tuple[str, bool]:
         """For ``if xs:`` or ``if not xs:`` over a name or a field that holds a collection (or
