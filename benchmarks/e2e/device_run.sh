@@ -71,7 +71,8 @@ case "${1:-}" in
     mkdir -p "$OUT"
     echo "kvguard: ${KVGUARD_COMMIT:-working tree}"
     nvidia-smi
-    python3 -c 'import time; t = time.time(); import vllm.entrypoints.openai.api_server, kvguard.vllm; print("vllm serve imported in", round(time.time() - t, 1), "s")'
+    # From $STAGE: `python3 -c` puts the working directory first on sys.path.
+    (cd "$STAGE" && python3 -c 'import time; t = time.time(); import vllm.entrypoints.openai.api_server, kvguard.vllm; print("vllm serve imported in", round(time.time() - t, 1), "s; kvguard from", kvguard.__file__)')
     python3 "$source/benchmarks/e2e/run_serve.py" --out "$OUT" "$@"
     ;;
   *)

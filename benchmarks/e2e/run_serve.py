@@ -224,8 +224,15 @@ def run_server(
     result: dict[str, Any] = {"command": command, "lag_cycles": args.lag_cycles}
     log_path = args.out / f"serve-{server.name}.log"
     with log_path.open("wb") as log:
+        # `python -m` puts its working directory first on sys.path: start in the scratch folder,
+        # so that the kvguard imported is the one on PYTHONPATH, not a checkout in the caller's.
         process = subprocess.Popen(
-            command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            command,
+            env=env,
+            cwd=model.parent,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         try:
             result["startup_s"] = wait_until_up(base, process, args.startup_timeout)
@@ -279,8 +286,10 @@ def summarise(name: str, run: dict[str, Any], reference: dict[str, Any] | None) 
             value == 0 for key, value in first.items() if key.startswith("vllm:kvguard_")
         )
 
-        def total(prefix: str) -> float:
-            return sum(value for key, value in ours.items() if key.startswith(prefix))
+        def total(prefix: str) -> float | None:
+            """The sum over the series whose name and labels start so; None if there is none."""
+            values = [value for key, value in ours.items() if key.startswith(prefix)]
+            return sum(values) if values else None
 
         row["checked_stores"] = total("vllm:kvguard_copies_checked_total{direction=store")
         row["checked_loads"] = total("vllm:kvguard_copies_checked_total{direction=load")
