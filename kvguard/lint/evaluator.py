@@ -39,6 +39,7 @@ from kvguard.lint.pathstate import (
 )
 from kvguard.lint.reading import (
     _DEFAULT_UNDER,
+    _DISPLACED_DEFAULT,
     _NEW_STREAM,
     _UNPLACED,
     EMPTIED,
@@ -1865,6 +1866,8 @@ class Evaluator:
             if producer.key.startswith(_DEFAULT_UNDER):
                 under = producer.key.removeprefix(_DEFAULT_UNDER)
                 return under == waiter.key or under in self._copy_streams
+            if producer.key.startswith(_DISPLACED_DEFAULT):
+                return False  # the producer's kernels run on the stream set in its place
             # A stream the project made that no copy runs on is a compute stream: kernels run
             # there (``with compute:`` in cupy, ``kernel[grid, block, compute]`` in numba).
             return self._is_compute_stream(producer)
@@ -1872,7 +1875,9 @@ class Evaluator:
 
     def _is_compute_stream(self, stream: StreamV) -> bool:
         """A stream the project made and runs kernels on, not copies: a producer's stream."""
-        made = not stream.current_of and not stream.key.startswith(("opaque:", _DEFAULT_UNDER))
+        made = not stream.current_of and not stream.key.startswith(
+            ("opaque:", _DEFAULT_UNDER, _DISPLACED_DEFAULT)
+        )
         return made and stream.key not in self._copy_streams
 
     def _note_record(self, event: str, stream: Value | None) -> None:

@@ -38,6 +38,9 @@ class PathState:
     launched: int = BEFORE_PATH
     # Events made on this path and not recorded yet: waiting on one orders nothing.
     unrecorded: frozenset[str] = frozenset()
+    # A ``set_stream`` made another stream current on the thread (in a callee, say): the
+    # producer's kernels run there from then on, not on the device's default stream.
+    default_displaced: bool = False
 
     def ordered_since(self, stream: str) -> int | None:
         times = [t for t in (self.barriers.get(stream), self.all_ordered_since()) if t is not None]
@@ -64,6 +67,7 @@ class PathState:
             self.carried,
             self.launched,
             self.unrecorded,
+            self.default_displaced,
         )
 
     def completed(self, stream_key: str | None, before: int | None = None) -> None:
@@ -112,7 +116,7 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
         done.returned = True
         return done
     states, steps = [s for s, _ in live], [step for _, step in live]
-    merged = PathState(streams=states[0].streams)
+    merged = PathState(streams=states[0].streams, default_displaced=all(s.default_displaced for s in states))
     keys = set().union(*(s.barriers for s in states)) | set().union(*(s.gaps for s in states))
     for key in keys:
         times = [s.ordered_since(key) for s in states]

@@ -487,6 +487,8 @@ _UNPLACED = "unplaced:"
 
 # The key prefix of the default stream taken while a project-made stream was current.
 _DEFAULT_UNDER = "default-under:"
+# The default stream of a thread on which ``set_stream`` made another stream current.
+_DISPLACED_DEFAULT = "default-displaced:"
 
 
 def _opaque_stream(value: Value) -> StreamV | None:

@@ -24,7 +24,6 @@ Found = set[tuple[str, int, str]]
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
     "kv_device_scratch_drain_correct": "a source only the copy's own stream writes, on a path that skips it",
-    "train_set_stream_grad_swap_buggy": "a stream a callee installs with set_stream is the producer's",
     "hf_accelerate_stream_hooks_buggy": "KVG003 after copies in a forward hook registered on the model",
     "hf_flexgen_three_streams_buggy": "loads into one buffer of a set made together, used by compute",
     "hf_flexgen_three_streams_correct": "writes to one buffer of a set made together are not told apart",

@@ -18,7 +18,14 @@ from kvguard.lint.api import (
 )
 from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.pathstate import Frame, PathState
-from kvguard.lint.reading import _DEFAULT_UNDER, _NEW_STREAM, _opaque_stream, _site, _stream_site
+from kvguard.lint.reading import (
+    _DEFAULT_UNDER,
+    _DISPLACED_DEFAULT,
+    _NEW_STREAM,
+    _opaque_stream,
+    _site,
+    _stream_site,
+)
 from kvguard.lint.results import MAIN_THREAD
 from kvguard.lint.values import (
     UNKNOWN,
@@ -185,12 +192,16 @@ class StreamApi(Evaluator):
                 # Under a stream the project made, the producer's kernels ran there, unless it
                 # is the copy stream itself (decided when the barrier is read).
                 return StreamV(f"{_DEFAULT_UNDER}{entered[0].key}", "torch.cuda.default_stream()"), state
+            if state.default_displaced:
+                return StreamV(f"{_DISPLACED_DEFAULT}{frame.thread}", "torch.cuda.default_stream()"), state
             return self._current(frame, state, explicit=True), state
         if last == "set_stream" and args:
             # ``torch.cuda.set_stream(s)`` replaces the current stream until it is set again
             # (a ``with`` around it restores what it entered with).
             chosen = _opaque_stream(args[0]) or self._current(frame, state, explicit=True)
             state.streams = (*state.streams[:-1], chosen)
+            # Setting the thread's own (default) stream again puts the producer back there.
+            state.default_displaced = not (chosen.current_of or chosen.key.startswith(_DISPLACED_DEFAULT))
             return UNKNOWN, state
         if last in STREAM_CONTEXTS and args:
             if isinstance(args[0], UnionV) and all(isinstance(o, StreamV) for o in args[0].options):
