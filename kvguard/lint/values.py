@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kvguard.lint import ir
+from kvguard.lint.api import platform_twin
 from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Span
 
@@ -237,6 +238,9 @@ def join(values: list[Value]) -> Value:
             keys.pop() if len(keys) == 1 else "",
             all(v.address for v in tensors),
         )
+    copies = tuple(v.api for v in known if isinstance(v, CopyApiV))
+    if len(copies) == len(known) and (twin := platform_twin(copies)) is not None:
+        return CopyApiV(twin)  # one copy under each platform's name: run and named once
     return UnionV(tuple(known[:8]))
 
 
