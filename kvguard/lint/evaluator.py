@@ -82,7 +82,7 @@ from kvguard.lint.reading import (
     _unpack_starred,
     _waits_on_each,
 )
-from kvguard.lint.results import MAIN_THREAD, CopyRun, HostRead, PendingCopy
+from kvguard.lint.results import MAIN_THREAD, CopyRun, HostRead, PendingCopy, entry_step
 from kvguard.lint.values import (
     UNKNOWN,
     ClassV,
@@ -287,8 +287,8 @@ class Evaluator:
         module = self._modules[func.module]
         flow = caller.flow
         if call is not None:
-            flow = (
-                *flow,
+            flow = self._flow_to(
+                caller,
                 FlowStep(caller.module.path, call.span.line, call.span.column, f"calls {function.qualname}"),
             )
         env = self._bind(function, func.bound, args, kwargs, module, caller, call)
@@ -343,7 +343,9 @@ class Evaluator:
         env.update(zip(function.params, args, strict=False))
         flow = caller.flow
         if call is not None:
-            flow = (*flow, FlowStep(caller.module.path, call.span.line, call.span.column, "calls a lambda"))
+            flow = self._flow_to(
+                caller, FlowStep(caller.module.path, call.span.line, call.span.column, "calls a lambda")
+            )
         module = self._modules[function.module]
         frame = Frame(module, env, caller.thread, flow, caller.depth + 1, caller.stack)
         return self._eval(function.body, frame, state)
@@ -826,7 +828,7 @@ class Evaluator:
             module,
             dict(context.arguments),
             frame.thread,
-            (*frame.flow, step),
+            self._flow_to(frame, step),
             frame.depth + 1,
             (*frame.stack, func.qualname),
         )
@@ -1760,7 +1762,13 @@ class Evaluator:
         step = FlowStep(frame.module.path, call.span.line, call.span.column, "schedules a task")
         self._threads.append(
             ThreadStart(
-                target, tuple(arguments), state.copy(), (*frame.flow, step), "task", self._fallback, True
+                target,
+                tuple(arguments),
+                state.copy(),
+                self._flow_to(frame, step),
+                "task",
+                self._fallback,
+                True,
             )
         )
         return state
@@ -1890,6 +1898,15 @@ class Evaluator:
 
     def _step(self, frame: Frame, span: Span, message: str) -> FlowStep:
         return FlowStep(frame.module.path, span.line, span.column, message)
+
+    def _flow_to(self, frame: Frame, step: FlowStep) -> tuple[FlowStep, ...]:
+        """The path to ``step``, a step out of ``frame``'s function. A path out of an entry
+        point starts at that function's name: the outermost function on the producing side,
+        where a barrier before the hand-off or the call belongs."""
+        if frame.flow or len(frame.stack) != 1:
+            return (*frame.flow, step)
+        function = self._functions[(frame.module.name, frame.stack[0])]
+        return (entry_step(frame.module.path, function.span, function.qualname, _the(frame.thread)), step)
 
     # The API handlers answer these (kvguard.lint.handlers); the interpreter composes them.
     def _special(

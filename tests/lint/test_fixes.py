@@ -240,7 +240,15 @@ def test_copy_thread_store_has_no_fix_and_says_why(lint: Lint) -> None:
     result = lint(shapes.BUGGY, select=("KVG001",))
     [finding] = result.findings
     assert finding.fix is None
-    assert "no automatic fix: it runs on another thread" in finding.fix_hint
+    assert finding.fix_hint.endswith(
+        "(no automatic fix: it runs on the thread running Mover._serve; the barrier belongs on the "
+        "requesting thread, in OffloadWorker.after_forward before pkg/worker.py:20 (calls Mover.submit))"
+    )
+    # The path starts where that barrier belongs.
+    assert [(step.path, step.line, step.message) for step in finding.flow[:2]] == [
+        ("pkg/worker.py", 18, "in OffloadWorker.after_forward, on the requesting thread"),
+        ("pkg/worker.py", 20, "calls Mover.submit"),
+    ]
 
 
 def test_default_with_star_arguments_at_the_call_has_no_fix(lint: Lint) -> None:
