@@ -39,11 +39,8 @@ def barrier_fix(runs: list[CopyRun], producers: tuple[str, ...]) -> tuple[Fix | 
         elsewhere = [run for run in runs if run.thread != MAIN_THREAD]
         if elsewhere:
             return None, _on_another_thread(elsewhere)
-        return None, (
-            "no statement before the stream block is sure to run on the requesting thread with the "
-            "compute stream current (the block is in another function or inside another stream "
-            "block, its function is passed as a callback, or the stream is not a plain name)"
-        )
+        reasons = dict.fromkeys(run.no_barrier_site for run in runs if run.barrier_site is None)
+        return None, "; ".join(reasons)
     if len(sites) > 1:
         return None, "paths reach it through different stream blocks"
     site = sites.pop()

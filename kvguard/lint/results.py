@@ -48,10 +48,12 @@ class CopyRun:
     thread: str
     resolved_stream: bool
     # Where a barrier can go mechanically: before the ``with`` that entered the stream, in the
-    # copy's own function on the requesting thread (path, with statement, stream spelling,
-    # the device module the block names (``torch.cuda``, ``torch.xpu``, ``get_accelerator()``)
-    # and the module that spelling needs imported, if any).
+    # copy's function or one it runs under, on the requesting thread (path, with statement,
+    # stream spelling, the device module the block names (``torch.cuda``, ``torch.xpu``,
+    # ``get_accelerator()``) and the module that spelling needs imported, if any).
     barrier_site: tuple[str, Span, str, tuple[str, str]] | None = None
+    # Why there is none, where the copy runs on the requesting thread.
+    no_barrier_site: str = ""
     # The object's earlier calls left its stream ordered behind the producer after their last
     # copy on it: that orders this copy after the producer's work up to then (what a load
     # overwriting a buffer those calls' kernels read needs), not after what came since.
