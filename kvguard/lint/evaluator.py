@@ -773,12 +773,10 @@ class Evaluator:
             spelled, unspelt = self._plain_stream_spelling(context_expr, statement, saved, frame)
             api = _device_api(context_expr, frame.module.code.imports)
             if spelled and not api[0]:
-                spelled, unspelt = (
-                    "",
-                    (
-                        "the block's device module is chosen when it runs (by a call with arguments), "
-                        "so a barrier cannot spell that module's current stream"
-                    ),
+                spelled = ""
+                unspelt = (
+                    "the block's device module is chosen when it runs (by a call with arguments), "
+                    "so a barrier cannot spell that module's current stream"
                 )
             entered = StreamEntry(frame.module.path, statement.span, spelled, api, frame.stack, unspelt)
             if frame.thread == MAIN_THREAD and state.ordered_since(stream.key) is None:
@@ -1862,7 +1860,6 @@ class Evaluator:
         first = state.unordered_entries.get(stream.key)
         if (
             first is not None
-            and first[0] != entered
             and first[0].spelling
             and (first[0].path, first[0].stack) == (entered.path, entered.stack)
             and first[1] > producer_work
