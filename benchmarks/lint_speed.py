@@ -11,8 +11,9 @@ the runs can change a file and write their cache there. Measured in one run, sid
 - kvguard cold, parallel: `--no-cache` with one worker per CPU;
 - kvguard warm: a rerun with the cache filled;
 - one changed file: `kvguard check FILE` after FILE changed, cache warm: a comment and then a
-  statement appended to a file the analysis reads (it mentions streams), a comment appended to
-  one it does not;
+  statement appended to a file the analysis reads (it mentions streams), a statement added to
+  a function of that file which the analysis enters, a comment appended to a file it does not
+  read;
 - the cold run and the changed read file again with CPython's default garbage-collector
   thresholds, where kvguard raises them for a run (kvguard/lint/engine.py), with the peak
   memory of each of those single-process runs.
@@ -21,6 +22,7 @@ the runs can change a file and write their cache there. Measured in one run, sid
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import json
 import os
@@ -30,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
@@ -94,6 +97,31 @@ def kvguard(arguments: list[str], cwd: Path, default_gc: bool = False) -> tuple[
     return seconds, len(result.stdout.splitlines()), peak
 
 
+# A method of the edited file that every analysis of the tree runs (the store's hand-off).
+ENTERED_FUNCTION = "wait_for_save"
+
+
+def append(line: str) -> Callable[[str], str]:
+    return lambda source: f"{source}\n{line}\n"
+
+
+def add_to_function(name: str) -> Callable[[str], str]:
+    """An edit that adds a statement at the end of the function ``name``."""
+
+    def edit(source: str) -> str:
+        function = next(
+            node
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
+        )
+        assert function.end_lineno is not None
+        lines = source.splitlines(keepends=True)
+        lines.insert(function.end_lineno, " " * function.body[0].col_offset + "_changed = 1\n")
+        return "".join(lines)
+
+    return edit
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("package", nargs="?", type=Path)
@@ -121,17 +149,24 @@ def main() -> None:
         read = tree / "v1" / "simple_kv_offload" / "worker.py"
         unread = tree / "logger.py"
         timings = {}
-        # A comment leaves the lowered code as it was (the cached analysis answers); a
-        # statement changes it (the analysis runs again).
+        # A comment leaves the lowered code as it was; a module statement nothing reads changes
+        # it but nothing the result depends on (kvguard/lint/dependencies.py): the cached
+        # analysis answers both. A statement in a function the analysis enters changes what
+        # it read: the analysis runs again.
         changes = (
-            ("a comment appended to a file the analysis reads", read, "# changed", False),
-            ("a statement appended to a file the analysis reads", read, "_CHANGED = 1", False),
-            ("a statement appended, default gc thresholds", read, "_CHANGED_AGAIN = 2", True),
-            ("a comment appended to a file it does not read", unread, "# changed", False),
+            ("a comment appended to a file the analysis reads", read, append("# changed"), False),
+            ("a statement appended to a file the analysis reads", read, append("_CHANGED = 1"), False),
+            ("a statement appended, default gc thresholds", read, append("_CHANGED_AGAIN = 2"), True),
+            (
+                f"a statement added to {ENTERED_FUNCTION}, which the analysis enters",
+                read,
+                add_to_function(ENTERED_FUNCTION),
+                False,
+            ),
+            ("a comment appended to a file it does not read", unread, append("# changed"), False),
         )
-        for label, changed, line, default_gc in changes:
-            with changed.open("a") as stream:
-                stream.write(f"\n{line}\n")
+        for label, changed, edit, default_gc in changes:
+            changed.write_text(edit(changed.read_text()))
             timings[label], _, peaks[label] = kvguard(
                 [str(changed.relative_to(tree.parent))], tree.parent, default_gc
             )

@@ -3,16 +3,21 @@
 #   benchmarks/e2e/device_run.sh stage          copy the carried .bundle files to $STAGE
 #   benchmarks/e2e/device_run.sh run [ARGS...]  stage, check the pieces against MANIFEST.json,
 #                                               unpack, then run_e2e.py all ARGS into $OUT
+#   benchmarks/e2e/device_run.sh serve [ARGS...] the same, then run_serve.py ARGS (vllm serve)
 # kvguard comes from the working tree, or from .bundle/kvguard-src.tar when that was carried
-# (`git archive -o .bundle/kvguard-src.tar HEAD kvguard`: pins a commit while the tree changes).
+# (`git archive -o .bundle/kvguard-src.tar HEAD kvguard benchmarks/e2e`: pins a commit while the
+# tree changes; `serve` then runs that commit's run_serve.py too). KVGUARD_E2E_BUNDLE names
+# another folder than .bundle.
 set -euo pipefail
 STAGE=${KVGUARD_E2E_STAGE:-/tmp/kvguard-e2e}
+BUNDLE=${KVGUARD_E2E_BUNDLE:-.bundle}
 OUT=${OUT:-$PWD/e2e-out}
 REPO=$PWD
+source=$REPO
 
 stage() {
   mkdir -p "$STAGE"
-  for file in .bundle/piece-* .bundle/MANIFEST.json .bundle/kvguard-src.tar; do
+  for file in "$BUNDLE"/piece-* "$BUNDLE"/MANIFEST.json "$BUNDLE"/kvguard-src.tar; do
     if [ -f "$file" ]; then cp "$file" "$STAGE/"; fi
   done
   ls -l "$STAGE"
@@ -32,7 +37,6 @@ EOF
   if [ ! -d "$STAGE/site" ]; then
     cat "$STAGE"/piece-* | xz -dc -T0 | tar -x -C "$STAGE"
   fi
-  local source=$REPO
   if [ -f "$STAGE/kvguard-src.tar" ]; then
     source=$STAGE/kvguard-src
     mkdir -p "$source"
@@ -60,8 +64,19 @@ case "${1:-}" in
     python3 -c 'import time; t = time.time(); import vllm, kvguard.vllm; print("vllm", vllm.__version__, "imported in", round(time.time() - t, 1), "s")'
     python3 benchmarks/e2e/run_e2e.py all --out "$OUT" "$@"
     ;;
+  serve)
+    shift
+    stage
+    unpack
+    mkdir -p "$OUT"
+    echo "kvguard: ${KVGUARD_COMMIT:-working tree}"
+    nvidia-smi
+    # From $STAGE: `python3 -c` puts the working directory first on sys.path.
+    (cd "$STAGE" && python3 -c 'import time; t = time.time(); import vllm.entrypoints.openai.api_server, kvguard.vllm; print("vllm serve imported in", round(time.time() - t, 1), "s; kvguard from", kvguard.__file__)')
+    python3 "$source/benchmarks/e2e/run_serve.py" --out "$OUT" "$@"
+    ;;
   *)
-    echo "usage: $0 stage | run [run_e2e.py all ARGS]" >&2
+    echo "usage: $0 stage | run [run_e2e.py all ARGS] | serve [run_serve.py ARGS]" >&2
     exit 2
     ;;
 esac

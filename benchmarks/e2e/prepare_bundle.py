@@ -50,7 +50,11 @@ PLATFORMS = (
 )
 
 # What vLLM 0.23.0 imports that the device image lacks, pinned to the versions pip resolved
-# for vLLM 0.23.0 (the CPU test environment under ~/.cache/kvguard-tests/vllm-0.23.0).
+# for vLLM 0.23.0 (the CPU test environment under ~/.cache/kvguard-tests/vllm-0.23.0). `vllm
+# serve` adds model-hosting-container-standards (the API server's SageMaker and LoRA routers
+# import it) and what it requires, jmespath and supervisor: importing
+# vllm.entrypoints.openai.api_server and building its app in that environment imports nothing
+# else the image lacks (opentelemetry is optional: tracing only).
 DEPENDENCIES = (
     "annotated-types==0.8.0",
     "apache-tvm-ffi==0.1.9",
@@ -74,6 +78,7 @@ DEPENDENCIES = (
     "ijson==3.6.0",
     "interegular==0.3.3",
     "jiter==0.19.0",
+    "jmespath==1.1.0",
     "jsonschema==4.26.0",
     "jsonschema-specifications==2025.9.1",
     "lark==1.2.2",
@@ -81,6 +86,7 @@ DEPENDENCIES = (
     "lm-format-enforcer==0.11.3",
     "loguru==0.7.3",
     "mistral_common==1.13.1",
+    "model-hosting-container-standards==0.1.16",
     "msgspec==0.23.0",
     "openai==3.57.0",
     "openai-harmony==0.0.8",
@@ -101,6 +107,7 @@ DEPENDENCIES = (
     "setproctitle==1.3.8",
     "sniffio==1.3.1",
     "starlette==1.10.0",
+    "supervisor==4.3.0",
     "truststore==0.10.5",
     "typing-inspection==0.4.5",
     "uvicorn==0.54.0",
@@ -230,7 +237,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vllm-wheel", type=Path, help="the vLLM 0.23.0 wheel (else downloaded)")
     parser.add_argument("--out", type=Path, default=REPO / ".bundle")
-    parser.add_argument("--piece-bytes", type=int, default=45_000_000)
+    # Two pieces: each fits one device call (64 MiB) beside the tracked tree (about 3.5 MB).
+    parser.add_argument("--piece-bytes", type=int, default=61_000_000)
     args = parser.parse_args()
 
     out: Path = args.out

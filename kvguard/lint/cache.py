@@ -16,6 +16,7 @@ used at all (docs/security.md).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import os
@@ -44,13 +45,15 @@ MAX_ENTRIES = 200_000
 _MAX_FILE_BYTES = 64 * 1024 * 1024
 _MAGIC = b"kvguard-cache-1 "
 _KEY_BYTES = 32
+_ANALYSIS = "analysis/latest.json"
 
 
 class CacheUnavailable(Exception):
     """The run goes on without a cache; the message says why, for a one-line warning."""
 
 
-def _code_fingerprint() -> str:
+@functools.cache
+def code_fingerprint() -> str:
     """A hash of every module of the analysis (the package kvguard.lint): a change to any of
     them invalidates every entry, released or not."""
     digest = hashlib.blake2b(digest_size=12)
@@ -144,7 +147,7 @@ class SummaryCache:
     def __init__(self, root: Path, settings_fingerprint: str, key: bytes) -> None:
         self._directory = root / CACHE_DIRECTORY / __version__
         self._mac_key = key
-        self._salt = f"{__version__}\0{_code_fingerprint()}\0{settings_fingerprint}\0".encode()
+        self._salt = f"{__version__}\0{code_fingerprint()}\0{settings_fingerprint}\0".encode()
         self._entries: dict[str, FileSummary] = self._read("summaries.json", dict[str, FileSummary]) or {}
         self._new_code: dict[str, ModuleCode] = {}
         self._dirty = False
@@ -176,14 +179,12 @@ class SummaryCache:
             return self._new_code[key]
         return self._read(f"code/{key}.json", ModuleCode)
 
-    def analysis(self, key: str) -> Analysis | None:
-        return self._read(f"analysis/{key}.json", Analysis)
+    def analysis(self) -> Analysis | None:
+        """The latest analysis result, which says what it depends on."""
+        return self._read(_ANALYSIS, Analysis)
 
-    def put_analysis(self, key: str, result: Analysis) -> None:
-        analysis = self._directory / "analysis"
-        for stale in analysis.glob("*.json") if analysis.is_dir() else ():
-            stale.unlink(missing_ok=True)  # one result is kept: the latest
-        self._write(f"analysis/{key}.json", result)
+    def put_analysis(self, result: Analysis) -> None:
+        self._write(_ANALYSIS, result)
 
     def save(self) -> None:
         for key, code in self._new_code.items():

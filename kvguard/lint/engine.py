@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import hashlib
 import multiprocessing
 import os
 import re
@@ -18,7 +17,7 @@ from pathlib import Path
 
 from kvguard.lint.api import passes_gate
 from kvguard.lint.baseline import fingerprinted
-from kvguard.lint.cache import CacheUnavailable, SummaryCache
+from kvguard.lint.cache import CacheUnavailable, SummaryCache, code_fingerprint
 from kvguard.lint.config import Settings
 from kvguard.lint.facts import Diagnostic, FileSummary
 from kvguard.lint.files import Candidate, discover
@@ -160,8 +159,7 @@ def _run_check(
         candidates, touched = _with_context(targets, paths, root, settings)
         summaries = _summaries(candidates, cache, jobs or os.cpu_count() or 1, progress, sources, read)
         checked, context = len(targets), len(candidates) - len(targets)
-    analysis_key = _analysis_key(summaries, settings)
-    earlier = cache.analysis(analysis_key) if cache is not None else None
+    earlier = cache.analysis() if cache is not None else None
 
     def load_code(key: str) -> ModuleCode | None:
         """A file's lowered code from the cache, or read again if the cache lost it."""
@@ -181,7 +179,9 @@ def _run_check(
     def read_text(path: str) -> str | None:
         return checked_text(path, read, stdin)
 
-    model = ProjectModel(summaries, known_codes, load_code, earlier, settings.analysis)
+    model = ProjectModel(
+        summaries, known_codes, load_code, earlier, settings.analysis, analysis_fingerprint(settings)
+    )
     judges = [rule for rule in rules if rule.judges_suppressions]
     judged_codes = {rule.code for rule in judges}
     analysed = sum(1 for summary in summaries if summary.parsed)
@@ -204,8 +204,8 @@ def _run_check(
             warnings.append(f"internal error, paths through it not checked (please report): {failure}")
     if cache is not None:
         cache.save()
-        if model.analysed:
-            cache.put_analysis(analysis_key, model.analysis)
+        if model.analysed or model.reused_after_edits:
+            cache.put_analysis(model.analysis)
     findings += fingerprinted([f for rule in judges for f in rule.check(model)], root, read_text)
     reported = [f for f in findings if touched is None or touched(f)]
     kept, suppressed = apply_suppressions(
@@ -292,15 +292,10 @@ def _with_context(
     return targets + context, touches
 
 
-def _analysis_key(summaries: list[FileSummary], settings: Settings) -> str:
-    """What the analysis depends on: the parsed files, by path and lowered code, and what the
-    configuration teaches it."""
-    digest = hashlib.blake2b(settings.fingerprint().encode(), digest_size=20)
-    for summary in sorted(summaries, key=lambda s: s.path):
-        if summary.parsed:
-            code = summary.code_digest or summary.cache_key
-            digest.update(f"{summary.path}\0{code}\0".encode("utf-8", "surrogateescape"))
-    return digest.hexdigest()
+def analysis_fingerprint(settings: Settings) -> str:
+    """What an analysis result depends on besides the project's code: the settings and the
+    code of the analysis itself."""
+    return f"{settings.fingerprint()}\0{code_fingerprint()}"
 
 
 def _summaries(

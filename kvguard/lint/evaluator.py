@@ -22,6 +22,7 @@ from kvguard.lint.api import (
     STREAM_HANDLES,
 )
 from kvguard.lint.config import AnalysisSettings
+from kvguard.lint.dependencies import IMPORTS, NAME, NotingDict
 from kvguard.lint.facts import Memory, SourceOrder
 from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.pathstate import (
@@ -68,6 +69,7 @@ from kvguard.lint.reading import (
     _opens_paths,
     _orders_anything,
     _orders_something,
+    _placement_tested,
     _read_spelling,
     _root_expr,
     _root_spelling,
@@ -143,8 +145,11 @@ class Evaluator:
     def __init__(self, modules: Iterable[ModuleEntry], taught: AnalysisSettings | None = None) -> None:
         self._taught = taught or AnalysisSettings()
         self._modules = {m.name: m for m in modules}
-        self._functions: dict[tuple[str, str], ir.Function] = {}
-        self._classes: dict[tuple[str, str], ir.Class] = {}
+        # Looked up through dicts that note what the runs consult (kvguard.lint.dependencies),
+        # with the module-level units they read (a name's binding, the imports, the body).
+        self._functions: NotingDict[tuple[str, str], ir.Function] = NotingDict()
+        self._classes: NotingDict[tuple[str, str], ir.Class] = NotingDict()
+        self._units_read: set[tuple[str, str]] = set()
         for module in self._modules.values():
             for function in module.code.functions:
                 self._functions[(module.name, function.qualname)] = function
@@ -596,6 +601,9 @@ class Evaluator:
                     same.gaps.pop(waiter.key, None)
         entry_names = frame.env  # each branch runs on its own copy
         frame.env = dict(entry_names)
+        placed = _placement_tested(statement.test)
+        if placed is not None and not placed[2]:
+            self._place(placed[0], placed[1], frame)
         narrowed = _narrowed(statement.test, frame.env)
         if narrowed is None:
             taken = self._block(statement.body, frame, taken)
@@ -616,6 +624,8 @@ class Evaluator:
             if taken_env.get(flag) is entry_names[flag]:  # not bound anew in the body
                 taken_env[flag] = ConstV(True, flag, frame.module.path, None)
             frame.env[flag] = ConstV(False, flag, frame.module.path, None)
+        if placed is not None and placed[2]:
+            self._place(placed[0], placed[1], frame)
         other = self._block(statement.orelse, frame, other)
         other_label = (
             f"else branch of the if at line {line}"
@@ -637,6 +647,15 @@ class Evaluator:
                 "" if when_taken else emptied,
             ),
         ]
+
+    def _place(self, tensor: ir.Expr, memory: Memory, frame: Frame) -> None:
+        """On a branch where a test of where ``tensor`` lives holds, it lives there."""
+        name = _local_name(tensor)
+        value = self._peek(tensor, frame) if name else None
+        if isinstance(value, TensorV):
+            frame.env[name] = replace(value, memory=memory)
+        elif isinstance(value, Unknown):
+            frame.env[name] = TensorV(memory)
 
     def _emptied_by(self, test: ir.Expr, frame: Frame) -> tuple[str, bool]:
         """For ``if xs:`` or ``if not xs:`` over a name or a field that holds a collection (or
@@ -771,6 +790,7 @@ class Evaluator:
                 state = self._assign(name, stream, frame, state, statement)
             saved = state.streams
             spelled, unspelt = self._plain_stream_spelling(context_expr, statement, saved, frame)
+            self._units_read.add((frame.module.name, IMPORTS))
             api = _device_api(context_expr, frame.module.code.imports)
             if spelled and not api[0]:
                 spelled = ""
@@ -1296,6 +1316,7 @@ class Evaluator:
         if (module.name, name) in seen:
             return UNKNOWN
         seen.add((module.name, name))
+        self._units_read.add((module.name, NAME + name))
         code = module.code
         if (module.name, name) in self._functions:
             return FuncV(module.name, name)

@@ -85,6 +85,10 @@ class FileSummary:
     # that code, so an edit that leaves it as it was (a comment, a line in a function the
     # analysis does not lower) leaves the analysis result as it was.
     code_digest: str = ""
+    # A parsed file: a digest of what the analysis's project-wide indexes read from its code
+    # (kvguard.lint.dependencies): a result computed before an edit that leaves it as it was
+    # may still hold.
+    shape: str = ""
     # A parsed file: the top-level functions and classes it gives the analysis. A file not
     # parsed: the names it imports (``from m import a, b``); one that imports an exported
     # name is parsed after all, for the calls into it.

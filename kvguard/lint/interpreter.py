@@ -25,6 +25,7 @@ from dataclasses import replace
 
 from kvguard.lint import ir
 from kvguard.lint.api import SEED_NAMES, WEAK_NAMES
+from kvguard.lint.dependencies import BODY, CLASS, FUNCTION, UnitIndex
 from kvguard.lint.evaluator import _ANY_STREAM, _CALLS_PER_ROOT, _RUNS_PER_THREAD_FUNCTION, Handled
 from kvguard.lint.handlers.arrays import ArrayApi
 from kvguard.lint.handlers.handoffs import HandoffApi
@@ -43,7 +44,7 @@ from kvguard.lint.reading import (
     _opaque_call,
     _spelling,
 )
-from kvguard.lint.results import MAIN_THREAD, Analysis, HostRead
+from kvguard.lint.results import MAIN_THREAD, Analysis, Dependencies, HostRead
 from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, Value
 
 
@@ -96,6 +97,9 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
     def run(self) -> Analysis:
         roots = self._roots()
         writers = self._methods_filling_fields(roots)
+        # From here on what the runs read is noted; the indexes above read only the modules'
+        # shapes (kvguard.lint.dependencies).
+        self._functions.noted, self._classes.noted = set(), set()
         unreached: list[tuple[str, str]] = []
         for reporting in (False, True):
             self._reporting = reporting
@@ -122,7 +126,24 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
                     self._run_root_and_instances(key, instances=False)
             self._fallback = False
         self._run_threads()
-        return Analysis(self.runs, self._settled(self.host_reads), self.failed)
+        dependencies = Dependencies(consulted=self._consulted())
+        return Analysis(self.runs, self._settled(self.host_reads), self.failed, dependencies)
+
+    def _consulted(self) -> dict[str, dict[str, str]]:
+        """The digest of every unit the runs read, by module."""
+        units = set(self._units_read)
+        units.update((module, FUNCTION + qualname) for module, qualname in self._functions.noted or ())
+        units.update((module, CLASS + qualname) for module, qualname in self._classes.noted or ())
+        indexes: dict[str, UnitIndex] = {}
+        consulted: dict[str, dict[str, str]] = {}
+        for module, unit in sorted(units):
+            entry = self._modules.get(module)
+            if entry is None:
+                continue  # no such module: the module set is part of what a result depends on
+            if module not in indexes:
+                indexes[module] = UnitIndex(entry.code)
+            consulted.setdefault(module, {})[unit] = indexes[module].digest(unit)
+        return consulted
 
     def _settled(self, reads: list[HostRead]) -> list[HostRead]:
         """A copy an earlier call of an object left unfinished, read by a later call: where
@@ -406,6 +427,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         self._unwritten = set()
         if key[0] == "<module>":
             module = self._modules[key[1]]
+            self._units_read.add((module.name, BODY))
             frame = Frame(module, {}, MAIN_THREAD, (), 0, ())
             self._block(tuple(module.code.body), frame, PathState())
             return

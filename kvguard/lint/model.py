@@ -7,6 +7,7 @@ from functools import cached_property
 from pathlib import Path
 
 from kvguard.lint.config import AnalysisSettings
+from kvguard.lint.dependencies import still_holds
 from kvguard.lint.facts import FileSummary, MalformedSuppression, Suppression
 from kvguard.lint.interpreter import Interpreter
 from kvguard.lint.ir import Const, ModuleCode
@@ -21,24 +22,26 @@ class ProjectModel:
         summaries: list[FileSummary],
         known_codes: frozenset[str],
         load_code: Callable[[str], ModuleCode | None] | None = None,
-        analysis_result: Analysis | None = None,
+        earlier: Analysis | None = None,
         analysis: AnalysisSettings | None = None,
+        fingerprint: str = "",
     ) -> None:
+        """``earlier``: a result of an earlier run, used where it still holds for these files
+        (kvguard.lint.dependencies); ``fingerprint``: of the settings and the analysis code
+        a result depends on."""
         self.summaries = summaries
         self._analysis = analysis
         self.known_codes = known_codes
         self._load_code = load_code
-        self._reused = analysis_result is not None
+        self._earlier = earlier
+        self._fingerprint = fingerprint
+        # Whether the result was computed by this model, reused as it was, or reused after
+        # edits it does not depend on (set when the analysis is first asked for).
+        self.analysed = False
+        self.reused_after_edits = False
         # Which suppression comments cover a finding of any rule, selected or not (set by the
         # engine before the rules that judge suppressions run).
         self.suppression_uses: set[SuppressionUse] = set()
-        if analysis_result is not None:
-            self.__dict__["analysis"] = analysis_result  # an earlier run analysed exactly these files
-
-    @property
-    def analysed(self) -> bool:
-        """Whether this model ran the analysis (rather than reusing a cached result)."""
-        return "analysis" in self.__dict__ and not self._reused
 
     def files(self) -> Iterator[FileSummary]:
         return iter(self.summaries)
@@ -55,8 +58,30 @@ class ProjectModel:
 
     @cached_property
     def analysis(self) -> Analysis:
-        """The stream-ordering analysis of the whole project, run once."""
-        entries = []
+        """The stream-ordering analysis of the whole project, run once (or an earlier run's
+        result, where it holds for these files)."""
+        modules = self._modules()
+        shapes = {name: (s.path, s.code_digest, s.shape) for name, s in modules.items()}
+        earlier = self._earlier
+        if earlier is not None and still_holds(
+            earlier.dependencies, self._fingerprint, shapes, lambda name: self._code(modules[name])
+        ):
+            self.reused_after_edits = earlier.dependencies.modules != shapes
+            earlier.dependencies.modules = shapes
+            return earlier
+        entries = [
+            ModuleEntry(name, summary.path, code)
+            for name, summary in modules.items()
+            if (code := self._code(summary)) is not None
+        ]
+        result = Interpreter(entries, self._analysis).run()
+        result.dependencies.fingerprint = self._fingerprint
+        result.dependencies.modules = {name: shapes[name] for name in (entry.name for entry in entries)}
+        self.analysed = True
+        return result
+
+    def _modules(self) -> dict[str, FileSummary]:
+        """The parsed files by module name."""
         package_dirs: dict[str, bool] = {}
 
         def is_package(directory: str) -> bool:
@@ -64,18 +89,16 @@ class ProjectModel:
                 package_dirs[directory] = (Path(directory) / "__init__.py").is_file()
             return package_dirs[directory]
 
-        names: set[str] = set()
+        modules: dict[str, FileSummary] = {}
         for summary in self.summaries:
-            code = self._code(summary)
-            if code is not None:
+            if summary.parsed and (summary.code is not None or summary.cache_key):
                 # From the file's absolute place, so that names do not depend on the working
                 # directory: ``vllm.v1.worker`` whether run from above ``vllm/`` or inside it.
                 name = module_name_for(Path(summary.path).absolute().as_posix(), is_package)
-                if name in names:
+                if name in modules:
                     name = summary.path  # two files claim one module name: keep both apart
-                names.add(name)
-                entries.append(ModuleEntry(name, summary.path, code))
-        return Interpreter(entries, self._analysis).run()
+                modules[name] = summary
+        return modules
 
     @property
     def producer_streams(self) -> tuple[str, ...]:

@@ -683,6 +683,42 @@ def _narrowed(test: ir.Expr, env: dict[str, Value]) -> tuple[str, Value, Value] 
     return test.id, value, join(kept)
 
 
+# Tests of where a tensor lives, and where it lives when they hold.
+_PLACEMENT_FLAGS = {"is_cuda": Memory.DEVICE, "is_xpu": Memory.DEVICE, "is_cpu": Memory.HOST}
+_DEVICE_TYPES = {"cuda": Memory.DEVICE, "xpu": Memory.DEVICE, "npu": Memory.DEVICE, "cpu": Memory.HOST}
+
+
+def _placement_tested(test: ir.Expr) -> tuple[ir.Expr, Memory, bool] | None:
+    """For a test of where a tensor lives (``t.is_cuda``, ``t.device.type == "cpu"``,
+    ``t.is_pinned()``): the tensor's expression, where it lives when the test holds, and
+    whether the test is negated (``not t.is_cuda``, ``!=``)."""
+    negated = isinstance(test, ir.Not)
+    if isinstance(test, ir.Not):
+        test = test.operand
+    if isinstance(test, ir.Attr) and test.name in _PLACEMENT_FLAGS:
+        return test.base, _PLACEMENT_FLAGS[test.name], negated
+    if (
+        isinstance(test, ir.Call)
+        and isinstance(test.func, ir.Attr)
+        and test.func.name == "is_pinned"
+        and not test.args
+    ):
+        return test.func.base, Memory.HOST, negated
+    if isinstance(test, ir.Equals):
+        for side, other in ((test.left, test.right), (test.right, test.left)):
+            if (
+                isinstance(side, ir.Attr)
+                and side.name == "type"
+                and isinstance(side.base, ir.Attr)
+                and side.base.name == "device"
+                and isinstance(other, ir.Const)
+                and isinstance(other.value, str)
+                and other.value in _DEVICE_TYPES
+            ):
+                return side.base.base, _DEVICE_TYPES[other.value], negated != test.negated
+    return None
+
+
 def _orders_something(value: Value) -> bool:
     """An event or stream, whichever option it is."""
     return all(isinstance(option, (EventV, StreamV)) for option in options(value))

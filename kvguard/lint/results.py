@@ -153,6 +153,17 @@ class HostRead:
 
 
 @dataclass
+class Dependencies:
+    """What a result was computed from (kvguard.lint.dependencies): the settings and analysis
+    code (one fingerprint), each module by name with its path, code digest and shape, and
+    the digests of the units the runs consulted, by module."""
+
+    fingerprint: str = ""
+    modules: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    consulted: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+@dataclass
 class Analysis:
     """What one run of the interpreter found: copy launches and early host reads."""
 
@@ -160,3 +171,6 @@ class Analysis:
     host_reads: list[HostRead] = field(default_factory=list)
     # Entry points the analysis failed on (an internal error): their paths are not checked.
     failed: list[str] = field(default_factory=list)
+    # What the result was computed from: a later run whose code differs only where this
+    # result does not depend reuses it.
+    dependencies: Dependencies = field(default_factory=Dependencies)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from kvguard.lint import serial
 from kvguard.lint.api import passes_gate
+from kvguard.lint.dependencies import module_shape
 from kvguard.lint.facts import Diagnostic, FileSummary
 from kvguard.lint.suppressions import read_suppressions
 
@@ -66,6 +67,7 @@ def summarize(path: str, data: bytes, callees: frozenset[str] = frozenset()) -> 
     summary.uses = _uses(text)
     if summary.code is not None:
         summary.code_digest = hashlib.blake2b(serial.dumps(summary.code), digest_size=16).hexdigest()
+        summary.shape = module_shape(summary.code)
     return summary
 
 

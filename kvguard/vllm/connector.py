@@ -73,7 +73,7 @@ class KVGuardCPUOffloadConnector(SimpleCPUOffloadConnector):  # type: ignore[mis
         self.kvguard_backend: OrderedCopyBackend | None = None
         self.kvguard_shape: WorkerShape | None = None
         self._bridge: GuardedBackendBridge | None = None
-        self._rank = torch.distributed.get_rank() if torch.distributed.is_initialized() else 0
+        self._rank = self._rank_in_engine(vllm_config)
         self._reported_counters: dict[str, int] = {}
         self._refused_store_events: set[int] = set()
         if self.scheduler_manager is not None:
@@ -93,6 +93,16 @@ class KVGuardCPUOffloadConnector(SimpleCPUOffloadConnector):  # type: ignore[mis
                 self.kvguard_settings.verify_fraction,
                 f" ({self.kvguard_shape.describe()})" if self.kvguard_shape else "",
             )
+
+    @staticmethod
+    def _rank_in_engine(vllm_config: Any) -> int:
+        """This worker's rank within its engine: the `rank` label, which the frontend exports
+        at 0 for ranks 0 to world_size - 1 of every engine (stats.py)."""
+        if not torch.distributed.is_initialized():
+            return 0
+        # Under data parallelism vLLM numbers global ranks data_parallel_rank * world_size +
+        # rank; the engine label already tells the engines apart.
+        return int(torch.distributed.get_rank()) % int(vllm_config.parallel_config.world_size)
 
     # Worker side.
 

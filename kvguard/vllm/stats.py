@@ -1,12 +1,15 @@
 """Guard and verification counters in vLLM's KV-connector stats and Prometheus metrics.
 
-Each worker reports the change in its backend's counters every step, labelled with its rank, so
-the counters of all ranks survive vLLM's aggregation across workers (counters with equal labels
-add up; the rank label keeps them apart). The payload uses the self-describing shape of the
-stock connector's stats in 0.24 and later ({"types": {name: kind}, "data": {name: {labels:
-value}}}), so on those releases the stock scheduler-side stats and kvguard's travel together and
-both are exported; on 0.19 to 0.23, whose stock connector has no stats, kvguard's are the only
-ones.
+Each worker reports the change in its backend's counters every step, labelled with its rank in
+its engine, so the counters of all ranks survive vLLM's aggregation across workers (counters with
+equal labels add up; the rank label keeps them apart). Every series the runtime's counters can
+feed is exported at 0 from the start, for every engine and rank, so that an alert or `rate()` on
+a counter that never moved (violations on a healthy server) has a series to read.
+
+The payload uses the self-describing shape of the stock connector's stats in 0.24 and later
+({"types": {name: kind}, "data": {name: {labels: value}}}), so on those releases the stock
+scheduler-side stats and kvguard's travel together and both are exported; on 0.19 to 0.23, whose
+stock connector has no stats, kvguard's are the only ones.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from vllm.distributed.kv_transfer.kv_connector.v1.metrics import (
     KVConnectorPromMetrics,
     KVConnectorStats,
 )
+
+from kvguard.runtime.guard import counter_names
 
 _StockStats: Any = KVConnectorStats
 _StockPromMetrics: Any = KVConnectorPromMetrics
@@ -66,6 +71,11 @@ def metric_of(counter: str) -> tuple[str, tuple[str, ...]] | None:
         return VIOLATIONS, (counter.removeprefix("violations_"),)
     plain = {"refused": REFUSED, "verified": VERIFIED, "mismatches": MISMATCHES, "recopied": RECOPIED}
     return (plain[counter], ()) if counter in plain else None
+
+
+def every_series() -> list[tuple[str, tuple[str, ...]]]:
+    """Every (metric, extra label values) some runtime counter feeds, in a stable order."""
+    return sorted({target for counter in counter_names() if (target := metric_of(counter)) is not None})
 
 
 @dataclass  # a fresh __init__ that runs __post_init__ (0.23's base class has none)
@@ -138,6 +148,22 @@ class KVGuardPromMetrics(_StockPromMetrics):  # type: ignore[misc]
             for name, (doc, extra) in METRICS.items()
         }
         self._kvguard_children: dict[tuple[int, str, tuple[str, ...]], Any] = {}
+        # Ranks as the workers label them (connector.py: the rank within the engine).
+        ranks = range(vllm_config.parallel_config.world_size)
+        for engine_idx in per_engine_labelvalues:
+            for rank in ranks:
+                for name, extra in every_series():
+                    self._child(engine_idx, name, (str(rank), *extra))
+
+    def _child(self, engine_idx: int, name: str, labels: tuple[str, ...]) -> Any:
+        """The counter of one engine, metric and label values; made (at 0) on first use."""
+        key = (engine_idx, name, labels)
+        child = self._kvguard_children.get(key)
+        if child is None:
+            engine_labels = self.per_engine_labelvalues[engine_idx]
+            child = self._kvguard_counters[name].labels(*engine_labels, *labels)
+            self._kvguard_children[key] = child
+        return child
 
     def observe(self, transfer_stats_data: dict[str, Any], engine_idx: int = 0) -> None:
         ours = {k: v for k, v in transfer_stats_data.get(DATA, {}).items() if k in METRICS}
@@ -146,10 +172,4 @@ class KVGuardPromMetrics(_StockPromMetrics):  # type: ignore[misc]
             super().observe({TYPES: transfer_stats_data.get(TYPES, {}), DATA: stock}, engine_idx)
         for name, label_values in ours.items():
             for labels, value in label_values.items():
-                key = (engine_idx, name, tuple(labels))
-                child = self._kvguard_children.get(key)
-                if child is None:
-                    engine_labels = self.per_engine_labelvalues[engine_idx]
-                    child = self._kvguard_counters[name].labels(*engine_labels, *labels)
-                    self._kvguard_children[key] = child
-                child.inc(value)
+                self._child(engine_idx, name, tuple(labels)).inc(value)

@@ -97,6 +97,12 @@ class TensorApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """Copies, moves and allocations spelt as tensor methods."""
+        if method == "set_" and args and isinstance(call.func, ir.Attr) and isinstance(receiver, TensorV):
+            # ``t.set_(source, ...)`` makes t a view of source's storage (no kernel runs): it now
+            # lives where that storage lives, and a storage built over a raw address
+            # (``_construct_storage_from_data_pointer(ptr, ...)``) is memory the code does not place.
+            rebound = TensorV(memory_of(args[0]) or Memory.UNKNOWN)
+            return rebound, self._assign(call.func.base, rebound, frame, state, call)
         if method == "copy_" and receiver is not None and args and isinstance(call.func, ir.Attr):
             held = call.func.base
             state = self._write(held, frame, state, call.span)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+import pytest
+import torch
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram
 from test_worker_order import backend_of, worker  # noqa: F401  (the worker fixture)
 from vllm.config import VllmConfig
@@ -61,3 +63,13 @@ def test_stats_survive_the_engine_to_frontend_encoding_and_reach_prometheus(
     labels = {"model_name": "tiny", "engine": "0", "rank": "1"}
     assert REGISTRY.get_sample_value("vllm:kvguard_violations_total", {**labels, "kind": "stale_record"}) == 2
     assert REGISTRY.get_sample_value("vllm:kvguard_refused_copies_total", labels) == 2
+
+
+def test_the_rank_label_is_the_rank_within_the_engine(
+    vllm_config: VllmConfig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Under data parallelism vLLM's global rank is data_parallel_rank * world_size + rank.
+    vllm_config.parallel_config.world_size = 2
+    monkeypatch.setattr(torch.distributed, "is_initialized", lambda: True)
+    monkeypatch.setattr(torch.distributed, "get_rank", lambda: 3)
+    assert KVGuardCPUOffloadConnector._rank_in_engine(vllm_config) == 1
