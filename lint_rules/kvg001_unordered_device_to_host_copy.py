@@ -61,9 +61,11 @@ class UnorderedDeviceToHostCopy(Rule):
             "before the copy, wherever the copy is issued. If the copy uses `cuMemcpyBatchAsync`, also "
             "pass STREAM source order (KVG002). `kvguard check --fix` inserts "
             "`S.wait_stream(torch.cuda.current_stream())` (or the configured producer stream) before "
-            "the `with torch.cuda.stream(S):` block when that block is in the copy's own function "
-            "on the requesting thread for every path to the copy; elsewhere the barrier belongs on "
-            "another thread or in another function, and the finding says so."
+            "the `with torch.cuda.stream(S):` block when every path to the copy takes that block on "
+            "the requesting thread, in the copy's function or one that calls it; before the "
+            "function's first such block on S, which then orders the later ones too. Otherwise the "
+            "finding says why, and for a copy on another thread where on the requesting thread "
+            "the barrier belongs."
         ),
         references=(
             "https://docs.pytorch.org/docs/stable/notes/cuda.html#cuda-streams",

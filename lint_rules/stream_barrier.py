@@ -7,7 +7,7 @@ import ast
 from collections.abc import Callable, Iterable
 
 from kvguard.lint.findings import Edit, Fix
-from kvguard.lint.results import MAIN_THREAD, CopyRun
+from kvguard.lint.results import MAIN_THREAD, CopyRun, where_the_barrier_belongs
 from kvguard.lint.values import StreamV
 
 # Why a copy on another thread's implicit current stream is uncertain.
@@ -36,13 +36,11 @@ def barrier_fix(runs: list[CopyRun], producers: tuple[str, ...]) -> tuple[Fix | 
     """The barrier before the stream block, if every unordered path to the copy takes it there."""
     sites = {run.barrier_site for run in runs}
     if None in sites:
-        if any(run.thread != MAIN_THREAD for run in runs):
-            return None, "it runs on another thread; the barrier belongs on the requesting thread"
-        return None, (
-            "no statement before the stream block is sure to run on the requesting thread with the "
-            "compute stream current (the block is in another function or inside another stream "
-            "block, its function is passed as a callback, or the stream is not a plain name)"
-        )
+        elsewhere = [run for run in runs if run.thread != MAIN_THREAD]
+        if elsewhere:
+            return None, _on_another_thread(elsewhere)
+        reasons = dict.fromkeys(run.no_barrier_site for run in runs if run.barrier_site is None)
+        return None, "; ".join(reasons)
     if len(sites) > 1:
         return None, "paths reach it through different stream blocks"
     site = sites.pop()
@@ -56,6 +54,21 @@ def barrier_fix(runs: list[CopyRun], producers: tuple[str, ...]) -> tuple[Fix | 
     if needs_import and len(producers) != 1:
         edits = (barrier, Edit(path, "import", with_span, needs_import))
     return Fix(f"{stream}.wait_stream({producer}) before the stream block", edits), ""
+
+
+def _on_another_thread(runs: list[CopyRun]) -> str:
+    """Why a copy issued on another thread has no mechanical fix, and where its barrier goes."""
+    thread = runs[0].thread
+    reason = f"it runs on {thread if thread.startswith('the ') else f'the {thread}'}"
+    for run in runs:
+        belongs = where_the_barrier_belongs(run.flow)
+        if belongs is not None:
+            function, step = belongs
+            return (
+                f"{reason}; the barrier belongs on the requesting thread, in {function} before "
+                f"{step.path}:{step.line} ({step.message})"
+            )
+    return f"{reason}; the barrier belongs on the requesting thread"
 
 
 def spelt(stream: StreamV) -> str | None:

@@ -66,6 +66,19 @@ RAW_COPIES: dict[str, RawCopy] = {
     "swap_blocks_batch": RawCopy("custom op", destination=1, source=0, stream=None, stream_keywords=()),
 }
 COPY_APIS = frozenset(RAW_COPIES)
+# The prefix of ROCm's spellings (``hipMemcpyBatchAsync``), which mirror CUDA's entry points.
+_ROCM_PREFIX = "hip"
+
+
+def platform_twin(apis: tuple[str, ...]) -> str | None:
+    """The one copy that several spellings of the same entry point stand for (a pointer chosen
+    by ``is_rocm()``: HIP's batch copy or CUDA's), named by its first CUDA spelling: a project
+    is read as CUDA code unless ROCm's is its only spelling. None where the entry points take
+    their arguments differently (different copies)."""
+    if len({RAW_COPIES[api] for api in apis}) != 1:
+        return None
+    return next((api for api in apis if not api.startswith(_ROCM_PREFIX)), apis[0])
+
 
 # Source access orders: the driver, runtime and HIP enum members, and cuda.core's strings.
 ORDER_SPELLINGS = {

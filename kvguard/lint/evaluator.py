@@ -85,7 +85,7 @@ from kvguard.lint.reading import (
     _unpack_starred,
     _waits_on_each,
 )
-from kvguard.lint.results import MAIN_THREAD, CopyRun, HostRead, PendingCopy
+from kvguard.lint.results import MAIN_THREAD, CopyRun, HostRead, PendingCopy, entry_step
 from kvguard.lint.values import (
     UNKNOWN,
     ClassV,
@@ -103,6 +103,7 @@ from kvguard.lint.values import (
     QueueV,
     RecordV,
     SeqV,
+    StreamEntry,
     StreamV,
     TensorV,
     UnionV,
@@ -293,8 +294,8 @@ class Evaluator:
         module = self._modules[func.module]
         flow = caller.flow
         if call is not None:
-            flow = (
-                *flow,
+            flow = self._flow_to(
+                caller,
                 FlowStep(caller.module.path, call.span.line, call.span.column, f"calls {function.qualname}"),
             )
         env = self._bind(function, func.bound, args, kwargs, module, caller, call)
@@ -349,7 +350,9 @@ class Evaluator:
         env.update(zip(function.params, args, strict=False))
         flow = caller.flow
         if call is not None:
-            flow = (*flow, FlowStep(caller.module.path, call.span.line, call.span.column, "calls a lambda"))
+            flow = self._flow_to(
+                caller, FlowStep(caller.module.path, call.span.line, call.span.column, "calls a lambda")
+            )
         module = self._modules[function.module]
         frame = Frame(module, env, caller.thread, flow, caller.depth + 1, caller.stack)
         return self._eval(function.body, frame, state)
@@ -787,10 +790,20 @@ class Evaluator:
             if name is not None:
                 state = self._assign(name, stream, frame, state, statement)
             saved = state.streams
-            spelled = self._plain_stream_spelling(context_expr, statement, saved, frame)
+            spelled, unspelt = self._plain_stream_spelling(context_expr, statement, saved, frame)
             self._units_read.add((frame.module.name, IMPORTS))
             api = _device_api(context_expr, frame.module.code.imports)
-            entered = (frame.module.path, statement.span, spelled if api[0] else "", api, frame.stack)
+            if spelled and not api[0]:
+                spelled = ""
+                unspelt = (
+                    "the block's device module is chosen when it runs (by a call with arguments), "
+                    "so a barrier cannot spell that module's current stream"
+                )
+            entered = StreamEntry(frame.module.path, statement.span, spelled, api, frame.stack, unspelt)
+            if frame.thread == MAIN_THREAD and state.ordered_since(stream.key) is None:
+                # The first block of this path to enter the stream unordered: a barrier before
+                # it also orders the later blocks on the stream (see ``_barrier_site``).
+                state.unordered_entries.setdefault(stream.key, (entered, self._clock))
             state.streams = (*saved, replace(stream, entered_at=entered))
             state = self._with(statement, rest, frame, state)
             state.streams = saved
@@ -803,30 +816,42 @@ class Evaluator:
 
     def _plain_stream_spelling(
         self, context_expr: ir.Expr, statement: ir.With, enclosing: tuple[StreamV, ...], frame: Frame
-    ) -> str:
-        """How a barrier placed before ``statement`` can name the stream it enters, or "" when
-        no barrier placed there would be right: another side stream is current there, an
+    ) -> tuple[str, str]:
+        """How a barrier placed before ``statement`` can name the stream it enters; or "" and
+        why no barrier placed there would be right: another side stream is current there, an
         earlier item of the same ``with`` binds the stream, or naming it again could run code
         (a property, a call)."""
         if not isinstance(context_expr, ir.Call) or not context_expr.args:
-            return ""
-        if statement.items[0][0] is not context_expr or any(s.current_of != MAIN_THREAD for s in enclosing):
-            return ""
+            return "", (
+                f"the `with` names `{_spelling(context_expr)}`, not a stream call whose argument a "
+                "barrier could name"
+            )
+        if statement.items[0][0] is not context_expr:
+            return "", "an earlier item of the same `with` makes the stream"
+        if any(s.current_of != MAIN_THREAD for s in enclosing):
+            return "", (
+                "the block is inside another stream block, where `current_stream()` is that "
+                "side stream, not the compute stream"
+            )
         spelled = context_expr.args[0]
         if isinstance(spelled, ir.Name):
-            return spelled.id
+            return spelled.id, ""
         if isinstance(spelled, ir.Attr) and isinstance(spelled.base, ir.Name):
             holder = frame.env.get(spelled.base.id)
             if (
                 isinstance(holder, ObjectV)
                 and self._method(holder.module, holder.qualname, spelled.name) is None
-                # A field that may hold None (no stream on this device): a barrier on it would fail.
-                and not any(
-                    _is_none(value) for value in self._stored((holder.module, holder.qualname, spelled.name))
-                )
             ):
-                return _spelling(spelled)  # a field of a project object, not a property
-        return ""
+                # A field of a project object, not a property; one that may hold None (no stream
+                # on this device) would make a barrier on it fail.
+                stored = self._stored((holder.module, holder.qualname, spelled.name))
+                if any(_is_none(value) for value in stored):
+                    return "", f"`{_spelling(spelled)}` may be None (no stream on some devices)"
+                return _spelling(spelled), ""
+        return "", (
+            f"the stream is spelt `{_spelling(spelled)}`, which a barrier would evaluate again "
+            "(a property, a call or an index may give another stream)"
+        )
 
     def _enter_generator(
         self,
@@ -847,7 +872,7 @@ class Evaluator:
             module,
             dict(context.arguments),
             frame.thread,
-            (*frame.flow, step),
+            self._flow_to(frame, step),
             frame.depth + 1,
             (*frame.stack, func.qualname),
         )
@@ -1736,6 +1761,8 @@ class Evaluator:
             used_after_barrier = used[1]
 
         current = stream is None or stream.current_of == MAIN_THREAD
+        producer_work = max((found[0] for found in (write, used) if found is not None), default=BEFORE_PATH)
+        barrier_site, no_barrier_site = self._barrier_site(stream, frame, state, producer_work)
         self.runs.append(
             CopyRun(
                 path=frame.module.path,
@@ -1754,7 +1781,8 @@ class Evaluator:
                 flow=frame.flow,
                 thread=frame.thread,
                 resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
-                barrier_site=self._barrier_site(stream, frame),
+                barrier_site=barrier_site,
+                no_barrier_site=no_barrier_site,
                 ordered_by_earlier_call=key in state.carried,
                 # Allocated by this entry point, and no kernel has used it since.
                 fresh_destination=isinstance(destination, TensorV)
@@ -1782,7 +1810,13 @@ class Evaluator:
         step = FlowStep(frame.module.path, call.span.line, call.span.column, "schedules a task")
         self._threads.append(
             ThreadStart(
-                target, tuple(arguments), state.copy(), (*frame.flow, step), "task", self._fallback, True
+                target,
+                tuple(arguments),
+                state.copy(),
+                self._flow_to(frame, step),
+                "task",
+                self._fallback,
+                True,
             )
         )
         return state
@@ -1827,17 +1861,46 @@ class Evaluator:
         }
 
     def _barrier_site(
-        self, stream: StreamV | None, frame: Frame
-    ) -> tuple[str, Span, str, tuple[str, str]] | None:
-        entered = stream.entered_at if stream is not None else None
-        if entered is None or frame.thread != MAIN_THREAD:
-            return None
-        path, span, spelled, api, stack = entered
-        if not spelled or path != frame.module.path or stack != frame.stack:
-            return None
-        if stack and stack[-1].rsplit(".", 1)[-1] in self._passed:
-            return None  # the function is passed as a value: it may run on another thread
-        return path, span, spelled, api
+        self, stream: StreamV | None, frame: Frame, state: PathState, producer_work: int
+    ) -> tuple[tuple[str, Span, str, tuple[str, str]] | None, str]:
+        """Where a barrier can go mechanically (path, ``with`` statement, stream spelling,
+        device module), or "" and why nowhere: before the ``with`` that entered the copy's
+        stream, in the copy's function or one it runs under, on the requesting thread. That
+        function's first block to enter the stream unordered on this path comes first: a barrier
+        before it orders the later blocks too, unless the producer touched the copy's buffers
+        since (``producer_work``: when it last did)."""
+        if stream is None or frame.thread != MAIN_THREAD:
+            return None, ""  # the rule says why: it runs on another thread
+        entered = stream.entered_at
+        current = state.streams[-1] if state.streams else None
+        if entered is None and current is not None and current.key == stream.key:
+            entered = current.entered_at  # the block's stream, also passed to the copy
+        if entered is None:
+            if current is not None and current.key == stream.key:
+                return None, "`set_stream` made the stream current: no stream block to put a barrier before"
+            return None, "the copy is given its stream as an argument, not run inside a block that enters it"
+        first = state.unordered_entries.get(stream.key)
+        if (
+            first is not None
+            and first[0].spelling
+            and (first[0].path, first[0].stack) == (entered.path, entered.stack)
+            and first[1] > producer_work
+            and state.ordered_since(stream.key) is None
+        ):
+            entered = first[0]
+        if not entered.spelling:
+            return None, entered.unspelt
+        if entered.stack != frame.stack[: len(entered.stack)]:
+            return None, (
+                f"the stream block is in `{entered.stack[-1]}`, which the copy does not run under "
+                "(a context manager that yields to it)"
+            )
+        if entered.stack and entered.stack[-1].rsplit(".", 1)[-1] in self._passed:
+            return None, (
+                f"`{entered.stack[-1]}` is passed as a value (a callback): it may run on another "
+                "thread, whose current stream is not the compute stream"
+            )
+        return (entered.path, entered.span, entered.spelling, entered.device_api), ""
 
     def _current(self, frame: Frame, state: PathState, explicit: bool = False) -> StreamV:
         if not explicit and state.streams:
@@ -1916,6 +1979,15 @@ class Evaluator:
 
     def _step(self, frame: Frame, span: Span, message: str) -> FlowStep:
         return FlowStep(frame.module.path, span.line, span.column, message)
+
+    def _flow_to(self, frame: Frame, step: FlowStep) -> tuple[FlowStep, ...]:
+        """The path to ``step``, a step out of ``frame``'s function. A path out of an entry
+        point starts at that function's name: the outermost function on the producing side,
+        where a barrier before the hand-off or the call belongs."""
+        if frame.flow or len(frame.stack) != 1:
+            return (*frame.flow, step)
+        function = self._functions[(frame.module.name, frame.stack[0])]
+        return (entry_step(frame.module.path, function.span, function.qualname, _the(frame.thread)), step)
 
     # The API handlers answer these (kvguard.lint.handlers); the interpreter composes them.
     def _special(

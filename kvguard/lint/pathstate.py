@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from kvguard.lint import ir
 from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.results import PendingCopy
-from kvguard.lint.values import StreamV, Value
+from kvguard.lint.values import StreamEntry, StreamV, Value
 
 BEFORE_PATH = -1
 
@@ -41,6 +41,9 @@ class PathState:
     # A ``set_stream`` made another stream current on the thread (in a callee, say): the
     # producer's kernels run there from then on, not on the device's default stream.
     default_displaced: bool = False
+    # Per side stream, the first ``with`` block that entered it on this path while nothing
+    # ordered it behind the producer, and when.
+    unordered_entries: dict[str, tuple[StreamEntry, int]] = field(default_factory=dict)
 
     def ordered_since(self, stream: str) -> int | None:
         times = [t for t in (self.barriers.get(stream), self.all_ordered_since()) if t is not None]
@@ -68,6 +71,7 @@ class PathState:
             self.launched,
             self.unrecorded,
             self.default_displaced,
+            dict(self.unordered_entries),
         )
 
     def completed(self, stream_key: str | None, before: int | None = None) -> None:
@@ -161,6 +165,11 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
     # (``for x in xs: ...; done.record()``) and the path that skips an empty loop join here,
     # and waiting on the event after the loop orders behind the last record.
     merged.unrecorded = frozenset.intersection(*(s.unrecorded for s in states))
+    # An entry every path made: a barrier before it runs on each of them.
+    first, *others = (s.unordered_entries for s in states)
+    merged.unordered_entries = {
+        key: entry for key, entry in first.items() if all(other.get(key) == entry for other in others)
+    }
     merged.synced = _earliest([s.synced for s in states])
     merged.ordered_all = _earliest([s.ordered_all for s in states])
     return merged

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from kvguard.lint.facts import Memory, SourceOrder
@@ -9,6 +10,20 @@ from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.values import StreamV
 
 MAIN_THREAD = "the requesting thread"
+_ENTRY = re.compile(rf"in (?P<function>[\w.]+), on {MAIN_THREAD}")
+
+
+def entry_step(path: str, name: Span, function: str, thread: str) -> FlowStep:
+    """The first step of a path out of an entry point: the function it starts in (its name)."""
+    return FlowStep(path, name.line, name.column, f"in {function}, on {thread}")
+
+
+def where_the_barrier_belongs(flow: tuple[FlowStep, ...]) -> tuple[str, FlowStep] | None:
+    """For a path that starts on the requesting thread: the function it starts in and the
+    path's first step out of it (the call or hand-off a barrier must precede)."""
+    if len(flow) < 2 or (found := _ENTRY.fullmatch(flow[0].message)) is None:
+        return None
+    return found["function"], flow[1]
 
 
 @dataclass(frozen=True)
@@ -33,10 +48,12 @@ class CopyRun:
     thread: str
     resolved_stream: bool
     # Where a barrier can go mechanically: before the ``with`` that entered the stream, in the
-    # copy's own function on the requesting thread (path, with statement, stream spelling,
-    # the device module the block names (``torch.cuda``, ``torch.xpu``, ``get_accelerator()``)
-    # and the module that spelling needs imported, if any).
+    # copy's function or one it runs under, on the requesting thread (path, with statement,
+    # stream spelling, the device module the block names (``torch.cuda``, ``torch.xpu``,
+    # ``get_accelerator()``) and the module that spelling needs imported, if any).
     barrier_site: tuple[str, Span, str, tuple[str, str]] | None = None
+    # Why there is none, where the copy runs on the requesting thread.
+    no_barrier_site: str = ""
     # The object's earlier calls left its stream ordered behind the producer after their last
     # copy on it: that orders this copy after the producer's work up to then (what a load
     # overwriting a buffer those calls' kernels read needs), not after what came since.

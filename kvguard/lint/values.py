@@ -9,8 +9,10 @@ project class, a project function, a raw copy entry point, a queue.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from kvguard.lint import ir
+from kvguard.lint.api import platform_twin
 from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Span
 
@@ -28,18 +30,25 @@ class Unknown:
 UNKNOWN = Unknown()
 
 
+class StreamEntry(NamedTuple):
+    """Where a ``with torch.cuda.stream(x):`` made a stream current."""
+
+    path: str
+    span: Span  # the with statement
+    spelling: str  # of x, or "" where a barrier placed before the with cannot name it
+    # The device module spelt there (``torch.cuda``) and the import that spelling needs.
+    device_api: tuple[str, str]
+    stack: tuple[str, ...]  # the functions on the way to the with, its own last
+    unspelt: str = ""  # why a barrier cannot name it, where it cannot
+
+
 @dataclass(frozen=True)
 class StreamV:
     key: str  # identity: creation site, "current@<thread>", or the spelling of an opaque stream
     label: str  # how reports name it
     current_of: str = ""  # the thread whose current stream this is, if it is one
-    # Where a ``with torch.cuda.stream(x)`` made it current: (path, with statement, spelling of
-    # x or "" where a barrier cannot name it, the device module spelt there and the import
-    # that spelling needs, function stack).
-    # Not part of its identity.
-    entered_at: tuple[str, Span, str, tuple[str, str], tuple[str, ...]] | None = field(
-        default=None, compare=False
-    )
+    # Where a ``with`` block made it current; not part of its identity.
+    entered_at: StreamEntry | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -237,6 +246,9 @@ def join(values: list[Value]) -> Value:
             keys.pop() if len(keys) == 1 else "",
             all(v.address for v in tensors),
         )
+    copies = tuple(v.api for v in known if isinstance(v, CopyApiV))
+    if len(copies) == len(known) and (twin := platform_twin(copies)) is not None:
+        return CopyApiV(twin)  # one copy under each platform's name: run and named once
     return UnionV(tuple(known[:8]))
 
 

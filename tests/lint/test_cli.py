@@ -361,7 +361,12 @@ def test_checking_one_file_uses_the_whole_project_for_context(tmp_path: Path) ->
         assert document["summary"]["files_checked"] == 1
         first = next(f for f in document["findings"] if f["code"] == "KVG001")
         assert first["path"] == "pkg/memops.py"
-        assert [step["path"] for step in first["flow"]][:2] == ["pkg/worker.py", "pkg/backend.py"]
+        # From the worker's method, where the barrier belongs, to the backend.
+        assert [step["path"] for step in first["flow"]][:3] == [
+            "pkg/worker.py",
+            "pkg/worker.py",
+            "pkg/backend.py",
+        ]
     unrelated = kvguard("check", "pkg/unrelated.py", cwd=tmp_path)
     assert (unrelated.returncode, unrelated.stdout) == (
         0,

@@ -240,7 +240,15 @@ def test_copy_thread_store_has_no_fix_and_says_why(lint: Lint) -> None:
     result = lint(shapes.BUGGY, select=("KVG001",))
     [finding] = result.findings
     assert finding.fix is None
-    assert "no automatic fix: it runs on another thread" in finding.fix_hint
+    assert finding.fix_hint.endswith(
+        "(no automatic fix: it runs on the thread running Mover._serve; the barrier belongs on the "
+        "requesting thread, in OffloadWorker.after_forward before pkg/worker.py:20 (calls Mover.submit))"
+    )
+    # The path starts where that barrier belongs.
+    assert [(step.path, step.line, step.message) for step in finding.flow[:2]] == [
+        ("pkg/worker.py", 18, "in OffloadWorker.after_forward, on the requesting thread"),
+        ("pkg/worker.py", 20, "calls Mover.submit"),
+    ]
 
 
 def test_default_with_star_arguments_at_the_call_has_no_fix(lint: Lint) -> None:
@@ -336,11 +344,111 @@ def load(gpu, n, ctx):
 }
 
 
+# Why each has no fix: the one reason that applies, from what the analysis knows.
+WITHHELD_BECAUSE = {
+    "function run by an executor": "it runs on the thread running Loader._load; the barrier belongs on "
+    "the requesting thread, in Loader.request before load.py:17 (hands submit a job)",
+    "stream from a property": "the stream is spelt `self.next_stream`, which a barrier would evaluate "
+    "again (a property, a call or an index may give another stream)",
+    "inside another stream block": "the block is inside another stream block, where `current_stream()` "
+    "is that side stream, not the compute stream",
+    "stream field that is None on some devices": "`self.stream` may be None (no stream on some devices)",
+    "device module chosen by an argument": "the block's device module is chosen when it runs (by a call "
+    "with arguments), so a barrier cannot spell that module's current stream",
+    "stream bound by an earlier item of the with": "an earlier item of the same `with` makes the stream",
+}
+
+
 @pytest.mark.parametrize("case", list(NO_BARRIER_FIX), ids=list(NO_BARRIER_FIX))
 def test_barrier_fix_is_withheld_where_it_would_be_wrong(lint: Lint, case: str) -> None:
     findings = lint({"load.py": NO_BARRIER_FIX[case]}, select=("KVG001", "KVG004")).findings
     assert findings
-    assert all(f.fix is None and "no automatic fix" in f.fix_hint for f in findings)
+    assert all(f.fix is None for f in findings)
+    assert all(f.fix_hint.endswith(f"(no automatic fix: {WITHHELD_BECAUSE[case]})") for f in findings), [
+        f.fix_hint for f in findings
+    ]
+
+
+GIVEN_ITS_STREAM = """\
+import torch
+from cuda.bindings import driver
+
+
+def store(n, attrs, stream):
+    gpu = torch.zeros(n, device="cuda")
+    cpu = torch.empty(n, pin_memory=True)
+    driver.cuMemcpyBatchAsync([cpu.data_ptr()], [gpu.data_ptr()], [n], 1, attrs, [0], 1, stream.cuda_stream)
+"""
+
+
+def test_a_copy_given_its_stream_says_there_is_no_block_to_put_a_barrier_before(lint: Lint) -> None:
+    [finding] = lint({"store.py": GIVEN_ITS_STREAM}, select=("KVG001",)).findings
+    assert finding.fix_hint.endswith(
+        "(no automatic fix: the copy is given its stream as an argument, not run inside a block "
+        "that enters it)"
+    )
+
+
+def _corpus_files(project: str) -> dict[str, str]:
+    root = Path(__file__).parent / "corpus" / project
+    return {path.relative_to(root).as_posix(): path.read_text() for path in root.rglob("*.py")}
+
+
+TWO_BLOCKS = _corpus_files("srv_grammar_mask_upload_buggy")
+
+
+def _fixed(lint: Lint, tmp_path: Path, files: dict[str, str]) -> tuple[int, list[Edit], str]:
+    """How many findings, the edits that fix them, and the fixed grammar.py."""
+    findings = lint(files, select=("KVG004",)).findings
+    edits = fixes_by_path(findings)
+    assert set(edits) <= {"sampler/grammar.py"}
+    grammar = tmp_path / "sampler" / "grammar.py"
+    grammar.write_text(apply_edits(grammar.read_text(), edits.get("sampler/grammar.py", [])))
+    assert lint({}, select=("KVG004",)).findings == []
+    return len(findings), edits.get("sampler/grammar.py", []), grammar.read_text()
+
+
+BARRIER = "        self.copy_stream.wait_stream(torch.cuda.current_stream())\n"
+FIRST_BLOCK = "        with torch.cuda.stream(self.copy_stream):\n            rows = upload("
+SECOND_BLOCK = "        with torch.cuda.stream(self.copy_stream):\n            host_indices ="
+
+
+def test_one_barrier_before_the_first_block_covers_every_unordered_block(lint: Lint, tmp_path: Path) -> None:
+    """vLLM's grammar-bitmask shape: two stream blocks upload into buffers the compute stream
+    reads (the first through a helper). One barrier before the first block orders both."""
+    count, edits, fixed = _fixed(lint, tmp_path, TWO_BLOCKS)
+    assert count == 2
+    assert len(edits) == 1
+    assert BARRIER + FIRST_BLOCK in fixed
+    assert fixed.count(BARRIER) == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "then"),
+    [
+        (
+            # The compute stream uses the second buffer after the first block: a barrier there
+            # does not cover that use.
+            ("        mapping = []\n", "        self.indices.zero_()\n        mapping = []\n"),
+            "used between",
+        ),
+        (
+            # The first block runs on one path only: a barrier before it does not run on the other.
+            (FIRST_BLOCK, "        if bitmask is not None:\n    " + FIRST_BLOCK.replace("\n", "\n    ")),
+            "branch",
+        ),
+    ],
+    ids=["buffer used between the blocks", "first block in a branch"],
+)
+def test_each_block_gets_its_own_barrier_where_the_first_does_not_cover_the_second(
+    lint: Lint, tmp_path: Path, change: tuple[str, str], then: str
+) -> None:
+    files = dict(TWO_BLOCKS)
+    assert change[0] in files["sampler/grammar.py"], then
+    files["sampler/grammar.py"] = files["sampler/grammar.py"].replace(*change)
+    count, edits, fixed = _fixed(lint, tmp_path, files)
+    assert (count, len(edits)) == (2, 2)
+    assert BARRIER + SECOND_BLOCK in fixed
 
 
 def test_fix_keeps_crlf_line_endings(tmp_path: Path) -> None:

@@ -77,3 +77,66 @@ def test_streams_without_a_spelling_get_no_code_span(stream: StreamV, phrase: st
         assert spans[0] == "self.side.wait_stream(torch.cuda.current_stream())"
     else:
         assert advice.startswith("make the stream the copy runs on wait for the producer stream")
+
+
+PLATFORM_BATCH_COPY = """\
+import ctypes
+
+import torch
+from cuda.bindings import driver
+
+from .platforms import current_platform
+
+_batch_copy = None
+
+
+def _resolve():
+    if current_platform.is_rocm():
+        return ctypes.CDLL("libamdhip64.so").hipMemcpyBatchAsync
+    err, pointer, _ = driver.cuGetProcAddress(b"cuMemcpyBatchAsync", 12080, 0)
+    return ctypes.CFUNCTYPE(ctypes.c_uint)(pointer)
+
+
+def store(dsts, srcs, sizes, n, attrs, stream):
+    global _batch_copy
+    if _batch_copy is None:
+        _batch_copy = _resolve()
+    with torch.cuda.stream(stream):
+        _batch_copy(dsts, srcs, sizes, n, attrs, None, 1, None, stream.cuda_stream)
+
+
+def offload(n, stream):
+    gpu = torch.zeros(n, device="cuda")
+    cpu = torch.empty(n, pin_memory=True)
+    store([cpu.data_ptr()], [gpu.data_ptr()], [n], 1, None, stream)
+"""
+ROCM_BRANCH = (
+    '    if current_platform.is_rocm():\n        return ctypes.CDLL("libamdhip64.so").hipMemcpyBatchAsync\n'
+)
+
+
+@pytest.mark.parametrize("rocm_first", [True, False], ids=["ROCm branch first", "CUDA branch first"])
+def test_a_copy_chosen_by_platform_is_named_by_its_cuda_spelling(lint: Lint, rocm_first: bool) -> None:
+    """The pointer is HIP's or CUDA's batch copy, chosen by ``is_rocm()``: one copy, read as
+    CUDA code whichever branch comes first."""
+    code = PLATFORM_BATCH_COPY
+    if not rocm_first:
+        code = code.replace(ROCM_BRANCH, "").replace(
+            "    return ctypes.CFUNCTYPE(ctypes.c_uint)(pointer)\n",
+            "    if current_platform.is_cuda():\n"
+            "        return ctypes.CFUNCTYPE(ctypes.c_uint)(pointer)\n"
+            '    return ctypes.CDLL("libamdhip64.so").hipMemcpyBatchAsync\n',
+        )
+    files = {"pkg/__init__.py": "", "pkg/platforms.py": "current_platform = None\n", "pkg/memops.py": code}
+    (finding,) = lint(files, select=("KVG001",)).findings
+    assert finding.message.startswith("cuMemcpyBatchAsync (GPU to host) on side stream `stream`")
+    assert "hip" not in finding.message + finding.fix_hint + "".join(s.message for s in finding.flow)
+
+
+def test_a_copy_spelt_only_for_rocm_keeps_its_name(lint: Lint) -> None:
+    code = PLATFORM_BATCH_COPY.replace(
+        ROCM_BRANCH, '    return ctypes.CDLL("libamdhip64.so").hipMemcpyBatchAsync\n'
+    )
+    files = {"pkg/__init__.py": "", "pkg/platforms.py": "current_platform = None\n", "pkg/memops.py": code}
+    (finding,) = lint(files, select=("KVG001",)).findings
+    assert finding.message.startswith("hipMemcpyBatchAsync (GPU to host)")

@@ -32,7 +32,7 @@ class HandoffApi(Evaluator):
             self._handoffs_reached += 1
             if self._reporting or not self._puts.get(receiver.key):
                 self._puts.setdefault(receiver.key, []).append(
-                    Put(args[0], state.copy(), (*frame.flow, step))
+                    Put(args[0], state.copy(), self._flow_to(frame, step))
                 )
             return UNKNOWN, state
         if method in ("get", "get_nowait") and isinstance(receiver, QueueV):
@@ -44,7 +44,9 @@ class HandoffApi(Evaluator):
             target, arguments = handed
             step = FlowStep(frame.module.path, call.span.line, call.span.column, f"hands {method} a job")
             self._threads.append(
-                ThreadStart(target, arguments, state.copy(), (*frame.flow, step), method, self._fallback)
+                ThreadStart(
+                    target, arguments, state.copy(), self._flow_to(frame, step), method, self._fallback
+                )
             )
             return UNKNOWN, state
         if method in HOOK_REGISTRATIONS and not isinstance(callee, FuncV):
@@ -60,7 +62,7 @@ class HandoffApi(Evaluator):
         for hook in args:
             if isinstance(hook, (FuncV, LambdaV)):
                 self._threads.append(
-                    ThreadStart(hook, (), PathState(), (*frame.flow, step), how, self._fallback, True)
+                    ThreadStart(hook, (), PathState(), self._flow_to(frame, step), how, self._fallback, True)
                 )
 
     def _handoff_function(
@@ -90,7 +92,9 @@ class HandoffApi(Evaluator):
                 step = FlowStep(frame.module.path, call.span.line, call.span.column, "starts a thread")
                 items = arguments.items if isinstance(arguments, SeqV) else ()
                 self._threads.append(
-                    ThreadStart(target, items, state.copy(), (*frame.flow, step), dotted, self._fallback)
+                    ThreadStart(
+                        target, items, state.copy(), self._flow_to(frame, step), dotted, self._fallback
+                    )
                 )
             return ExternalV(f"{dotted}()"), state  # its ``start()`` is the library's
         return None
