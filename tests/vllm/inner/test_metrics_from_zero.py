@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import msgspec
 import pytest
+from conftest import MakeConfig
 from prometheus_client import REGISTRY, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 from vllm.config import VllmConfig
@@ -54,11 +55,10 @@ def expected_series(engines: list[str], ranks: list[str]) -> set[Series]:
 
 
 @pytest.fixture
-def two_rank_config(vllm_config: VllmConfig) -> Iterator[VllmConfig]:
-    vllm_config.model_config.served_model_name = "tiny"
-    # As tensor_parallel_size=2 sets it (a config asking for that needs two devices to build).
-    vllm_config.parallel_config.world_size = 2
-    yield vllm_config
+def two_rank_config(make_vllm_config: MakeConfig) -> Iterator[VllmConfig]:
+    config = make_vllm_config(tensor_parallel_size=2)
+    config.model_config.served_model_name = "tiny"
+    yield config
     unregister_vllm_metrics()  # the process-wide registry: leave it as other tests expect
 
 
