@@ -101,25 +101,28 @@ class UnitIndex:
 
 
 class NotingDict(dict[K, V]):
-    """A dict that notes every key looked up in it (present or not) once ``noted`` is set:
-    the units a run consulted."""
+    """A dict that notes every key it holds that is looked up once ``noted`` is set: the units
+    a run consulted. A missing key is not noted: which functions and classes a module has is
+    part of its shape."""
 
     noted: set[K] | None = None
 
     def __getitem__(self, key: K) -> V:
+        value = super().__getitem__(key)
         if self.noted is not None:
             self.noted.add(key)
-        return super().__getitem__(key)
+        return value
 
     def get(self, key: K, default: V | None = None) -> V | None:  # type: ignore[override]
-        if self.noted is not None:
+        if self.noted is not None and super().__contains__(key):
             self.noted.add(key)
         return super().get(key, default)
 
     def __contains__(self, key: object) -> bool:
-        if self.noted is not None:
+        found = super().__contains__(key)
+        if found and self.noted is not None:
             self.noted.add(key)  # type: ignore[arg-type]
-        return super().__contains__(key)
+        return found
 
 
 def still_holds(

@@ -1317,12 +1317,13 @@ class Evaluator:
         if (module.name, name) in seen:
             return UNKNOWN
         seen.add((module.name, name))
-        self._units_read.add((module.name, NAME + name))
         code = module.code
         if (module.name, name) in self._functions:
             return FuncV(module.name, name)
         if (module.name, name) in self._classes:
             return ClassV(module.name, name)
+        # Not a function or class (the module's shape says which it has): its binding.
+        self._units_read.add((module.name, NAME + name))
         assigned = self._stored((module.name, "<globals>", name))
         if assigned:
             return join(assigned)
