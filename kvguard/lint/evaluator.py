@@ -1985,9 +1985,15 @@ class Evaluator:
         """The path to ``step``, a step out of ``frame``'s function. A path out of an entry
         point starts at that function's name: the outermost function on the producing side,
         where a barrier before the hand-off or the call belongs."""
-        if frame.flow or len(frame.stack) != 1:
+        function = (
+            self._functions.get((frame.module.name, frame.stack[0]))
+            if not frame.flow and len(frame.stack) == 1
+            else None
+        )
+        if function is None:
+            # Not out of an entry point, or a frame read in another module than its function's
+            # (a lambda, a dataclass field's default): the path goes on as it is.
             return (*frame.flow, step)
-        function = self._functions[(frame.module.name, frame.stack[0])]
         return (entry_step(frame.module.path, function.span, function.qualname, _the(frame.thread)), step)
 
     # The API handlers answer these (kvguard.lint.handlers); the interpreter composes them.
