@@ -217,6 +217,9 @@ class UnorderedLoadToDevice(Rule):
                 "the destination is passed by callers the analysis could not follow, so whether "
                 "a kernel still reads it is not shown"
                 if all(r.destination_from_caller for r in runs)
+                else "the destination is memory the code wraps at a raw address, so which kernels read "
+                "it, in this process or in others it is shared with, is not shown"
+                if all(r.destination_mapped for r in runs)
                 else (ON_SHARED_DEFAULT_STREAM if all(r.on_thread_default_stream for r in runs) else "")
             )
             fix, why_not = barrier_fix(runs, model.producer_streams) if not uncertain else (None, "uncertain")

@@ -66,6 +66,8 @@ RAW_COPIES: dict[str, RawCopy] = {
     "swap_blocks_batch": RawCopy("custom op", destination=1, source=0, stream=None, stream_keywords=()),
 }
 COPY_APIS = frozenset(RAW_COPIES)
+# Tensors and storages made over memory at a raw address (``torch.from_blob(ptr, ...)``).
+RAW_ADDRESS_WRAPPERS = frozenset({"from_blob", "_construct_storage_from_data_pointer"})
 # The prefix of ROCm's spellings (``hipMemcpyBatchAsync``), which mirror CUDA's entry points.
 _ROCM_PREFIX = "hip"
 

@@ -1795,6 +1795,7 @@ class Evaluator:
                 implied_destination=implied_destination,
                 blocking=not asynchronous,
                 destination_from_caller=isinstance(destination, Unknown) and destination.from_caller,
+                destination_mapped=isinstance(destination, TensorV) and destination.mapped,
             )
         )
         return state

@@ -68,6 +68,8 @@ class CopyRun:
     blocking: bool = False
     # The destination is what unfollowed callers pass (see ``Unknown.from_caller``).
     destination_from_caller: bool = False
+    # The destination is memory wrapped at a raw address (values.TensorV.mapped).
+    destination_mapped: bool = False
 
     @property
     def on_side_stream(self) -> bool:

@@ -68,6 +68,9 @@ class TensorV:
     # An address into the buffer (``t.data_ptr()``, ``base + i * nbytes``), not its bytes:
     # reading one reads no element of the buffer.
     address: bool = False
+    # Memory the code wraps at a raw address (a storage built over a data pointer): who else
+    # uses it, kernels of this process or other processes it is shared with, is not in the code.
+    mapped: bool = False
 
 
 @dataclass(frozen=True)

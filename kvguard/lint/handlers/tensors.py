@@ -19,6 +19,7 @@ from kvguard.lint.api import (
     LIKE_ALLOCATORS,
     NEW_ALLOCATORS,
     PINNED_ALLOCATORS,
+    RAW_ADDRESS_WRAPPERS,
     SAME_MEMORY_METHODS,
 )
 from kvguard.lint.evaluator import Evaluator, Handled
@@ -101,7 +102,10 @@ class TensorApi(Evaluator):
             # ``t.set_(source, ...)`` makes t a view of source's storage (no kernel runs): it now
             # lives where that storage lives, and a storage built over a raw address
             # (``_construct_storage_from_data_pointer(ptr, ...)``) is memory the code does not place.
-            rebound = TensorV(memory_of(args[0]) or Memory.UNKNOWN)
+            source = args[0]
+            rebound = TensorV(
+                memory_of(source) or Memory.UNKNOWN, mapped=isinstance(source, TensorV) and source.mapped
+            )
             return rebound, self._assign(call.func.base, rebound, frame, state, call)
         if method == "copy_" and receiver is not None and args and isinstance(call.func, ir.Attr):
             held = call.func.base
@@ -261,6 +265,8 @@ class TensorApi(Evaluator):
             return self._fresh_buffer(memory, site, last), state
         if last in PINNED_ALLOCATORS:
             return TensorV(Memory.HOST, _buffer_site("alloc", frame, call)), state
+        if last in RAW_ADDRESS_WRAPPERS:
+            return TensorV(Memory.UNKNOWN, _buffer_site("alloc", frame, call), mapped=True), state
         if last in DEVICE_ALLOCATORS and dotted.startswith(DEVICE_MODULES):
             return self._fresh_buffer(Memory.DEVICE, _buffer_site("alloc", frame, call), last), state
         if last in DEVICE_NAMES:

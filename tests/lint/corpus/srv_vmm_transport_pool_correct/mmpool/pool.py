@@ -49,3 +49,22 @@ class SharedFeaturePool:
             # consumers map the pages themselves: publish only once the bytes are there
             self._publish_stream.synchronize()
         return slot.start, nbytes
+
+    def publish_host_batch(self, tensors):
+        """Several host tensors at once: packed into one pinned buffer, then one copy."""
+        if not all(t.device.type == "cpu" for t in tensors):
+            return None
+        nbytes = sum(t.numel() * t.element_size() for t in tensors)
+        slot = self._reserve(nbytes)
+        if slot is None:
+            return None
+        staging = torch.empty(nbytes, dtype=torch.uint8, pin_memory=True)
+        offset = 0
+        for tensor in tensors:
+            size = tensor.numel() * tensor.element_size()
+            staging[offset : offset + size].copy_(tensor.reshape(-1).view(torch.uint8))
+            offset += size
+        with torch.cuda.stream(self._publish_stream):
+            self.pool[slot.start : slot.start + nbytes].copy_(staging, non_blocking=True)
+            self._publish_stream.synchronize()
+        return slot.start, nbytes
