@@ -1795,7 +1795,7 @@ class Evaluator:
                 implied_destination=implied_destination,
                 blocking=not asynchronous,
                 destination_from_caller=isinstance(destination, Unknown) and destination.from_caller,
-                destination_mapped=isinstance(destination, TensorV) and destination.mapped,
+                destination_mapped=_wrapped_at_raw_address(destination),
             )
         )
         return state
@@ -2035,3 +2035,10 @@ class Evaluator:
 
     def _relevance(self) -> None:
         raise NotImplementedError
+
+
+def _wrapped_at_raw_address(value: Value) -> bool:
+    """Every tensor the value may be is memory the code wraps at a raw address (a field that
+    also holds None, once closed, is still that memory)."""
+    tensors = [option for option in options(value) if isinstance(option, TensorV)]
+    return bool(tensors) and all(tensor.mapped for tensor in tensors)

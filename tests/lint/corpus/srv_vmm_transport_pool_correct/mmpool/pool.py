@@ -50,6 +50,9 @@ class SharedFeaturePool:
             self._publish_stream.synchronize()
         return slot.start, nbytes
 
+    def close(self) -> None:
+        self.pool = None
+
     def publish_host_batch(self, tensors):
         """Several host tensors at once: packed into one pinned buffer, then one copy."""
         if not all(t.device.type == "cpu" for t in tensors):
