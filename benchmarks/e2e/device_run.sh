@@ -47,6 +47,15 @@ EOF
   export PYTHONPATH="$STAGE/site:$source${PYTHONPATH:+:$PYTHONPATH}"
 }
 
+# What a run needs first: the bundle staged and unpacked, the output folder, the versions.
+prepare() {
+  stage
+  unpack
+  mkdir -p "$OUT"
+  echo "kvguard: ${KVGUARD_COMMIT:-working tree}"
+  nvidia-smi
+}
+
 case "${1:-}" in
   stage)
     stage
@@ -55,22 +64,14 @@ case "${1:-}" in
     ;;
   run)
     shift
-    stage
-    unpack
-    mkdir -p "$OUT"
-    echo "kvguard: ${KVGUARD_COMMIT:-working tree}"
-    nvidia-smi
+    prepare
     # Imports once (and writes the byte code every engine process then reuses).
     python3 -c 'import time; t = time.time(); import vllm, kvguard.vllm; print("vllm", vllm.__version__, "imported in", round(time.time() - t, 1), "s")'
     python3 benchmarks/e2e/run_e2e.py all --out "$OUT" "$@"
     ;;
   serve)
     shift
-    stage
-    unpack
-    mkdir -p "$OUT"
-    echo "kvguard: ${KVGUARD_COMMIT:-working tree}"
-    nvidia-smi
+    prepare
     # From $STAGE: `python3 -c` puts the working directory first on sys.path.
     (cd "$STAGE" && python3 -c 'import time; t = time.time(); import vllm.entrypoints.openai.api_server, kvguard.vllm; print("vllm serve imported in", round(time.time() - t, 1), "s; kvguard from", kvguard.__file__)')
     python3 "$source/benchmarks/e2e/run_serve.py" --out "$OUT" "$@"

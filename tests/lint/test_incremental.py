@@ -83,6 +83,17 @@ def _functions_with_blocks(source: str) -> list[tuple[int, int]]:
     return found
 
 
+def _int_constants(source: str) -> list[ast.Assign]:
+    """The module-level ``NAME = <int>`` statements of a file."""
+    return [
+        node
+        for node in ast.parse(source).body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
+        and type(node.value.value) is int
+    ]
+
+
 def _edit(source: str, kind: str, choice: int) -> str:
     """One edit of a kind a developer makes, at the ``choice``-th place it can go."""
     if kind == "module statement":
@@ -90,13 +101,7 @@ def _edit(source: str, kind: str, choice: int) -> str:
     if kind == "line at the top":
         return "_EDITED = 1\n" + source
     if kind == "module constant changed":
-        constants = [
-            node
-            for node in ast.parse(source).body
-            if isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Constant)
-            and type(node.value.value) is int
-        ]
+        constants = _int_constants(source)
         if not constants:
             return source + "\n_EDITED = 1\n"
         node = constants[choice % len(constants)]
@@ -162,13 +167,7 @@ def _module_constants(project: str) -> list[tuple[str, int]]:
     found = []
     for path in sorted((CORPUS / project).rglob("*.py")):
         source = path.read_text()
-        count = sum(
-            1
-            for node in ast.parse(source).body
-            if isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Constant)
-            and type(node.value.value) is int
-        )
+        count = len(_int_constants(source))
         found += [(path.relative_to(CORPUS / project).as_posix(), index) for index in range(count)]
     return found
 
