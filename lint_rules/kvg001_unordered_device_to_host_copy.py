@@ -43,7 +43,9 @@ class UnorderedDeviceToHostCopy(Rule):
             "`E.synchronize()`). `record_stream` is not a barrier: it only keeps memory alive. A "
             "copy shown to read host memory or to write GPU memory is not this rule's. A copy "
             "whose sides the code places neither way is uncertain: it is reported only with "
-            "`--include-uncertain`, marked as such, and never fixed."
+            "`--include-uncertain`, marked as such, and never fixed. So is one that a blocking "
+            "`.tolist()` / `.item()` of a tensor the code does not place follows on the "
+            "producer's thread, after its writes (if that tensor is on the GPU, the host waited)."
         ),
         why=(
             "Streams run independently. A store on a side stream that is not ordered behind the "
@@ -387,6 +389,11 @@ class UnorderedDeviceToHostCopy(Rule):
             uncertain = "" if run.direction_shown else "the code does not show which way it copies"
             if not uncertain and all(r.on_thread_default_stream for r in runs):
                 uncertain = ON_SHARED_DEFAULT_STREAM
+            if not uncertain and all(r.maybe_host_synced for r in runs):
+                uncertain = (
+                    f"{run.maybe_host_synced} reads a tensor the code does not place after the "
+                    "producer's writes: if it is on the GPU, the host waited for them"
+                )
             fix, why_not = barrier_fix(runs, model.producer_streams) if not uncertain else (None, "uncertain")
             yield Finding(
                 path=run.path,

@@ -136,6 +136,20 @@ PINNED_ALLOCATORS = frozenset(
 # Device allocations of cupy and numba (``cupy.empty``, ``cuda.device_array``) are by module.
 DEVICE_MODULES = ("cupy", "cp", "numba.cuda", "cuda")
 DEVICE_ALLOCATORS = frozenset({"device_array", "device_array_like", "to_device"})
+# cuda-python's raw allocations, which give ``(err, pointer)``: where the pointer's memory is.
+RAW_ALLOCATORS = {
+    **dict.fromkeys(
+        ("cudaMalloc", "cudaMallocAsync", "cuMemAlloc", "cuMemAlloc_v2", "cuMemAllocAsync", "hipMalloc"),
+        Memory.DEVICE,
+    ),
+    **dict.fromkeys(
+        (
+            *("cudaMallocHost", "cudaHostAlloc", "cuMemAllocHost", "cuMemAllocHost_v2", "cuMemHostAlloc"),
+            *("hipHostMalloc", "hipMallocHost"),
+        ),
+        Memory.HOST,
+    ),
+}
 # What accelerator objects say is the device: ``device=get_accelerator().device_name()``.
 DEVICE_NAMES = frozenset({"device_name", "current_device_name", "current_device"})
 
@@ -225,6 +239,13 @@ HOOK_REGISTRATIONS = frozenset(
     | {"register_module_forward_hook", "saved_tensors_hooks"}
 )
 
+# Standard modules whose functions run on the host alone: a call into them launches no kernel
+# (``logger.debug(...)`` after a barrier leaves the streams as ordered as it found them).
+HOST_ONLY_MODULES = frozenset(
+    {"logging", "time", "os", "sys", "math", "json", "re", "warnings", "pathlib", "shutil", "struct"}
+    | {"pickle", "collections", "itertools", "uuid", "hashlib", "random", "traceback", "datetime"}
+)
+
 # Names whose mention makes a function matter to stream ordering, and names of tensor
 # copies and placements that matter when such a function calls it.
 SEED_NAMES = (
@@ -244,13 +265,19 @@ SEED_NAMES = (
     | frozenset(ORDER_KEYWORDS)
     | frozenset(ORDER_FLAGS)
 )
+# Where a device's stream and event types come from: ``torch.get_device_module(device)``.
+DEVICE_MODULE_LOOKUP = "get_device_module"
 WEAK_NAMES = (
-    frozenset({"copy_", "cpu", "to", "pin_memory", "cuda", "data_ptr", "get", "get_nowait"})
+    frozenset(
+        {"copy_", "cpu", "to", "pin_memory", "cuda", "data_ptr", "get", "get_nowait", DEVICE_MODULE_LOOKUP}
+    )
     | ALLOCATORS
     | DATA_CONSTRUCTORS
     | LIKE_ALLOCATORS
     | NEW_ALLOCATORS
     | PINNED_ALLOCATORS
+    | RAW_ADDRESS_WRAPPERS
+    | frozenset(RAW_ALLOCATORS)
 )
 
 # The file gate: a file takes part in the analysis only if its bytes name something above

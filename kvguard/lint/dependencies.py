@@ -23,12 +23,19 @@ from typing import TypeVar
 
 from kvguard.lint import ir, serial
 from kvguard.lint.api import SEED_NAMES, WEAK_NAMES
-from kvguard.lint.reading import _HOST_READS, _TENSOR_WRITE, _fields_assigned, _names_used, _spelling
+from kvguard.lint.reading import (
+    _TENSOR_WRITE,
+    _WHOLE_BUFFER_READS,
+    _fields_assigned,
+    _hands_out_a_field,
+    _names_used,
+    _spelling,
+)
 from kvguard.lint.results import Dependencies
 
 # The mentioned names the indexes look for; any other mention only matters to a run that
 # enters the function, and a run that does consults its code.
-_INDEXED_MENTIONS = SEED_NAMES | WEAK_NAMES | _HOST_READS | {_TENSOR_WRITE}
+_INDEXED_MENTIONS = SEED_NAMES | WEAK_NAMES | _WHOLE_BUFFER_READS | {_TENSOR_WRITE}
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -66,6 +73,7 @@ def module_shape(code: ir.ModuleCode) -> str:
                 sorted(mentioned & _INDEXED_MENTIONS),
                 sorted(_fields_assigned(function.body, holder)) if holder else [],
                 sorted(_fields_assigned(function.body, holder, items=True)) if holder else [],
+                _hands_out_a_field(function),
             )
         )
     for cls in code.classes:

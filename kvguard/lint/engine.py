@@ -7,7 +7,6 @@ import contextlib
 import gc
 import multiprocessing
 import os
-import re
 import subprocess
 from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -431,17 +430,11 @@ def _definitions_used(
                 wanted.setdefault(target, set()).update(used)
     found: dict[int, frozenset[str]] = {}
     for index, names in wanted.items():
-        try:
-            text = candidates[index].path.read_bytes().decode("utf-8", "replace")
-        except OSError:
-            continue
-        defined = set(_DEFINITION.findall(text)) & names
+        summary = results[index]
+        defined = names.intersection(summary.defined) if summary is not None else set()
         if defined:
             found[index] = frozenset(defined)
     return found
-
-
-_DEFINITION = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
 
 
 def _absolute_module(spec: str, package: str) -> str:

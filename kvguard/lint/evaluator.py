@@ -9,6 +9,7 @@ handlers share: copy launches, stream barriers and events, writes and host reads
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TypeAlias
@@ -17,6 +18,7 @@ from kvguard.lint import ir
 from kvguard.lint.api import (
     COPY_APIS,
     DEVICE_ALLOCATORS,
+    HOST_ONLY_MODULES,
     ORDER_SPELLINGS,
     SAME_MEMORY_METHODS,
     STREAM_HANDLES,
@@ -40,6 +42,7 @@ from kvguard.lint.pathstate import (
 from kvguard.lint.reading import (
     _DEFAULT_UNDER,
     _DISPLACED_DEFAULT,
+    _LEFT_PENDING,
     _NEW_STREAM,
     _UNPLACED,
     EMPTIED,
@@ -131,6 +134,7 @@ _MAX_OVERRIDES = 4
 # ``range(n)`` with a constant n up to this is read as its elements (two streams in turn).
 _SPELT_RANGE = 8
 # Builtins whose results the analysis reads (a dict display is lowered to a ``dict`` call).
+_PYTHON_BUILTINS = frozenset(dir(builtins))
 _BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict"})
 
 
@@ -194,6 +198,8 @@ class Evaluator:
         self._relevant: set[tuple[str, str]] = set()
         self._reach: set[tuple[str, str]] = set()
         self._reach_classes: set[tuple[str, str]] = set()
+        self._relevant_classes: set[tuple[str, str]] = set()
+        self._host_readers: set[tuple[str, str]] = set()
         self._relevance()
         self._heap: dict[tuple[str, str, str], list[Value]] = {}
         self._instances: list[ObjectV] = []
@@ -213,8 +219,15 @@ class Evaluator:
         self._async_names = {function.name for function in self._functions.values() if function.is_async}
         # Fields each instance under construction has been given so far in this construction.
         self._constructing: dict[ObjectV, dict[str, Value]] = {}
+        # How many except branches the running code is inside: what they assign is an
+        # alternative to what the failed block assigned, not its replacement.
+        self._in_except = 0
         # Streams copies were issued on: the rest of the streams the project makes compute.
         self._copy_streams: set[str] = set()
+        # Streams kernels ran on (an in-place op, an element store, a call the project does not
+        # show writing a buffer): where a stream that also copies is still a producer.
+        self._kernel_streams: set[str] = set()
+        self._copied_into_on: set[str] = set()  # streams copies wrote possibly-GPU memory on
         self._entered: set[tuple[str, str]] = set()
         # Streams a method call of an object leaves ordered behind the producer after its last
         # copy on them, by the object's class; and streams some call leaves with a copy after
@@ -281,9 +294,14 @@ class Evaluator:
             and not _hands_out_a_field(function)
             # A helper handed a stream or event may hand it back (``_ok(cuStreamCreate())``).
             and not any(_carries_handle(value) for value in (*args, *(v for _, v in kwargs)))
-            # A constructor of a class whose methods matter sets the fields they read.
+            # A constructor of a class whose methods matter sets the fields they read; one given
+            # a buffer keeps it (``MemoryObj(raw, meta)``), for whoever reads the field.
             and not (
-                function.name == "__init__" and (func.module, function.class_name) in self._reach_classes
+                function.name == "__init__"
+                and (
+                    (func.module, function.class_name) in self._reach_classes
+                    or any(memory_of(value) is not None for value in (*args, *(v for _, v in kwargs)))
+                )
             )
         ):
             # It names nothing that matters, and no side stream or copy thread runs it.
@@ -311,10 +329,13 @@ class Evaluator:
         if call is not None:
             frame.aliases = self._aliases(function, func.bound, call, caller)
         holder = (func.bound.module, func.bound.qualname) if isinstance(func.bound, ObjectV) else None
+        caller_self = caller.env.get("self")
+        if isinstance(caller_self, ObjectV) and (caller_self.module, caller_self.qualname) == holder:
+            # A method the object's own method calls: its end is not the end of the object's
+            # call, and at its start the stream is as the calling method has it.
+            holder = None
         if holder is not None:
-            carried: set[str] = self._left_ordered.get(holder, set()) - self._left_unordered
-            if carried:
-                state.carried = state.carried | carried
+            state.carried = state.carried | {holder}
         started = self._clock
         bound_at_entry = dict(env)
         entered_on = state.streams
@@ -326,6 +347,13 @@ class Evaluator:
             # Each way out on its own: one that issued no copy on a stream leaves it as it was.
             for end in ends or [state]:
                 self._note_exit(holder, end, started)
+                if end.pending:
+                    # What a call of the object left unfinished, for its other methods that
+                    # code outside the project calls later (a ``save()`` after ``update()``).
+                    left = self._left_pending.setdefault(holder, {})
+                    if not end.pending.keys() <= left.keys():
+                        self._changed((holder[0], holder[1], _LEFT_PENDING))
+                    left.update(end.pending)
         state = merge_paths(ends, [None] * len(ends)) if ends else state
         state.returned = False
         if call is not None:
@@ -388,7 +416,7 @@ class Evaluator:
         for stream, issued in state.issued.items():
             if issued < started or stream not in owned:
                 continue  # issued before this call, or on a stream another object holds
-            barrier = state.barriers.get(stream)
+            barrier = state.ordered_since(stream)  # a wait on the producer, or a host sync
             if barrier is not None and barrier > max(issued, state.launched):
                 self._left_ordered.setdefault(holder, set()).add(stream)
             else:
@@ -563,7 +591,12 @@ class Evaluator:
         if isinstance(statement, ir.Try):
             state = self._block(statement.body, frame, state)
             if statement.handlers:
-                ends = [state] + [self._block(h, frame, state.copy()) for h in statement.handlers]
+                ends = [state]
+                self._in_except += 1
+                try:
+                    ends += [self._block(h, frame, state.copy()) for h in statement.handlers]
+                finally:
+                    self._in_except -= 1
                 steps = [self._step(frame, statement.span, "path without an exception")] + [
                     self._step(frame, statement.span, "an except branch") for _ in statement.handlers
                 ]
@@ -589,8 +622,10 @@ class Evaluator:
             # ``if stream != current: stream.wait_stream(current)``: on the path where the two
             # streams are one, each is ordered behind the other as it is behind itself.
             same = taken if not statement.test.negated else other
-            left = self._peek(statement.test.left, frame)
-            right = self._peek(statement.test.right, frame)
+            # Read as they run (``other.handle == self.handle`` goes through properties), on a
+            # copy of the state: the test itself issues nothing.
+            left, _ = self._eval(statement.test.left, frame, state.copy())
+            right, _ = self._eval(statement.test.right, frame, state.copy())
             for waiter, producer in ((left, right), (right, left)):
                 if (
                     isinstance(waiter, StreamV)
@@ -810,6 +845,25 @@ class Evaluator:
             return state
         if isinstance(context, GeneratorContextV):
             return self._enter_generator(context, statement, name, rest, frame, state)
+        enter = exit_ = None
+        if isinstance(context, ObjectV):
+            enter = self._method(context.module, context.qualname, "__enter__")
+            exit_ = self._method(context.module, context.qualname, "__exit__")
+        if enter is not None:
+            # A project class used as a context (``with StreamSwitch(s):``): its ``__enter__``
+            # runs before the block (a ``set_stream`` there holds in it), its ``__exit__`` after.
+            entered_value, state = self._invoke(
+                FuncV(enter[0], enter[1], context), (), (), state, frame, None
+            )
+            if name is not None:
+                state = self._assign(name, entered_value, frame, state, statement)
+            state = self._with(statement, rest, frame, state)
+            if exit_ is not None:
+                nothing = ConstV(None, "None", frame.module.path, None)
+                _, state = self._invoke(
+                    FuncV(exit_[0], exit_[1], context), (nothing, nothing, nothing), (), state, frame, None
+                )
+            return state
         if name is not None:
             state = self._assign(name, context, frame, state, statement)
         return self._with(statement, rest, frame, state)
@@ -946,6 +1000,9 @@ class Evaluator:
             and isinstance(target, (ir.Name, ir.Attr))
         ):
             value = replace(value, label=_spelling(target))  # reports name a stream by where it is kept
+        elif isinstance(target, ir.Attr) and isinstance(value, (StreamV, UnionV)):
+            # A field over a helper's local name (``self._copy = _ck(cuStreamCreate(...))``).
+            value = _named_by_field(value, _spelling(target))
         elif isinstance(target, ir.Attr) and isinstance(value, (SeqV, RecordV)):
             value = _label_streams(value, _spelling(target))  # ``self.streams[1]``, ``self._streams['load']``
         if isinstance(target, ir.Name):
@@ -960,7 +1017,7 @@ class Evaluator:
                 # In one construction a later assignment replaces an earlier one for this
                 # instance (``super().__init__()`` sets it, the subclass sets it again).
                 chain = self._constructing.get(holder)
-                if chain is not None:
+                if chain is not None and not self._in_except:
                     earlier = chain.get(target.name)
                     if earlier is not None and holder.site:
                         key = (holder.module, f"{holder.qualname}@{holder.site}", target.name)
@@ -1090,9 +1147,17 @@ class Evaluator:
     def _host_read(
         self, value: Value, expr: ir.Expr | None, how: str, call: ir.Call, frame: Frame, state: PathState
     ) -> None:
-        if not state.pending or not self._reporting or (isinstance(value, TensorV) and value.address):
+        if not state.pending or not self._reporting or _only_addresses(value):
             return
         copy = state.pending.get(self._identity(value, expr, frame))
+        if copy is None and isinstance(expr, ir.Index) and not how.startswith(_SCALAR_READS):
+            # An entry of a container a copy wrote an entry of, under a key neither spells
+            # (``torch.save(state[offloaded_key(k)])``); a scalar read (``int(state["step"])``)
+            # is of another entry, most likely.
+            copy = state.pending.get(f"{ENTRY_OF}{self._identity(UNKNOWN, expr, frame)}")
+        if copy is None:
+            # A container of buffers read whole (``torch.save({"k": self.key_cache}, path)``).
+            copy = next((state.pending[k] for k in _held_buffer_keys(value) if k in state.pending), None)
         if copy is not None:
             read = _read_spelling(expr) if expr is not None else ""
             self.host_reads.append(
@@ -1141,13 +1206,19 @@ class Evaluator:
             return target, negated
         return None
 
-    def _write(self, target: ir.Expr, frame: Frame, state: PathState, span: Span | None) -> PathState:
+    def _write(
+        self, target: ir.Expr, frame: Frame, state: PathState, span: Span | None, kernel: bool = True
+    ) -> PathState:
         """A write (``t[i] = x``, ``t.mul_(2)``) on the stream current here. A copy on another
-        stream is ordered after it only by a barrier taken after it."""
+        stream is ordered after it only by a barrier taken after it. ``kernel``: a kernel's
+        write, not a copy's."""
         key = _root_spelling(target)
         if key:
             stream = self._stream(frame, state)
             where = stream.key if stream is not None else f"current@{frame.thread}"
+            if memory_of(self._peek(_root_expr(target), frame)) in (Memory.DEVICE, Memory.UNKNOWN):
+                # A tensor that may be on the GPU (not a dict, not host memory).
+                (self._kernel_streams if kernel else self._copied_into_on).add(where)
             written = (self._clock, span.line if span else 0, where)
             keys = [key]
             # By the buffer too, where the code shows which one: a helper that writes it under
@@ -1475,7 +1546,9 @@ class Evaluator:
             for (module, qualname), function in self._functions.items():
                 if (
                     function.class_name
-                    and (module, qualname) in self._reach
+                    # A method that matters, or an accessor handing out a buffer the object
+                    # holds (``pool.get_page(i)``): what it gives is that buffer.
+                    and ((module, qualname) in self._reach or _hands_out_a_field(function))
                     and not function.name.startswith("__")
                 ):
                     strong = (module, qualname) in self._relevant
@@ -1560,19 +1633,25 @@ class Evaluator:
         args, kwargs, state = self._arguments(call, frame, state)
         method = call.func.name if isinstance(call.func, ir.Attr) else ""
         for key, arg in call.kwargs:
-            if key == "out":  # ``torch.index_select(x, 0, i, out=buf)`` writes buf
-                state = self._write(arg, frame, state, call.span)
+            if key == "out":  # ``torch.index_select(x, 0, i, out=buf)`` writes buf (a copy's, maybe)
+                state = self._write(arg, frame, state, call.span, kernel=False)
         special = self._special(call, method, receiver, callee, args, dict(kwargs), frame, state)
         if special is not None:
             return special
-        if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)):
+        if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)) and not _host_only(callee):
             state.launched = self._clock
-        if isinstance(callee, Unknown):
-            # Code the project does not show (``self.model.forward(batch, kv)``) may write the
-            # buffers it is given, on the current stream.
+        if isinstance(callee, Unknown) or (isinstance(callee, ExternalV) and callee.dotted.endswith("()")):
+            # Code the project does not show (``self.model.forward(batch, kv)``, an instance of
+            # a library's class called: a compiled kernel, a module) may write the buffers it is
+            # given, on the current stream.
             for arg, value in zip(call.args, args, strict=False):
-                if memory_of(value) not in (None, Memory.HOST):
-                    state = self._write(arg, frame, state, call.span)
+                # A kernel launched with its arguments in a tuple (cupy's ``kernel(grid, block,
+                # (pages, kv, n))``) may write each.
+                for written, held in _launch_arguments(arg, value):
+                    if memory_of(held) not in (None, Memory.HOST):
+                        # A Python builtin (``enumerate(kv_caches)``) launches nothing.
+                        kernel = not (isinstance(callee, Unknown) and callee.spelling in _PYTHON_BUILTINS)
+                        state = self._write(written, frame, state, call.span, kernel=kernel)
         return self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
 
     def _dispatch(
@@ -1761,7 +1840,7 @@ class Evaluator:
         if barrier is not None and used is not None and used[0] > barrier:
             used_after_barrier = used[1]
 
-        current = stream is None or stream.current_of == MAIN_THREAD
+        current = stream is None or stream.current_of == MAIN_THREAD or self._sole_producers(stream)
         producer_work = max((found[0] for found in (write, used) if found is not None), default=BEFORE_PATH)
         barrier_site, no_barrier_site = self._barrier_site(stream, frame, state, producer_work)
         self.runs.append(
@@ -1779,12 +1858,15 @@ class Evaluator:
                 stale_write_line=write[1] if stale and write is not None else None,
                 destination_used_line=used_after_barrier,
                 host_synced=state.synced is not None and (write is None or write[0] < state.synced),
+                maybe_host_synced=state.maybe_synced[1]
+                if state.maybe_synced is not None and (write is None or write[0] < state.maybe_synced[0])
+                else "",
                 flow=frame.flow,
                 thread=frame.thread,
                 resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
                 barrier_site=barrier_site,
                 no_barrier_site=no_barrier_site,
-                ordered_by_earlier_call=key in state.carried,
+                earlier_calls=tuple(sorted(state.carried)),
                 # Allocated by this entry point, and no kernel has used it since.
                 fresh_destination=isinstance(destination, TensorV)
                 and destination.key in self._fresh
@@ -1856,6 +1938,7 @@ class Evaluator:
         show: copies on the current stream before it may have completed."""
         if frame.thread != MAIN_THREAD or self._stream(frame, state) is not None:
             return
+        state.maybe_synced = (self._clock, what)
         current = f"current@{frame.thread}"
         state.pending = {
             key: copy if copy.maybe_waited or copy.stream_key != current else replace(copy, maybe_waited=what)
@@ -1938,12 +2021,20 @@ class Evaluator:
             return self._is_compute_stream(producer)
         return True
 
+    def _sole_producers(self, stream: StreamV) -> bool:
+        """Kernels run on this stream, and GPU memory is written only on streams the project made,
+        never on a thread's current one (cupy's ``with compute:`` around every kernel): a copy on
+        it follows them."""
+        return stream.key in self._kernel_streams and not any(
+            key.startswith("current@") for key in self._kernel_streams | self._copied_into_on
+        )
+
     def _is_compute_stream(self, stream: StreamV) -> bool:
-        """A stream the project made and runs kernels on, not copies: a producer's stream."""
+        """A stream the project made and runs kernels on (or no copies): a producer's stream."""
         made = not stream.current_of and not stream.key.startswith(
             ("opaque:", _DEFAULT_UNDER, _DISPLACED_DEFAULT)
         )
-        return made and stream.key not in self._copy_streams
+        return made and (stream.key not in self._copy_streams or stream.key in self._kernel_streams)
 
     def _note_record(self, event: str, stream: Value | None) -> None:
         on = stream.key if isinstance(stream, StreamV) else ""  # "": a stream not resolved here
@@ -2042,3 +2133,52 @@ def _wrapped_at_raw_address(value: Value) -> bool:
     also holds None, once closed, is still that memory)."""
     tensors = [option for option in options(value) if isinstance(option, TensorV)]
     return bool(tensors) and all(tensor.mapped for tensor in tensors)
+
+
+def _host_only(callee: Value) -> bool:
+    """A function of a standard module that runs on the host alone (``logger.debug``)."""
+    return isinstance(callee, ExternalV) and callee.dotted.partition(".")[0] in HOST_ONLY_MODULES
+
+
+def _launch_arguments(arg: ir.Expr, value: Value) -> list[tuple[ir.Expr, Value]]:
+    """An argument of an opaque call, or each element of a tuple written out in it."""
+    if isinstance(arg, ir.Seq) and isinstance(value, SeqV) and len(arg.items) == len(value.items):
+        return list(zip(arg.items, value.items, strict=True))
+    return [(arg, value)]
+
+
+def _only_addresses(value: Value) -> bool:
+    """An address (``int(ptr) + offset``), on every path that gives a tensor: reading it reads
+    none of the buffer."""
+    tensors = [option for option in options(value) if memory_of(option) is not None]
+    return bool(tensors) and all(isinstance(option, TensorV) and option.address for option in tensors)
+
+
+# Pending copies kept again under their container's identity (``ENTRY_OF + identity``).
+ENTRY_OF = "entry of "
+_SCALAR_READS = ("`int()`", "`float()`", "`bool()`", "`.item()`")
+
+
+def _held_buffer_keys(value: Value, depth: int = 0) -> list[str]:
+    """The buffers a list, tuple or dict holds, by identity (a few levels deep)."""
+    if depth > 3:
+        return []
+    if isinstance(value, TensorV):
+        return [value.key] if depth and value.key else []
+    parts: tuple[Value, ...] = ()
+    if isinstance(value, SeqV):
+        parts = value.items
+    elif isinstance(value, RecordV):
+        parts = tuple(field for _, field in value.fields)
+    elif isinstance(value, UnionV):
+        parts = value.options
+    return [key for part in parts for key in _held_buffer_keys(part, depth + 1)]
+
+
+def _named_by_field(value: Value, spelled: str) -> Value:
+    """Streams a helper made and named by its local variable, named by the field instead."""
+    if isinstance(value, StreamV) and "." not in value.label and not value.key.startswith("opaque:"):
+        return replace(value, label=spelled)
+    if isinstance(value, UnionV):
+        return UnionV(tuple(_named_by_field(option, spelled) for option in value.options))
+    return value

@@ -9,7 +9,7 @@ import fnmatch
 import os
 import re
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -117,18 +117,20 @@ class _GitIgnore:
         return self._trees[resolved]
 
     @staticmethod
-    def ignored(tree: tuple[Path, set[str]] | None, path: Path, is_dir: bool) -> bool:
-        if tree is None:
-            return False
+    def ignored_in(tree: tuple[Path, set[str]] | None, directory: Path) -> Callable[[str, bool], bool]:
+        """Whether git ignores an entry of ``directory``, by name and kind."""
+        if tree is None or not tree[1]:
+            return lambda name, is_dir: False
         top, ignored = tree
         try:
-            relative = path.absolute().relative_to(top).as_posix()
+            relative = directory.absolute().relative_to(top).as_posix()
         except ValueError:
-            resolved = _resolved(path)
+            resolved = _resolved(directory)
             if resolved is None or not resolved.is_relative_to(top):
-                return False
+                return lambda name, is_dir: False
             relative = resolved.relative_to(top).as_posix()
-        return (relative + "/" if is_dir else relative) in ignored
+        prefix = "" if relative == "." else relative + "/"
+        return lambda name, is_dir: f"{prefix}{name}{'/' if is_dir else ''}" in ignored
 
 
 _ESCAPES = "is a symbolic link to outside the project: not read (check its target where it lives)"
@@ -216,12 +218,11 @@ def _walk(
             dirnames[:] = []  # a symlink loop or a second link to a walked tree
             continue
         seen_dirs.add((stat.st_dev, stat.st_ino))
+        ignored = gitignore.ignored_in(tree, here)
         kept = []
         for name in sorted(dirnames):
             child = here / name
-            if excludes.entry(f"{prefix}/{name}".lstrip("/"), name) or gitignore.ignored(
-                tree, child, is_dir=True
-            ):
+            if excludes.entry(f"{prefix}/{name}".lstrip("/"), name) or ignored(name, True):
                 continue
             if os.path.islink(child) and inside.escapes(child):
                 yield Candidate(child, _ESCAPES)
@@ -233,11 +234,9 @@ def _walk(
         for name in sorted(filenames):
             if not name.endswith(PYTHON_SUFFIXES):
                 continue
-            child = here / name
-            if excludes.entry(f"{prefix}/{name}".lstrip("/"), name) or gitignore.ignored(
-                tree, child, is_dir=False
-            ):
+            if excludes.entry(f"{prefix}/{name}".lstrip("/"), name) or ignored(name, False):
                 continue
+            child = here / name
             if not os.path.islink(child):
                 yield Candidate(child)
             elif _is_link_loop(child):

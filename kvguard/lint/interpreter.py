@@ -21,6 +21,7 @@ module composes them and drives the run.
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from dataclasses import replace
 
 from kvguard.lint import ir
@@ -38,13 +39,14 @@ from kvguard.lint.reading import (
     _HOST_READS,
     _LEFT_PENDING,
     _TENSOR_WRITE,
+    _WHOLE_BUFFER_READS,
     _direct_calls,
     _fields_assigned,
     _names_used,
     _opaque_call,
     _spelling,
 )
-from kvguard.lint.results import MAIN_THREAD, Analysis, Dependencies, HostRead
+from kvguard.lint.results import MAIN_THREAD, Analysis, CopyRun, Dependencies, HostRead
 from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, Value
 
 
@@ -97,6 +99,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
     def run(self) -> Analysis:
         roots = self._roots()
         writers = self._methods_filling_fields(roots)
+        self._host_readers = {key for key in self._functions if self._reads_its_objects_copies(key)}
         # From here on what the runs read is noted; the indexes above read only the modules'
         # shapes (kvguard.lint.dependencies).
         self._functions.noted, self._classes.noted = set(), set()
@@ -114,6 +117,9 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
                 # A thread's target, and what it calls, are not among them: they run as that
                 # thread, after the roots.
                 unreached = sorted(self._relevant - self._entered - self._thread_code() - self._nested)
+                # Callers before what they call: a caller's run reaches its callees with its
+                # arguments and barriers, and a callee it reached does not run on its own.
+                unreached = self._callers_first(unreached)
             self._fallback = True
             started, known = self._thread_code(), len(self._threads)
             for key in unreached:
@@ -124,10 +130,31 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
                 # parameters' defaults standing for what the caller passes.
                 if key not in self._called and key not in started:
                     self._run_root_and_instances(key, instances=False)
+            if reporting:
+                # Methods that only read their object's buffers on the host, of classes some
+                # call of which left a copy unfinished (known only now): code outside the
+                # project may call them next (``save()`` after ``update()``).
+                for key in sorted(self._host_readers - self._entered):
+                    if (key[0], self._functions[key].class_name) in self._left_pending:
+                        self._run_root_and_instances(key, instances=False)
             self._fallback = False
         self._run_threads()
         dependencies = Dependencies(consulted=self._consulted())
-        return Analysis(self.runs, self._settled(self.host_reads), self.failed, dependencies)
+        return Analysis(self._carried(self.runs), self._settled(self.host_reads), self.failed, dependencies)
+
+    def _carried(self, runs: list[CopyRun]) -> list[CopyRun]:
+        """Copies on a stream an earlier call of their object left ordered (every call of it
+        that copied there ended ordered), known only once every call has run."""
+        return [
+            replace(run, ordered_by_earlier_call=True)
+            if run.stream is not None
+            and any(
+                run.stream.key in self._left_ordered.get(holder, set()) - self._left_unordered
+                for holder in run.earlier_calls
+            )
+            else run
+            for run in runs
+        ]
 
     def _consulted(self) -> dict[str, dict[str, str]]:
         """The digest of every unit the runs read, by module."""
@@ -302,6 +329,10 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             key
             for key, function in self._functions.items()
             if function.name not in called
+            # One handed on (``executor.submit(partial(self.job, ...))``) runs where it is
+            # handed, on that thread; if the analysis cannot follow the hand-off it runs later,
+            # on its own (the unreached functions below).
+            and function.name not in self._passed
             and key in self._relevant
             and key not in constructors
             and key not in initialisers
@@ -315,6 +346,17 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         puts = {"put", "put_nowait"}
         roots += sorted(plain, key=lambda key: not (self._uses[id(self._functions[key].body)][0] & puts))
         return roots
+
+    def _reads_its_objects_copies(self, key: tuple[str, str]) -> bool:
+        """A method that reads buffers on the host, of a class whose other methods matter:
+        code outside the project may call it after one of them left a copy unfinished
+        (``save()`` after the write-back ``update()`` started)."""
+        function = self._functions[key]
+        return (
+            bool(function.class_name)
+            and (key[0], function.class_name) in self._relevant_classes
+            and bool(self._uses[id(function.body)][1] & _WHOLE_BUFFER_READS)
+        )
 
     def _methods_filling_fields(self, roots: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """Other methods of the classes the roots belong to, called from outside the project,
@@ -369,9 +411,26 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             self._passed |= passed
         self._relevant = self._closure(seeds, callers)
         self._reach = self._closure(seeds + weak, callers)
-        self._reach_classes = {
+        self._relevant_classes = self._classes_of(self._relevant)
+        self._reach_classes = self._classes_of(self._reach)
+
+    def _callers_first(self, functions: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The functions, those none of the others calls by name first (one pass over their
+        calls, not one per pair)."""
+        calls = {key: self._uses[id(self._functions[key].body)][0] for key in functions}
+        callers_of = Counter(name for names in calls.values() for name in names)
+
+        def called_by_another(key: tuple[str, str]) -> bool:
+            name = self._functions[key].name
+            return callers_of[name] > (name in calls[key])
+
+        return sorted(functions, key=called_by_another)
+
+    def _classes_of(self, functions: set[tuple[str, str]]) -> set[tuple[str, str]]:
+        """The classes (module, class) the methods among ``functions`` belong to."""
+        return {
             (module, function.class_name)
-            for module, qualname in self._reach
+            for module, qualname in functions
             if (function := self._functions[(module, qualname)]).class_name
         }
 

@@ -3,9 +3,9 @@ unfinished copies), how paths merge where they join, and the frames and hand-off
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 from kvguard.lint import ir
 from kvguard.lint.findings import FlowStep, Span
@@ -31,8 +31,10 @@ class PathState:
     pending: dict[str, PendingCopy] = field(default_factory=dict)
     # When a copy was last issued on each stream, on this path.
     issued: dict[str, int] = field(default_factory=dict)
-    # Streams of the current object that its earlier calls left ordered behind the producer.
-    carried: frozenset[str] = frozenset()
+    # Objects (by class) whose method call this path is in: the streams their earlier calls
+    # left ordered behind the producer are ordered when it starts (decided once every call
+    # has been seen, ``Interpreter._carried``).
+    carried: frozenset[tuple[str, str]] = frozenset()
     # When the requesting thread last called code outside the project (a kernel launch, say):
     # producer work a barrier must follow to order a stream behind it.
     launched: int = BEFORE_PATH
@@ -44,6 +46,10 @@ class PathState:
     # Per side stream, the first ``with`` block that entered it on this path while nothing
     # ordered it behind the producer, and when.
     unordered_entries: dict[str, tuple[StreamEntry, int]] = field(default_factory=dict)
+    # A blocking read of a tensor the code does not place (``tokens.tolist()``), on the
+    # requesting thread: if that tensor is on the GPU the host waited for the producer's work
+    # so far. When, and what it was.
+    maybe_synced: tuple[int, str] | None = None
 
     def ordered_since(self, stream: str) -> int | None:
         times = [t for t in (self.barriers.get(stream), self.all_ordered_since()) if t is not None]
@@ -72,6 +78,7 @@ class PathState:
             self.unrecorded,
             self.default_displaced,
             dict(self.unordered_entries),
+            self.maybe_synced,
         )
 
     def completed(self, stream_key: str | None, before: int | None = None) -> None:
@@ -171,6 +178,8 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
         key: entry for key, entry in first.items() if all(other.get(key) == entry for other in others)
     }
     merged.synced = _earliest([s.synced for s in states])
+    maybe = [s.maybe_synced for s in states]
+    merged.maybe_synced = None if None in maybe else min(m for m in maybe if m is not None)
     merged.ordered_all = _earliest([s.ordered_all for s in states])
     return merged
 
@@ -230,10 +239,19 @@ class ThreadStart:
 
 def module_name_for(path: str, package_dirs: Callable[[str], bool]) -> str:
     """Dotted module name of a file, from the ``__init__.py`` files above it."""
-    pure = PurePosixPath(path)
-    parts = [] if pure.stem == "__init__" else [pure.stem]
-    directory = pure.parent
-    while package_dirs(directory.as_posix()) and directory.name:
-        parts.insert(0, directory.name)
-        directory = directory.parent
-    return ".".join(parts) or pure.stem
+    directory, name = posixpath.split(path)
+    dot = name.rfind(".")
+    stem = name[:dot] if 0 < dot < len(name) - 1 else name
+    parts = [] if stem == "__init__" else [stem]
+    # Up to the outermost package above the file: a directory without ``__init__.py`` under
+    # one is a namespace portion of it (``sglang/srt/utils/x.py`` is ``sglang.srt.utils.x``
+    # where only ``sglang`` and ``utils`` have one).
+    ancestors = []
+    above = directory
+    while posixpath.basename(above):
+        ancestors.append(above)
+        above = posixpath.dirname(above)
+    packages = [index for index, ancestor in enumerate(ancestors) if package_dirs(ancestor)]
+    if packages:
+        parts[:0] = [posixpath.basename(ancestor) for ancestor in reversed(ancestors[: packages[-1] + 1])]
+    return ".".join(parts) or stem

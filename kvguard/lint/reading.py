@@ -3,12 +3,16 @@ spellings, places of memory, source orders, stream handles, what a statement nam
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from kvguard.lint import ir
 from kvguard.lint.api import (
     COPY_APIS,
+    DEVICE_MODULE_LOOKUP,
+    HOST_READ_ARGUMENT_METHODS,
+    HOST_READ_FUNCTIONS,
     HOST_READ_METHODS,
     KIND_SPELLINGS,
     NUMPY_SCALARS,
@@ -97,6 +101,8 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[
         elif isinstance(e, ir.Call):
             if isinstance(e.func, (ir.Name, ir.Attr)):
                 called.add(e.func.id if isinstance(e.func, ir.Name) else e.func.name)
+            if _is_name(e.func, "getattr") and e.args and _is_name(e.args[0], "torch"):
+                mentioned.add(DEVICE_MODULE_LOOKUP)  # ``getattr(torch, device.type)``
             if isinstance(e.func, ir.Attr) and _in_place(e.func.name):
                 mentioned.add(_TENSOR_WRITE)
             if isinstance(e.func, ir.Index):
@@ -168,6 +174,10 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[
 # Names of the host reading a tensor's memory: a function that names one may read a buffer an
 # unfinished copy writes.
 _HOST_READS = HOST_READ_METHODS | {"numpy"}
+# Names of host reads of a whole buffer (not ``int``/``float``, which most code calls).
+_WHOLE_BUFFER_READS = (
+    _HOST_READS | HOST_READ_ARGUMENT_METHODS | (HOST_READ_FUNCTIONS - {"int", "float", "bool", "equal"})
+)
 
 
 # Mentioned by a function that writes into a tensor (a slice assignment, an in-place method):
@@ -249,14 +259,55 @@ def _hands_out_a_field(function: ir.Function) -> bool:
     if not function.class_name or not function.params:
         return False
     holder = function.params[0].name
+    # Locals holding (a part of) a field: ``raw = self.buffer[start:end]``.
+    from_fields: set[str] = set()
     for statement in _nested(function.body):
         if isinstance(statement, ir.Return) and statement.value is not None:
-            value = statement.value
-            while isinstance(value, ir.Index):
-                value = value.base
+            value = _viewed(statement.value)
             if isinstance(value, ir.Attr) and isinstance(value.base, ir.Name) and value.base.id == holder:
                 return True
+            # Wrapped on the way out: ``return MemoryObj(raw, meta)`` over a slice of a field.
+            if _names_in(statement.value) & from_fields:
+                return True
+        elif isinstance(statement, ir.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], _viewed(statement.value)
+            if (
+                isinstance(target, ir.Name)
+                and isinstance(value, ir.Attr)
+                and isinstance(value.base, ir.Name)
+                and value.base.id == holder
+            ):
+                from_fields.add(target.id)
     return False
+
+
+def _viewed(expr: ir.Expr) -> ir.Expr:
+    """What an element, slice or view is of (``self.buffer.narrow(0, 0, n)``: ``self.buffer``)."""
+    while True:
+        if isinstance(expr, ir.Index):
+            expr = expr.base
+        elif (
+            isinstance(expr, ir.Call)
+            and isinstance(expr.func, ir.Attr)
+            and expr.func.name in SAME_MEMORY_METHODS
+        ):
+            expr = expr.func.base
+        else:
+            return expr
+
+
+def _names_in(expr: object) -> set[str]:
+    """The plain names an expression reads, at any depth."""
+    if isinstance(expr, ir.Name):
+        return {expr.id}
+    found: set[str] = set()
+    if isinstance(expr, ir.Lambda) or not dataclasses.is_dataclass(expr):
+        return found
+    for field in dataclasses.fields(expr):
+        part = getattr(expr, field.name)
+        for item in part if isinstance(part, tuple) else (part,):
+            found |= _names_in(item[-1] if isinstance(item, tuple) else item)  # a keyword: (name, value)
+    return found
 
 
 def _nested(statements: Sequence[ir.Stmt]) -> Iterable[ir.Stmt]:
@@ -449,6 +500,13 @@ def _read_spelling(expr: ir.Expr) -> str:
         else:
             break
     spelt = _spelling(expr) if isinstance(expr, (ir.Name, ir.Attr)) else ""
+    if (
+        not spelt
+        and isinstance(expr, ir.Call)
+        and isinstance(expr.func, (ir.Name, ir.Attr))
+        and _spelling(expr.func) not in ("dict", "list", "tuple", "set")  # a display of several
+    ):
+        spelt = f"{_spelling(expr.func)}()"  # what an accessor gives (``buf.used()``)
     return f"{spelt}[...]" if spelt and indexed else spelt
 
 
@@ -492,6 +550,13 @@ _DISPLACED_DEFAULT = "default-displaced:"
 
 
 def _opaque_stream(value: Value) -> StreamV | None:
+    if isinstance(value, UnionV):
+        # A stream on every path that can give one: an empty tuple or None is no stream to
+        # copy on (what a ``(err, *values)`` unwrapper gives when the call failed).
+        streams = [o for o in value.options if not (isinstance(o, SeqV) and not o.items)]
+        streams = [o for o in streams if not (isinstance(o, ConstV) and o.value is None)]
+        if len(streams) == 1:
+            value = streams[0]
     if isinstance(value, StreamV):
         return value
     if isinstance(value, ConstV) and value.value in (0, None):
@@ -753,8 +818,14 @@ def _unpack(value: Value, count: int) -> list[Value]:
 
 def _index(base: Value, index: Value) -> Value:
     if isinstance(base, UnionV):
-        # A container held in a field: its empty display and what was stored in it since.
-        options = [option for option in base.options if not (isinstance(option, SeqV) and not option.items)]
+        # A container held in a field: its empty display and what was stored in it since. A
+        # field that is None on some path cannot be subscripted there: those paths raise.
+        options = [
+            option
+            for option in base.options
+            if not (isinstance(option, SeqV) and not option.items)
+            and not (isinstance(option, ConstV) and option.value is None)
+        ]
         return join([_index(option, index) for option in options]) if options else UNKNOWN
     if isinstance(base, (StreamV, EventV, ObjectV, QueueV, FuncV)):
         return base  # a container known only by what it holds (``events[key]``)
@@ -762,8 +833,13 @@ def _index(base: Value, index: Value) -> Value:
         if -len(base.items) <= index.value < len(base.items):
             return base.items[index.value]
         return UNKNOWN
-    if isinstance(base, SeqV) and base.items and not any(isinstance(i, TensorV) for i in base.items):
-        return join(list(base.items))  # some element: a stream, an event, an object
+    if isinstance(base, SeqV) and base.items:
+        # Some element (a stream, an event, an object, a buffer), or a slice of them: what
+        # ``ret[1:]`` gives of cuda-python's ``(err, handle)`` is still that handle (a
+        # computed index picks a handle, not the status code beside it).
+        items: list[Value] = list(base.items)
+        handles: list[Value] = [i for i in items if isinstance(i, (StreamV, EventV, TensorV))]
+        return join(handles or items)
     if isinstance(base, RecordV) and isinstance(index, ConstV) and isinstance(index.value, str):
         return base.get(index.value) or UNKNOWN
     if isinstance(base, RecordV) and base.fields:
@@ -910,3 +986,7 @@ def _flag_tested(test: ir.Expr, env: dict[str, Value]) -> str:
         return ""
     held = env.get(test.id)
     return test.id if isinstance(held, Unknown) and not held.spelling else ""
+
+
+def _is_name(expr: ir.Expr, name: str) -> bool:
+    return isinstance(expr, ir.Name) and expr.id == name

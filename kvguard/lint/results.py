@@ -42,6 +42,9 @@ class CopyRun:
     gap: tuple[FlowStep, ...]
     stale_write_line: int | None
     host_synced: bool
+    # A blocking read of a tensor the code does not place came after the producer's writes
+    # on the requesting thread (what it was): the host may have waited for them.
+    maybe_host_synced: str
     # Where the producer used a load's destination after the barrier (the barrier predates it).
     destination_used_line: int | None
     flow: tuple[FlowStep, ...]
@@ -58,6 +61,8 @@ class CopyRun:
     # copy on it: that orders this copy after the producer's work up to then (what a load
     # overwriting a buffer those calls' kernels read needs), not after what came since.
     ordered_by_earlier_call: bool = False
+    # The objects whose method call the copy is in (see ``ordered_by_earlier_call``).
+    earlier_calls: tuple[tuple[str, str], ...] = ()
     # The destination was allocated on this path, before the copy: no kernel has read it.
     fresh_destination: bool = False
     # The source was allocated on this path and no kernel has written it since: there is no

@@ -61,6 +61,7 @@ def summarize(path: str, data: bytes, callees: frozenset[str] = frozenset()) -> 
         summary.suppressions, summary.malformed_suppressions = read_suppressions(text)
     if not passes_gate(data) and not callees:
         summary.imported = _imported_names(text)
+        summary.defined = tuple(sorted(set(_DEFINITION.findall(text))))
         return summary
     summary.parsed = True
     _parse_into(summary, text, callees)
@@ -71,6 +72,7 @@ def summarize(path: str, data: bytes, callees: frozenset[str] = frozenset()) -> 
     return summary
 
 
+_DEFINITION = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
 _FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)", re.MULTILINE)
 
 
@@ -98,6 +100,8 @@ def _uses(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     found: dict[str, set[str]] = {}
     for match in _IMPORT_FROM.finditer(text):
         module = match.group(1)
+        # A class imported only to annotate a parameter still has its methods called here.
+        found.setdefault(module, set())
         for part in match.group(2).strip("()").replace("\\", " ").split(","):
             words = part.split()
             if not words or not words[0].isidentifier():
@@ -196,6 +200,13 @@ def _parse_segments(text: str, callees: frozenset[str]) -> tuple[list[Segment], 
         [keep or _wanted(piece) for keep, (_, piece) in zip(reached, pieces, strict=True)],
         callees,
     )
+    # And what those callers call here in turn (the backend class a reached engine makes).
+    kept = {first for first, _ in wanted}
+    wanted = [
+        entry
+        for entry, keep in zip(pieces, _with_callees(pieces, [f in kept for f, _ in pieces]), strict=True)
+        if keep
+    ]
     if len(wanted) == len(pieces):
         return [Segment(cst.parse_module(text))], exported
     # The wanted pieces as one module, parsed once, with where each piece starts in it and in
@@ -229,6 +240,9 @@ def _with_callers(
     reached definitions define."""
     names: set[str] = set()
     reached = list(gated)
+    # What another file imports from here may be used without a call (a class as the type of
+    # a parameter whose methods are then called, a function handed on as a callback).
+    imported = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, callees))) + r")\b") if callees else None
     pending = [piece for (_, piece), keep in zip(pieces, gated, strict=True) if keep]
     first = True
     while pending or first:
@@ -248,17 +262,51 @@ def _with_callers(
             if (
                 not reached[index]
                 and piece.startswith(_DEFINITIONS)
-                and (calls.search(piece) or bases.search(piece))
+                and (calls.search(piece) or bases.search(piece) or (imported and imported.search(piece)))
             ):
                 reached[index] = wanted[index] = True
                 pending.append(piece)
+    # A base class defined here of a reached class (the interface a connector implements)
+    # stands for it: code that holds the interface calls the reached class's methods.
+    based_on = {
+        base for (_, piece), keep in zip(pieces, reached, strict=True) if keep for base in _bases(piece)
+    }
+    for index, (_, piece) in enumerate(pieces):
+        if not reached[index] and set(_CLASS_DEFINED.findall(piece)) & based_on:
+            reached[index] = wanted[index] = True
     exported = {
         name
         for (_, piece), keep in zip(pieces, reached, strict=True)
         if keep
         for name in _DEFINED.findall(piece)
     }
+    if exported:
+        # A module-level name bound to what names a reached definition (a registry,
+        # ``CONNECTORS = {"paged": PagedGPUConnector}``) stands for it too.
+        mentions = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, exported))) + r")\b")
+        for index, (_, piece) in enumerate(pieces):
+            bound = _BOUND.match(piece)
+            if bound and not piece.startswith(_DEFINITIONS) and mentions.search(piece, bound.end()):
+                exported.add(bound.group(1))
+                wanted[index] = True
     return [entry for entry, keep in zip(pieces, wanted, strict=True) if keep], tuple(sorted(exported))
+
+
+_BOUND = re.compile(r"(\w+)\s*(?::[^=\n]*)?=(?!=)")
+
+
+_CLASS_DEFINED = re.compile(r"^class\s+(\w+)", re.MULTILINE)
+_CLASS_BASES = re.compile(r"^class\s+\w+\s*\(([^)]*)\)", re.MULTILINE)
+
+
+def _bases(piece: str) -> set[str]:
+    """The names a top-level class piece derives from (``class A(pkg.Base, metaclass=M)``: Base)."""
+    found: set[str] = set()
+    for listed in _CLASS_BASES.findall(piece):
+        for part in listed.split(","):
+            if "=" not in part and part.strip():
+                found.add(part.strip().rsplit(".", 1)[-1])
+    return found
 
 
 def _defines(piece: str, names: frozenset[str]) -> bool:

@@ -27,19 +27,24 @@ KNOWN_GAPS = {
     "hf_accelerate_stream_hooks_buggy": "KVG003 after copies in a forward hook registered on the model",
     "hf_flexgen_three_streams_buggy": "loads into one buffer of a set made together, used by compute",
     "hf_flexgen_three_streams_correct": "writes to one buffer of a set made together are not told apart",
-    "hf_offloaded_static_cache_events_buggy": "KVG003 by torch.save of a dict of lists of pinned tensors",
     "kv_precision_orderings_buggy": "events of a dict comprehension are one event",
     "train_hybrid_optimizer_offload_buggy": "writes by a fused in-place optimizer op on a list of params",
-    "train_zero_infinity_swap_buggy": "KVG003 through a pool buffer's view-returning method",
     "kv_lmcache_property_objects_buggy": "a generator's copies, their sides placed only through next()",
     "train_activation_offload_buggy": "barrier before an opaque call that writes",
-    "train_lazy_copy_stream_buggy": "KVG003 through dict entries under computed keys",
     "train_offload_config_barrier_buggy": "KVG003 under a constructor flag that is off by default",
     "srv_lmcache_disk_buggy": "files reached only through fields and executor.submit miss the gate",
     "train_fsdp_cpu_offload_grads_buggy": "loss.backward() runs no autograd Function's backward",
     "train_fsdp_grad_reduce_offload_buggy": "a collective on the side stream reads the unordered "
     "gradient; the copy reads only the shard that collective wrote there",
     "train_mcore_pack_hook_offload_buggy": "a pool's acquire that is fresh on one path only",
+    "srv_spec_draft_kv_offload_buggy": "an event recorded before a model that writes its own KV "
+    "cache (not given the buffer) runs, waited on by the copy thread",
+    "raw_driver_block_mover_buggy": "ANY read from a config dict a helper builds from module "
+    "defaults (the helper names nothing the analysis follows)",
+    "train_activation_stream_switch_buggy": "a pool's acquire that is fresh on one path only (the "
+    "load into a recycled buffer)",
+    "kv_swap_engine_worker_barrier_correct": "the barrier under `if a or b:` and the copy under a "
+    "later `if b:`: the path that skips the first and takes the second is not told impossible",
 }
 
 

@@ -42,7 +42,7 @@ def test_findings_are_the_triaged_ones(name: str) -> None:
         cwd=tree,
         capture_output=True,
         text=True,
-        timeout=1200,
+        timeout=2400,
     )
     assert result.returncode == 0, result.stderr
     assert "internal error" not in result.stderr

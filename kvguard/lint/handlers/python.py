@@ -14,7 +14,9 @@ from kvguard.lint.reading import _element, _index
 from kvguard.lint.values import (
     UNKNOWN,
     ConstV,
+    ExternalV,
     FuncV,
+    ModuleV,
     RecordV,
     SeqV,
     TensorV,
@@ -54,7 +56,11 @@ class PythonApi(Evaluator):
             holder = call.func.base
             if isinstance(holder, ir.Name) and args and not isinstance(frame.env.get(holder.id), Unknown):
                 current = frame.env.get(holder.id, UNKNOWN)
-                frame.env[holder.id] = join([current, taint([args[-1]]) if memory_of(args[-1]) else current])
+                added = args[-1]
+                if not (method != "extend" and isinstance(added, TensorV)):
+                    # Elements of what ``extend`` is given; an element that is no one buffer.
+                    added = taint([added]) if memory_of(added) else current
+                frame.env[holder.id] = join([current, added])  # ``buffers.append(buf)`` keeps buf
             return UNKNOWN, state
         if method in ("values", "items") and not args and isinstance(receiver, SeqV):
             # A dict the code filled (``{n: Stream() for n in names}``): its values, keyed by
@@ -98,6 +104,11 @@ class PythonApi(Evaluator):
             # ``int(x)`` and a ctypes scalar made from x (``ctypes.c_void_p(s.cuda_stream)``)
             # carry x's meaning: the same stream handle, pointer or order value.
             return args[0], state
+        if dotted == "getattr" and len(args) >= 2 and _names_torch(args[0]):
+            # ``getattr(torch, device.type)`` is torch's module for that device, as
+            # ``torch.get_device_module(device)`` gives it; a constant name is that module.
+            name = args[1].value if isinstance(args[1], ConstV) else None
+            return ExternalV(f"torch.{name}" if isinstance(name, str) else "torch.get_device_module()"), state
         if last == "zip":
             return ZipV(args), state
         if dotted == "range" and len(args) == 1 and isinstance(args[0], ConstV):
@@ -107,6 +118,11 @@ class PythonApi(Evaluator):
                 return SeqV(tuple(ConstV(i, str(i), path, None) for i in range(count))), state
         if last == "dict" and not args:
             return RecordV("dict", tuple(kwargs.items())), state
+        if last == "dict" and len(args) == 1 and isinstance(args[0], RecordV):
+            # A copy of a dict the code spells (``cfg = dict(DEFAULTS)``), keyword entries over it.
+            fields = dict(args[0].fields)
+            fields.update(kwargs)
+            return RecordV("dict", tuple(fields.items())), state
         if last in ("list", "tuple") and args:
             return args[0], state
         if last == "partial" and args:
@@ -114,3 +130,9 @@ class PythonApi(Evaluator):
                 return replace(args[0], partial=(*args[0].partial, *args[1:])), state
             return args[0], state
         return None
+
+
+def _names_torch(value: Value) -> bool:
+    return (isinstance(value, ModuleV) and value.name == "torch") or (
+        isinstance(value, ExternalV) and value.dotted == "torch"
+    )

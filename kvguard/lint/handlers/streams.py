@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from kvguard.lint import ir
 from kvguard.lint.api import (
+    CURRENT_STREAM,
     DEVICE_SYNCS,
     EVENT_CREATORS,
     EVENT_RECORDS,
@@ -91,6 +92,12 @@ class StreamApi(Evaluator):
                     if found is not None:
                         state = found[1]
             return UNKNOWN, state
+        if method == "use" and isinstance(receiver, StreamV) and not args:
+            # cupy: ``stream.use()`` makes the stream the thread's current one until another is
+            # used (``set_stream``'s meaning); the producer's kernels run there from then on.
+            state.streams = (*state.streams[:-1], receiver)
+            state.default_displaced = True
+            return receiver, state
         if method == "wait" and isinstance(receiver, StreamV) and args:
             # cuda.core: ``stream.wait(event_or_stream)``.
             method = "wait_stream" if isinstance(args[0], StreamV) else "wait_event"
@@ -179,8 +186,9 @@ class StreamApi(Evaluator):
             ), state
         if last in EVENT_RECORDS or last in STREAM_WAITS or last in STREAM_SYNCS or last in EVENT_SYNCS:
             return UNKNOWN, self._function_barrier(last, args, call, frame, state)
-        if last == "current_stream":
-            # Inside ``with torch.cuda.stream(s):`` the current stream is s, not the producer.
+        if last in CURRENT_STREAM:
+            # Inside ``with torch.cuda.stream(s):`` (cupy: ``with s:``) the current stream is s,
+            # not the producer.
             return self._current(frame, state), state
         if last == "default_stream":
             entered = [

@@ -20,9 +20,10 @@ from kvguard.lint.api import (
     NEW_ALLOCATORS,
     PINNED_ALLOCATORS,
     RAW_ADDRESS_WRAPPERS,
+    RAW_ALLOCATORS,
     SAME_MEMORY_METHODS,
 )
-from kvguard.lint.evaluator import Evaluator, Handled
+from kvguard.lint.evaluator import ENTRY_OF, Evaluator, Handled
 from kvguard.lint.facts import Memory
 from kvguard.lint.pathstate import Frame, PathState
 from kvguard.lint.reading import (
@@ -109,9 +110,10 @@ class TensorApi(Evaluator):
             return rebound, self._assign(call.func.base, rebound, frame, state, call)
         if method == "copy_" and receiver is not None and args and isinstance(call.func, ir.Attr):
             held = call.func.base
-            state = self._write(held, frame, state, call.span)
+            state = self._write(held, frame, state, call.span, kernel=False)
             non_blocking = args[1] if len(args) > 1 else kwargs.get("non_blocking")
-            return receiver, self._copy(
+            identity = self._identity(receiver, held, frame)
+            state = self._copy(
                 call,
                 "Tensor.copy_",
                 frame,
@@ -121,9 +123,15 @@ class TensorApi(Evaluator):
                 receiver,
                 _root_spelling(call.args[0]),
                 None,
-                written=_written(self._identity(receiver, held, frame), held),
+                written=_written(identity, held),
                 asynchronous=_may_be_true(non_blocking),
             )
+            container = self._identity(UNKNOWN, held, frame) if isinstance(held, ir.Index) else ""
+            if container and container != identity and identity in state.pending:
+                # Also as an entry of its container (``state[buf_key]``), for a caller that reads
+                # it back under a key it computes.
+                state.pending[f"{ENTRY_OF}{container}"] = state.pending[identity]
+            return receiver, state
         if (
             method == "cpu"
             and receiver is not None
@@ -265,6 +273,9 @@ class TensorApi(Evaluator):
             return self._fresh_buffer(memory, site, last), state
         if last in PINNED_ALLOCATORS:
             return TensorV(Memory.HOST, _buffer_site("alloc", frame, call)), state
+        if last in RAW_ALLOCATORS:
+            pointer = TensorV(RAW_ALLOCATORS[last], _buffer_site("alloc", frame, call), address=True)
+            return SeqV((UNKNOWN, pointer)), state  # ``err, ptr = cudart.cudaMalloc(n)``
         if last in RAW_ADDRESS_WRAPPERS:
             return TensorV(Memory.UNKNOWN, _buffer_site("alloc", frame, call), mapped=True), state
         if last in DEVICE_ALLOCATORS and dotted.startswith(DEVICE_MODULES):

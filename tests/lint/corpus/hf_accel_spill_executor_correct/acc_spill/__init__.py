@@ -1,0 +1,3 @@
+from .manager import SpillingKVManager
+
+__all__ = ["SpillingKVManager"]

@@ -1,0 +1,3 @@
+from .block_mover import BlockMover
+
+__all__ = ["BlockMover"]

@@ -1,0 +1,3 @@
+from .pager import KVPager
+
+__all__ = ["KVPager"]

@@ -1,0 +1,3 @@
+from .cache import PagedKVCache
+
+__all__ = ["PagedKVCache"]

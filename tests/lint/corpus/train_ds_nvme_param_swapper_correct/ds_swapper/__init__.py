@@ -1,0 +1,3 @@
+from .param_swapper import PartitionedParamSwapper, PartitionedParamStatus
+
+__all__ = ["PartitionedParamSwapper", "PartitionedParamStatus"]
