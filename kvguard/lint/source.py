@@ -90,6 +90,10 @@ def _imported_names(text: str) -> tuple[str, ...]:
 _IMPORT_FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)", re.MULTILINE)
 _IMPORT_AS = re.compile(r"^[ \t]*import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$", re.MULTILINE)
 _METHOD_CALL = re.compile(r"\.(\w+)\s*\(")
+# A name called or whose attribute is read (``helper(``, ``Pool.make``), and a dotted name's
+# method calls (``ops.swap_blocks(``).
+_NAME_USED = re.compile(r"\b(\w+)\s*[(.]")
+_DOTTED_CALL = re.compile(r"\b(\w+(?:\.\w+)*)\.(\w+)\s*\(")
 
 
 def _uses(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -97,6 +101,13 @@ def _uses(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     reads an attribute of, and every method name it calls (a helper class's method called on
     an object the analysis cannot place)."""
     methods = set(_METHOD_CALL.findall(text))
+    # One scan of the text, not one per import: where each name is last used.
+    last_use = {match.group(1): match.start() for match in _NAME_USED.finditer(text)}
+    called_on: dict[str, set[str]] = {}
+    for match in _DOTTED_CALL.finditer(text):
+        parts = match.group(1).split(".")
+        for start in range(len(parts)):  # ``self.ops.swap(`` calls ``swap`` on ``ops`` too
+            called_on.setdefault(".".join(parts[start:]), set()).add(match.group(2))
     found: dict[str, set[str]] = {}
     for match in _IMPORT_FROM.finditer(text):
         module = match.group(1)
@@ -107,11 +118,11 @@ def _uses(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
             if not words or not words[0].isidentifier():
                 continue
             local = words[2] if len(words) == 3 and words[1] == "as" else words[0]
-            if re.search(rf"\b{re.escape(local)}\s*[(.]", text[match.end() :]):
-                found.setdefault(module, set()).add(words[0])
+            if last_use.get(local, -1) >= match.end():
+                found[module].add(words[0])
     for match in _IMPORT_AS.finditer(text):
         module, alias = match.group(1), match.group(2) or match.group(1)
-        used = set(re.findall(rf"\b{re.escape(alias)}\.(\w+)\s*\(", text))
+        used = called_on.get(alias, set())
         if used:
             found.setdefault(module, set()).update(used)
     return tuple((module, tuple(sorted(names | methods))) for module, names in sorted(found.items()))
