@@ -143,7 +143,7 @@ def _run_check(
         except CacheUnavailable as error:
             warnings.append(str(error))
     touched: Callable[[Finding], bool] | None = None  # None: the whole project was given
-    sources: dict[str, tuple[Path, frozenset[str]]] = {}
+    sources: dict[str, tuple[Path, frozenset[str], frozenset[str]]] = {}
     read: set[str] = set()
     if stdin is not None:
         summaries = [summarize(stdin.display_path, stdin.data)]
@@ -164,9 +164,9 @@ def _run_check(
         """A file's lowered code from the cache, or read again if the cache lost it."""
         code = cache.code(key) if cache is not None else None
         if code is None and key in sources:
-            path, callees = sources[key]
+            path, callees, definitions = sources[key]
             with contextlib.suppress(OSError):
-                again = summarize(display_path(path), path.read_bytes(), callees)
+                again = summarize(display_path(path), path.read_bytes(), callees, definitions)
                 code = again.code
                 if cache is not None and code is not None:
                     cache.put(key, again)
@@ -302,7 +302,7 @@ def _summaries(
     cache: SummaryCache | None,
     jobs: int,
     progress: Progress | None,
-    sources: dict[str, tuple[Path, frozenset[str]]],
+    sources: dict[str, tuple[Path, frozenset[str], frozenset[str]]],
     read: set[str],
 ) -> list[FileSummary]:
     """Each candidate's summary, from the cache where it has one; ``sources`` gets the file
@@ -326,19 +326,19 @@ def _summaries(
         read.add(shown)
         key = cache.key(shown, data) if cache is not None else ""
         if key:
-            sources[key] = (candidate.path, frozenset())
+            sources[key] = (candidate.path, frozenset(), frozenset())
         cached = cache.get(key) if cache is not None else None
         if cached is not None:
             results[index] = cached
         elif passes_gate(data):
-            to_parse.append((index, shown, data, key, frozenset()))
+            to_parse.append((index, shown, data, key, frozenset(), frozenset()))
         else:
             summary = summarize(shown, data)  # cheap: no parse
             summary.cache_key = key
             results[index] = summary
             if cache is not None:
                 cache.put(key, summary)
-    for (index, _, _, key, _), summary in zip(to_parse, _parse_all(to_parse, jobs, progress), strict=True):
+    for (index, _, _, key, _, _), summary in zip(to_parse, _parse_all(to_parse, jobs, progress), strict=True):
         summary.cache_key = key
         results[index] = summary
         if cache is not None:
@@ -351,26 +351,27 @@ def _summaries(
         for index, unparsed in enumerate(results)
         if unparsed is not None and not unparsed.parsed
     }
-    _parse_for_names(callers, candidates, results, cache, jobs, progress, sources)
+    _parse_for_names(callers, "calls", candidates, results, cache, jobs, progress, sources)
     # A module the parsed files import from, which defines what they use (a helper that
     # writes the buffers, a class whose methods they call): parsed for those definitions.
     _parse_for_names(
-        _definitions_used(candidates, results), candidates, results, cache, jobs, progress, sources
+        _definitions_used(candidates, results), "defines", candidates, results, cache, jobs, progress, sources
     )
     return [summary for summary in results if summary is not None]
 
 
 def _parse_for_names(
     wanted: dict[int, frozenset[str]],
+    role: str,
     candidates: list[Candidate],
     results: list[FileSummary | None],
     cache: SummaryCache | None,
     jobs: int,
     progress: Progress | None,
-    sources: dict[str, tuple[Path, frozenset[str]]],
+    sources: dict[str, tuple[Path, frozenset[str], frozenset[str]]],
 ) -> None:
-    """Parse unparsed files for the names other files need from them (their callers of
-    those names, or their definitions)."""
+    """Parse unparsed files for the names other files need from them: their callers of those
+    names (``role`` "calls") or their definitions ("defines")."""
     items: list[_Item] = []
     for index, names in sorted(wanted.items()):
         unparsed = results[index]
@@ -380,15 +381,16 @@ def _parse_for_names(
             data = candidates[index].path.read_bytes()
         except OSError:
             continue
-        key = cache.key(unparsed.path, data + b"\0calls " + " ".join(sorted(names)).encode()) if cache else ""
+        key = cache.key(unparsed.path, data + f"\0{role} {' '.join(sorted(names))}".encode()) if cache else ""
+        callees, definitions = (names, frozenset[str]()) if role == "calls" else (frozenset[str](), names)
         if key:
-            sources[key] = (candidates[index].path, names)
+            sources[key] = (candidates[index].path, callees, definitions)
         cached = cache.get(key) if cache is not None else None
         if cached is not None:
             results[index] = cached
         else:
-            items.append((index, unparsed.path, data, key, names))
-    for (index, _, _, key, _), summary in zip(items, _parse_all(items, jobs, progress), strict=True):
+            items.append((index, unparsed.path, data, key, callees, definitions))
+    for (index, _, _, key, _, _), summary in zip(items, _parse_all(items, jobs, progress), strict=True):
         summary.cache_key = key
         results[index] = summary
         if cache is not None:
@@ -431,7 +433,8 @@ def _definitions_used(
     found: dict[int, frozenset[str]] = {}
     for index, names in wanted.items():
         summary = results[index]
-        defined = names.intersection(summary.defined) if summary is not None else set()
+        known = set(summary.defined) if summary is not None else set()
+        defined = {name for name in names if name.removeprefix(".") in known}
         if defined:
             found[index] = frozenset(defined)
     return found
@@ -448,12 +451,13 @@ def _absolute_module(spec: str, package: str) -> str:
     return ".".join([*base, rest] if rest else base)
 
 
-# (index, path as shown, bytes, cache key, names of other files' functions it calls)
-_Item = tuple[int, str, bytes, str, frozenset[str]]
+# (index, path as shown, bytes, cache key, names of other files' functions it calls, names
+# other files use from it)
+_Item = tuple[int, str, bytes, str, frozenset[str], frozenset[str]]
 
 
 def _summarize_item(item: _Item) -> FileSummary:
-    return summarize(item[1], item[2], item[4])
+    return summarize(item[1], item[2], item[4], item[5])
 
 
 def _parse_all(items: list[_Item], jobs: int, progress: Progress | None) -> list[FileSummary]:

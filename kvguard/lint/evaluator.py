@@ -196,6 +196,7 @@ class Evaluator:
         # _ANY_STREAM for a wait that may cover any stream (the device, an event).
         self._waited_somewhere: set[str] = set()
         self._relevant: set[tuple[str, str]] = set()
+        self._levels: dict[tuple[str, str], int] = {}  # calls above a seed, of each relevant one
         self._reach: set[tuple[str, str]] = set()
         self._reach_classes: set[tuple[str, str]] = set()
         self._relevant_classes: set[tuple[str, str]] = set()

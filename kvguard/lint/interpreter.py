@@ -21,7 +21,8 @@ module composes them and drives the run.
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
+from collections import Counter, deque
+from collections.abc import Sequence
 from dataclasses import replace
 
 from kvguard.lint import ir
@@ -40,6 +41,7 @@ from kvguard.lint.reading import (
     _LEFT_PENDING,
     _TENSOR_WRITE,
     _WHOLE_BUFFER_READS,
+    BUILTIN_METHODS,
     _direct_calls,
     _fields_assigned,
     _names_used,
@@ -48,6 +50,10 @@ from kvguard.lint.reading import (
 )
 from kvguard.lint.results import MAIN_THREAD, Analysis, CopyRun, Dependencies, HostRead
 from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, Value
+
+# How many calls above a seed (a function naming a stream, event, thread, queue or raw copy)
+# a function the roots never reached still runs on its own.
+_FALLBACK_LEVELS = 2
 
 
 class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, TensorApi):
@@ -116,7 +122,13 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
                 # reported, since the real caller may pass a resolved one.
                 # A thread's target, and what it calls, are not among them: they run as that
                 # thread, after the roots.
-                unreached = sorted(self._relevant - self._entered - self._thread_code() - self._nested)
+                # Those far above any seed only pass on to it what their callers, unknown,
+                # give them: the functions nearer the seed run on their own instead.
+                unreached = sorted(
+                    key
+                    for key in self._relevant - self._entered - self._thread_code() - self._nested
+                    if self._levels[key] <= _FALLBACK_LEVELS
+                )
                 # Callers before what they call: a caller's run reaches its callees with its
                 # arguments and barriers, and a callee it reached does not run on its own.
                 unreached = self._callers_first(unreached)
@@ -245,7 +257,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         caller = self._functions.get(caller_key)
         callees: list[tuple[str, str]] = []
         if caller is not None:
-            plain, on_self = _direct_calls(caller.body)
+            plain, on_self, _ = _direct_calls(caller.body)
             callees = [
                 key for name in plain for key in by_name.get(name, ()) if not self._functions[key].class_name
             ]
@@ -385,6 +397,8 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         each closed over callers, by called name."""
         callers: dict[str, set[tuple[str, str]]] = {}
         seeds, weak = [], []
+        packages = frozenset(name.split(".")[0] for name in self._modules)
+        scopes = {name: _module_scope(module.code, packages) for name, module in self._modules.items()}
         for key, function in self._functions.items():
             called, mentioned, passed = _names_used(function.body)
             self._uses[id(function.body)] = (called, mentioned)
@@ -392,7 +406,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             self._passed |= passed
             # Handing a function on (``partial(self.job)``, ``pool.submit(self.job)``) is how
             # it comes to run: the hand-off matters as a call would.
-            for name in called | passed:
+            for name in _linked_calls(function.body, called, scopes[key[0]]) | passed:
                 callers.setdefault(name, set()).add(key)
             if mentioned & SEED_NAMES or any(
                 _spelling(d).endswith("contextmanager") for d in function.decorators
@@ -409,7 +423,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             called, mentioned, passed = _names_used(module.code.body)
             self._uses[id(module.code.body)] = (called, mentioned)
             self._passed |= passed
-        self._relevant = self._closure(seeds, callers)
+        self._relevant = self._closure(seeds, callers, self._levels)
         self._reach = self._closure(seeds + weak, callers)
         self._relevant_classes = self._classes_of(self._relevant)
         self._reach_classes = self._classes_of(self._reach)
@@ -435,18 +449,25 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         }
 
     def _closure(
-        self, seeds: list[tuple[str, str]], callers: dict[str, set[tuple[str, str]]]
+        self,
+        seeds: list[tuple[str, str]],
+        callers: dict[str, set[tuple[str, str]]],
+        levels: dict[tuple[str, str], int] | None = None,
     ) -> set[tuple[str, str]]:
         """Seeds and everything that calls them by name; constructing a class whose methods
-        are in the set counts as calling them (its instances carry their fields)."""
+        are in the set counts as calling them (its instances carry their fields). ``levels``
+        gets how many calls each is above a seed."""
         found = set(seeds)
-        pending = list(seeds)
+        pending = deque(seeds)
+        if levels is not None:
+            levels.update(dict.fromkeys(seeds, 0))
         subclasses: dict[str, set[str]] = {}
         for info in self._classes.values():
             for base in info.bases:
                 subclasses.setdefault(_spelling(base).rsplit(".", 1)[-1], set()).add(info.name)
         while pending:
-            function = self._functions[pending.pop()]
+            key = pending.popleft()
+            function = self._functions[key]
             names = [function.name]
             if function.class_name:
                 # Constructing the class, or any subclass, makes an instance with this method.
@@ -459,6 +480,8 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
                     if caller not in found:
                         found.add(caller)
                         pending.append(caller)
+                        if levels is not None:
+                            levels[caller] = levels[key] + 1
         return found
 
     def _instances_for(self, key: tuple[str, str]) -> list[ObjectV]:
@@ -560,3 +583,34 @@ _FUNCTION_HANDLERS = (
     PythonApi._builtin_function,
     TensorApi._tensor_function,
 )
+
+
+def _module_scope(code: ir.ModuleCode, packages: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The names a module binds at its top level (what a plain call there can reach), and
+    those of them bound to modules outside the project (``torch``, ``np``)."""
+    defined = {function.name for function in code.functions if not function.class_name}
+    bound = frozenset({*code.imports, *code.constants, *defined, *(cls.name for cls in code.classes)})
+    outside = frozenset(
+        name
+        for name, target in code.imports.items()
+        if not target.startswith(".") and target.split(".")[0] not in packages
+    )
+    return bound, outside
+
+
+def _linked_calls(
+    body: Sequence[ir.Stmt], called: set[str], scope: tuple[frozenset[str], frozenset[str]]
+) -> set[str]:
+    """The names a function calls that may be project functions of that name: a plain name
+    only where its module binds it (``max(a, b)`` is the built-in unless defined or imported
+    there), a method on another object unless built-in types have it (``d.get(k)``) or the
+    object is a module outside the project (``torch.cat``). Not ``__init__``: constructing a
+    class reaches its constructor by the class's name."""
+    bound, outside = scope
+    plain, on_self, on_other = _direct_calls(body)
+    project_methods = {
+        name for receiver, name in on_other if receiver not in outside and name not in BUILTIN_METHODS
+    }
+    linked = (plain & bound) | on_self | project_methods
+    dropped = (plain - bound) | {name for _, name in on_other} | {"__init__"}
+    return called - (dropped - linked) - {"__init__"}

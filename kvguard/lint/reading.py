@@ -60,18 +60,28 @@ _NEW_STREAM = "a stream created here"
 EMPTIED = SeqV(())
 
 
-def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
-    """Names called plainly (``helper(...)``) and methods called on ``self``."""
+def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[tuple[str, str]]]:
+    """Names called plainly (``helper(...)``), methods called on ``self``, ``cls`` or
+    ``super()``, and methods called on anything else, with the receiver's name where it is a
+    plain name (``("torch", "cat")``; ``""`` for ``x.y.m()``)."""
     plain: set[str] = set()
     on_self: set[str] = set()
+    on_other: set[tuple[str, str]] = set()
 
     def visit(value: object) -> None:
         if isinstance(value, ir.Call):
             func = value.func
             if isinstance(func, ir.Name):
                 plain.add(func.id)
-            elif isinstance(func, ir.Attr) and isinstance(func.base, ir.Name) and func.base.id == "self":
-                on_self.add(func.name)
+            elif isinstance(func, ir.Attr):
+                base = func.base
+                own = (isinstance(base, ir.Name) and base.id in ("self", "cls")) or (
+                    isinstance(base, ir.Call) and _is_name(base.func, "super")
+                )
+                if own:
+                    on_self.add(func.name)
+                else:
+                    on_other.add((base.id if isinstance(base, ir.Name) else "", func.name))
         if isinstance(value, (tuple, list)):
             for item in value:
                 visit(item)
@@ -80,7 +90,17 @@ def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
                 visit(getattr(value, name))
 
     visit(tuple(statements))  # the walk descends into nested blocks itself
-    return plain, on_self
+    return plain, on_self, on_other
+
+
+# Methods of Python's built-in types: ``x.get(k)``, ``x.pop()``, ``x.join(parts)`` on a value
+# the code does not place is far likelier one of these than a project method of that name.
+BUILTIN_METHODS = frozenset(
+    name
+    for kind in (dict, list, set, frozenset, str, bytes, bytearray, tuple, int, float, complex)
+    for name in dir(kind)
+    if not name.startswith("_")
+)
 
 
 def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[str]]:

@@ -12,12 +12,20 @@ import hashlib
 import io
 import re
 import tokenize
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kvguard.lint import serial
-from kvguard.lint.api import passes_gate
+from kvguard.lint.api import (
+    GATE_NAMES,
+    PINNED_ALLOCATORS,
+    RAW_ALLOCATORS,
+    SEED_NAMES,
+    WEAK_NAMES,
+    passes_gate,
+)
 from kvguard.lint.dependencies import module_shape
-from kvguard.lint.facts import Diagnostic, FileSummary
+from kvguard.lint.facts import Diagnostic, FileSummary, Memory
 from kvguard.lint.suppressions import read_suppressions
 
 if TYPE_CHECKING:
@@ -47,10 +55,12 @@ def decode(data: bytes) -> tuple[str | None, Diagnostic | None]:
         return None, Diagnostic(f"unknown encoding '{encoding}' declared")
 
 
-def summarize(path: str, data: bytes, callees: frozenset[str] = frozenset()) -> FileSummary:
+def summarize(
+    path: str, data: bytes, callees: frozenset[str] = frozenset(), definitions: frozenset[str] = frozenset()
+) -> FileSummary:
     """Read one file into its summary; every failure becomes a diagnostic, never an error.
-    ``callees``: names other files export that this one calls (it is parsed for those calls
-    even when it passes no gate of its own)."""
+    ``callees``: names other files export that this one calls; ``definitions``: names other
+    files use from this one (it is parsed for those, even when it passes no gate of its own)."""
     summary = FileSummary(path=path)
     text, problem = decode(data)
     if text is None:
@@ -59,16 +69,45 @@ def summarize(path: str, data: bytes, callees: frozenset[str] = frozenset()) -> 
         return summary
     if _SUPPRESSION_HINT.search(data):
         summary.suppressions, summary.malformed_suppressions = read_suppressions(text)
-    if not passes_gate(data) and not callees:
-        summary.imported = _imported_names(text)
-        summary.defined = tuple(sorted(set(_DEFINITION.findall(text))))
-        return summary
+    gated = passes_gate(data)
+    if not gated and not callees and not definitions:
+        return _unparsed(summary, text)
+    selection = _select(text, callees, definitions)
+    # A package's ``__init__`` that imports what others export re-exports it: ``from package
+    # import Name`` reads it there.
+    if not gated and not selection.reaches and not (callees and path.endswith("__init__.py")):
+        return _unparsed(summary, text)  # nothing here calls or defines what others need
     summary.parsed = True
-    _parse_into(summary, text, callees)
+    _parse_into(summary, text, selection)
     summary.uses = _uses(text)
     if summary.code is not None:
         summary.code_digest = hashlib.blake2b(serial.dumps(summary.code), digest_size=16).hexdigest()
         summary.shape = module_shape(summary.code)
+    return summary
+
+
+def _orders(piece: str, own: frozenset[str], pinned_host: bool) -> bool:
+    """Whether a piece names an ordering construct other than the names in ``own``; or an
+    asynchronous copy, where the file allocates pinned host memory it may copy into (what the
+    caller reads next, on the host, may be the copy's destination)."""
+    if own:
+        piece = re.sub(r"\b(?:" + "|".join(sorted(map(re.escape, own))) + r")\b", "_", piece)
+    if not pinned_host:
+        piece = piece.replace("non_blocking", "")
+    return passes_gate(piece.encode("utf-8", "surrogatepass"))
+
+
+# Pinned host memory, allocated or pinned here (``pin_memory=True``, ``cudaHostAlloc``).
+_PINNED_HOST_NAMES = PINNED_ALLOCATORS | {
+    name for name, memory in RAW_ALLOCATORS.items() if memory is Memory.HOST
+}
+_PINNED_HOST = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _PINNED_HOST_NAMES))) + r")\b")
+
+
+def _unparsed(summary: FileSummary, text: str) -> FileSummary:
+    """A file the analysis does not read: what it imports and defines, for the files it does."""
+    summary.imported = _imported_names(text)
+    summary.defined = tuple(sorted(set(_DEFINITION.findall(text))))
     return summary
 
 
@@ -90,18 +129,20 @@ def _imported_names(text: str) -> tuple[str, ...]:
 _IMPORT_FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)", re.MULTILINE)
 _IMPORT_AS = re.compile(r"^[ \t]*import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$", re.MULTILINE)
 _METHOD_CALL = re.compile(r"\.(\w+)\s*\(")
-# A name called or whose attribute is read (``helper(``, ``Pool.make``), and a dotted name's
-# method calls (``ops.swap_blocks(``).
-_NAME_USED = re.compile(r"\b(\w+)\s*[(.]")
+# A name used as a value: called, an attribute read, passed on or in an annotation (``pool:
+# Pool``), not where it is bound or imported.
+_NAME_USED = re.compile(r"(?<![\w.])(\w+)\b(?!\s*=[^=])")
 _DOTTED_CALL = re.compile(r"\b(\w+(?:\.\w+)*)\.(\w+)\s*\(")
 
 
 def _uses(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """What this file may use from each module it imports: the imported names it calls or
-    reads an attribute of, and every method name it calls (a helper class's method called on
-    an object the analysis cannot place)."""
-    methods = set(_METHOD_CALL.findall(text))
-    # One scan of the text, not one per import: where each name is last used.
+    """What this file may use from each module it imports: the imported names it mentions
+    after importing them (a class only in an annotation still has its methods called here),
+    the functions it calls through an imported module (``ops.swap_blocks(``), and, marked
+    with a leading dot, every method it calls (``.flush_pending``: a helper class's method
+    called on an object the analysis cannot place)."""
+    methods = {f".{name}" for name in _METHOD_CALL.findall(text) if not name.startswith("__")}
+    # One scan of the text, not one per import: where each name is last mentioned.
     last_use = {match.group(1): match.start() for match in _NAME_USED.finditer(text)}
     called_on: dict[str, set[str]] = {}
     for match in _DOTTED_CALL.finditer(text):
@@ -111,7 +152,6 @@ def _uses(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     found: dict[str, set[str]] = {}
     for match in _IMPORT_FROM.finditer(text):
         module = match.group(1)
-        # A class imported only to annotate a parameter still has its methods called here.
         found.setdefault(module, set())
         for part in match.group(2).strip("()").replace("\\", " ").split(","):
             words = part.split()
@@ -122,9 +162,7 @@ def _uses(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
                 found[module].add(words[0])
     for match in _IMPORT_AS.finditer(text):
         module, alias = match.group(1), match.group(2) or match.group(1)
-        used = called_on.get(alias, set())
-        if used:
-            found.setdefault(module, set()).update(used)
+        found.setdefault(module, set()).update(called_on.get(alias, set()))
     return tuple((module, tuple(sorted(names | methods))) for module, names in sorted(found.items()))
 
 
@@ -146,7 +184,7 @@ def _bracket_depth(text: str) -> int:
     return deepest
 
 
-def _parse_into(summary: FileSummary, text: str, callees: frozenset[str] = frozenset()) -> None:
+def _parse_into(summary: FileSummary, text: str, selection: _Selection) -> None:
     import libcst as cst
 
     from kvguard.lint.reader import ModuleReader
@@ -163,7 +201,8 @@ def _parse_into(summary: FileSummary, text: str, callees: frozenset[str] = froze
             summary.diagnostics.append(Diagnostic("nesting too deep to parse"))
             return
     try:
-        segments, summary.exported = _parse_segments(text, callees)
+        segments = _parse_segments(text, selection)
+        summary.exported = selection.exported
     except cst.ParserSyntaxError as error:
         summary.diagnostics.append(_syntax_diagnostic(text, error))
         return
@@ -193,24 +232,45 @@ _CLAUSE = re.compile(r"(?:else|elif|except|finally)\b")
 _SHORT_PIECE_LINES = 25
 
 
-def _parse_segments(text: str, callees: frozenset[str]) -> tuple[list[Segment], tuple[str, ...]]:
-    """Parse only the top-level statements the analysis needs, or the whole file if unsure;
-    with the names of the top-level definitions that lead to what it needs."""
-    import libcst as cst
+@dataclass(frozen=True)
+class _Selection:
+    """The top-level statements of a file the analysis needs (``wanted``, of ``total``); the
+    names of the definitions among them that lead to what it needs (``exported``); whether
+    any definition is among them for what made the file interesting (``reaches``)."""
 
-    from kvguard.lint.reader import Segment
+    wanted: list[tuple[int, str]]
+    total: int
+    exported: tuple[str, ...]
+    reaches: bool
 
+
+def _select(text: str, callees: frozenset[str], definitions: frozenset[str]) -> _Selection:
+    """``callees``: names other files export that this one calls; ``definitions``: names other
+    files use from this one (only those definitions are read, with what they call here)."""
     pieces = _top_level_pieces(text)
+    if definitions:
+        # What other files use from here, not what else here uses it: no callers.
+        defining = [_defines(piece, definitions) for _, piece in pieces]
+        reached = _with_callees(pieces, defining)
+        wanted = [
+            entry
+            for entry, keep in zip(pieces, reached, strict=True)
+            if keep or (not entry[1].startswith(_DEFINITIONS) and _wanted(entry[1]))
+        ]
+        return _Selection(wanted, len(pieces), (), any(defining))
     gated = [passes_gate(piece.encode("utf-8", "surrogatepass")) for _, piece in pieces]
-    # The definitions other files use from this one, and what they call here in turn.
-    defining = _with_callees(pieces, [bool(callees) and _defines(piece, callees) for _, piece in pieces])
-    reached = [keep or defines for keep, defines in zip(gated, defining, strict=True)]
-    wanted, exported = _with_callers(
-        pieces,
-        reached,
-        [keep or _wanted(piece) for keep, (_, piece) in zip(reached, pieces, strict=True)],
-        callees,
-    )
+    parsed_anyway = [keep or _wanted(piece) for keep, (_, piece) in zip(gated, pieces, strict=True)]
+    wanted, exported = _with_callers(pieces, gated, parsed_anyway, callees)
+    if not callees:
+        # Other files' callers are read for the definitions here that lead to a stream, event,
+        # thread, queue, raw copy or source order: a caller's stream and barriers order those.
+        # Not for an asynchronous tensor copy alone (it runs on the caller's current stream,
+        # which a caller that sets one names itself), nor for a name the file defines itself
+        # (a request's own ``record_event`` method is not the stream API).
+        own = frozenset(_DEFINITION.findall(text)) & GATE_NAMES
+        host = _PINNED_HOST.search(text) is not None
+        ordering = [_orders(piece, own, host) for _, piece in pieces]
+        _, exported = _with_callers(pieces, ordering, list(ordering), callees)
     # And what those callers call here in turn (the backend class a reached engine makes).
     kept = {first for first, _ in wanted}
     wanted = [
@@ -218,23 +278,32 @@ def _parse_segments(text: str, callees: frozenset[str]) -> tuple[list[Segment], 
         for entry, keep in zip(pieces, _with_callees(pieces, [f in kept for f, _ in pieces]), strict=True)
         if keep
     ]
-    if len(wanted) == len(pieces):
-        return [Segment(cst.parse_module(text))], exported
+    return _Selection(wanted, len(pieces), exported, bool(exported))
+
+
+def _parse_segments(text: str, selection: _Selection) -> list[Segment]:
+    """Parse only the top-level statements the analysis needs, or the whole file if unsure."""
+    import libcst as cst
+
+    from kvguard.lint.reader import Segment
+
+    if len(selection.wanted) == selection.total:
+        return [Segment(cst.parse_module(text))]
     # The wanted pieces as one module, parsed once, with where each piece starts in it and in
     # the file.
     joined: list[str] = []
     starts: list[tuple[int, int]] = []
     line = 1
-    for first, piece in wanted:
+    for first, piece in selection.wanted:
         if not piece.endswith(("\n", "\r")):
             piece += "\n"
         starts.append((line, first))
         joined.append(piece)
         line += len(piece.splitlines())
     try:
-        return [Segment(cst.parse_module("".join(joined)), tuple(starts))], exported
+        return [Segment(cst.parse_module("".join(joined)), tuple(starts))]
     except cst.ParserSyntaxError:
-        return [Segment(cst.parse_module(text))], exported
+        return [Segment(cst.parse_module(text))]
 
 
 # Top-level functions and classes only: method names (``get``, ``run``) are too common to
@@ -251,13 +320,16 @@ def _with_callers(
     reached definitions define."""
     names: set[str] = set()
     reached = list(gated)
-    # What another file imports from here may be used without a call (a class as the type of
-    # a parameter whose methods are then called, a function handed on as a callback).
+    # What another file exports is also used without a call: handed on (a callback, a thread's
+    # target) or as the type of a parameter whose methods are then called. Subclassing it is
+    # no use of it: the inherited methods run on their own where no caller is found.
     imported = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, callees))) + r")\b") if callees else None
     pending = [piece for (_, piece), keep in zip(pieces, gated, strict=True) if keep]
+    own: set[str] = set()
     first = True
     while pending or first:
         fresh = {name for piece in pending for name in _DEFINED.findall(piece)} - names
+        own |= fresh
         if first:
             fresh |= callees
             first = False
@@ -265,15 +337,23 @@ def _with_callers(
         pending = []
         if not fresh:
             break
-        alternatives = "|".join(sorted(map(re.escape, fresh)))
-        calls = re.compile(r"\b(?:" + alternatives + r")\s*\(")
-        # A subclass of a reached class inherits what leads to the copy.
-        bases = re.compile(r"^class\s+\w+\s*\([^)]*\b(?:" + alternatives + r")\b")
+        calls = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, fresh))) + r")\s*\(")
+        # A subclass of a reached class of this file inherits what leads to the copy.
+        subclassed = fresh & own
+        bases = (
+            re.compile(r"^class\s+\w+\s*\([^)]*\b(?:" + "|".join(sorted(map(re.escape, subclassed))) + r")\b")
+            if subclassed
+            else None
+        )
         for index, (_, piece) in enumerate(pieces):
             if (
                 not reached[index]
                 and piece.startswith(_DEFINITIONS)
-                and (calls.search(piece) or bases.search(piece) or (imported and imported.search(piece)))
+                and (
+                    calls.search(piece)
+                    or (bases and bases.search(piece))
+                    or (imported and imported.search(_without_bases(piece)))
+                )
             ):
                 reached[index] = wanted[index] = True
                 pending.append(piece)
@@ -303,6 +383,12 @@ def _with_callers(
     return [entry for entry, keep in zip(pieces, wanted, strict=True) if keep], tuple(sorted(exported))
 
 
+def _without_bases(piece: str) -> str:
+    """A piece without the base list of the class it defines."""
+    header = _CLASS_BASES.search(piece)
+    return piece[: header.start(1)] + piece[header.end(1) :] if header else piece
+
+
 _BOUND = re.compile(r"(\w+)\s*(?::[^=\n]*)?=(?!=)")
 
 
@@ -321,12 +407,36 @@ def _bases(piece: str) -> set[str]:
 
 
 def _defines(piece: str, names: frozenset[str]) -> bool:
-    """Whether a top-level piece defines one of the names, as itself or as a method."""
+    """Whether a top-level piece defines one of the names, as itself or (a name with a leading
+    dot) as a method. A function always counts (a factory or a result unwrapper carries values
+    along); a class only if it names something the analysis reads or is small (a payload
+    record): a large class that does nothing the analysis follows (a configuration) is as
+    good unread."""
     if not piece.startswith(_DEFINITIONS):
         return False
-    if set(_DEFINED.findall(piece)) & names:
-        return True
-    return any(name in names for name in _METHOD_DEFINED.findall(piece))
+    if not (
+        set(_DEFINED.findall(piece)) & names
+        or any(f".{name}" in names for name in _METHOD_DEFINED.findall(piece))
+    ):
+        return False
+    return (
+        not _CLASS_DEFINED.search(piece)
+        or piece.count("\n") <= _SMALL_CLASS_LINES
+        or bool(passes_gate(piece.encode("utf-8", "surrogatepass")) or _KNOWN_CALL.search(piece))
+    )
+
+
+# A class up to this long is read for its fields even when it names nothing the analysis
+# reads (a request or payload record handed through a queue).
+_SMALL_CLASS_LINES = 60
+
+
+# A call the analysis reads (a copy, a placement, an allocation, a stream or event call) or a
+# write it tracks (an in-place method such as ``index_copy_``, an ``out=`` argument).
+_KNOWN_CALL = re.compile(
+    r"\b(?:" + "|".join(sorted(map(re.escape, SEED_NAMES | WEAK_NAMES))) + r")\s*\("
+    r"|\.[A-Za-z]\w*[A-Za-z0-9]_\s*\(|\bout\s*="
+)
 
 
 _METHOD_DEFINED = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
