@@ -203,7 +203,13 @@ class Evaluator:
         self._host_readers: set[tuple[str, str]] = set()
         self._relevance()
         self._heap: dict[tuple[str, str, str], list[Value]] = {}
-        self._instances: list[ObjectV] = []
+        self._methods_found: dict[tuple[str, str, str], tuple[str, str] | None] = {}
+        # Constructions whose effects can be replayed, by what they depend on
+        # (``_construction_memo``), with the heap keys they read and when those last changed.
+        self._constructions: dict[tuple[object, ...], _Construction] = {}
+        self._heap_version = 0
+        self._heap_versions: dict[tuple[str, str, str], int] = {}
+        self._instances: dict[ObjectV, None] = {}  # in the order made (a set, looked up often)
         self._constant_values: dict[tuple[str, str], Value] = {}
         self._bases: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._puts: dict[str, list[Put]] = {}
@@ -1108,6 +1114,8 @@ class Evaluator:
     def _changed(self, key: tuple[str, str, str]) -> None:
         """A field or global changed in the entry point now running (the last one numbered)."""
         self._heap_changed[key] = self._root_runs - 1
+        self._heap_version += 1
+        self._heap_versions[key] = self._heap_version
 
     def _stored(self, key: tuple[str, str, str]) -> list[Value]:
         """What was assigned to a field or global so far (noting that the running entry point
@@ -1510,6 +1518,13 @@ class Evaluator:
         )
 
     def _method(self, module: str, cls: str, name: str) -> tuple[str, str] | None:
+        """The method ``name`` of the class, its own or the first base's that defines it."""
+        key = (module, cls, name)
+        if key not in self._methods_found:
+            self._methods_found[key] = self._find_method(module, cls, name)
+        return self._methods_found[key]
+
+    def _find_method(self, module: str, cls: str, name: str) -> tuple[str, str] | None:
         seen = 0
         queue = [(module, cls)]
         while queue and seen < 16:
@@ -1751,15 +1766,83 @@ class Evaluator:
             return RecordV(info.qualname, tuple(fields)), state
         obj = ObjectV(cls.module, cls.qualname, _site(frame, call))
         if obj not in self._instances and len(self._instances) < 4096:
-            self._instances.append(obj)
+            self._instances[obj] = None
         if init is None:
             return obj, state
+        memo = self._construction_memo(obj, args, kwargs, frame)
+        if memo is not None and self._replayed(memo, state):
+            return obj, state
+        before = (state.copy(), self._reached(), len(self.host_reads), set(self._heap_reads))
+        fresh, unwritten, version = set(self._fresh), set(self._unwritten), self._heap_version
         self._constructing[obj] = {}
         try:
             _, state = self._invoke(FuncV(init[0], init[1], obj), args, kwargs, state, frame, call)
         finally:
             self._constructing.pop(obj, None)
+        if memo is not None and version == self._heap_version:
+            self._remember_construction(memo, before, state, fresh, unwritten)
         return obj, state
+
+    def _reached(self) -> tuple[int, int, int, int]:
+        """How many copies, inherited copies, puts and thread starts the analysis has seen."""
+        return (self._copies_reached, self._inherited_copies, self._handoffs_reached, len(self._threads))
+
+    def _construction_memo(
+        self, obj: ObjectV, args: tuple[Value, ...], kwargs: tuple[tuple[str, Value], ...], frame: Frame
+    ) -> tuple[object, ...] | None:
+        """What a construction's effects depend on besides the heap: the instance (its class and
+        where it is made), its arguments and the thread; None where the arguments cannot be
+        told apart (a value holding a mutable container)."""
+        key = (obj, args, kwargs, frame.thread, frame.depth)
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
+
+    def _replayed(self, memo: tuple[object, ...], state: PathState) -> bool:
+        """Apply a construction's effects from an earlier identical one, if it had only effects
+        that can be replayed (fields it set, buffers it allocated, code it called outside the
+        project) and nothing it read from the heap changed since."""
+        found = self._constructions.get(memo)
+        if found is None:
+            return False
+        reads, carried, launched, fresh, unwritten = found
+        if any(self._heap_versions.get(key, 0) > version for key, version in reads.items()):
+            return False
+        self._heap_reads |= reads.keys()
+        state.carried = state.carried | carried
+        if launched:
+            state.launched = self._clock
+        self._fresh |= fresh
+        self._unwritten |= unwritten
+        return True
+
+    def _remember_construction(
+        self,
+        memo: tuple[object, ...],
+        before: tuple[PathState, tuple[int, int, int, int], int, set[tuple[str, str, str]]],
+        after: PathState,
+        fresh: set[str],
+        unwritten: set[str],
+    ) -> None:
+        """Keep a construction's effects for identical later ones, where it issued no copy,
+        barrier, record, write, wait or hand-off (those belong to the path it ran on)."""
+        state, reached, host_reads, heap_reads = before
+        if (
+            reached != self._reached()
+            or host_reads != len(self.host_reads)
+            or _path_effects(state) != _path_effects(after)
+        ):
+            return
+        reads = {key: self._heap_versions.get(key, 0) for key in self._heap_reads - heap_reads}
+        self._constructions[memo] = (
+            reads,
+            after.carried - state.carried,
+            after.launched != state.launched,
+            self._fresh - fresh,
+            self._unwritten - unwritten,
+        )
 
     def _copy(
         self,
@@ -2183,3 +2266,30 @@ def _named_by_field(value: Value, spelled: str) -> Value:
     if isinstance(value, UnionV):
         return UnionV(tuple(_named_by_field(option, spelled) for option in value.options))
     return value
+
+
+# What a replayable construction did: the heap keys it read (and when they last changed),
+# the objects it entered, whether it called code outside the project, the buffers it
+# allocated and those of them no kernel filled.
+_Construction = tuple[dict[tuple[str, str, str], int], frozenset[tuple[str, str]], bool, set[str], set[str]]
+
+
+def _path_effects(state: PathState) -> tuple[object, ...]:
+    """What a path carries that a construction must not have changed for its effects to be
+    replayed elsewhere (all but the objects entered and the last outside call)."""
+    return (
+        state.barriers,
+        state.gaps,
+        state.records,
+        state.writes,
+        state.synced,
+        state.ordered_all,
+        state.streams,
+        state.returned,
+        state.pending,
+        state.issued,
+        state.unrecorded,
+        state.default_displaced,
+        state.unordered_entries,
+        state.maybe_synced,
+    )

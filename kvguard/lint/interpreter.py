@@ -22,13 +22,17 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter, deque
-from collections.abc import Sequence
 from dataclasses import replace
 
 from kvguard.lint import ir
 from kvguard.lint.api import SEED_NAMES, WEAK_NAMES
 from kvguard.lint.dependencies import BODY, CLASS, FUNCTION, UnitIndex
-from kvguard.lint.evaluator import _ANY_STREAM, _CALLS_PER_ROOT, _RUNS_PER_THREAD_FUNCTION, Handled
+from kvguard.lint.evaluator import (
+    _ANY_STREAM,
+    _CALLS_PER_ROOT,
+    _RUNS_PER_THREAD_FUNCTION,
+    Handled,
+)
 from kvguard.lint.handlers.arrays import ArrayApi
 from kvguard.lint.handlers.handoffs import HandoffApi
 from kvguard.lint.handlers.python import PythonApi
@@ -42,6 +46,8 @@ from kvguard.lint.reading import (
     _TENSOR_WRITE,
     _WHOLE_BUFFER_READS,
     BUILTIN_METHODS,
+    OWN_CALL,
+    PLAIN_CALL,
     _direct_calls,
     _fields_assigned,
     _names_used,
@@ -109,11 +115,13 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         # From here on what the runs read is noted; the indexes above read only the modules'
         # shapes (kvguard.lint.dependencies).
         self._functions.noted, self._classes.noted = set(), set()
+        self._methods_found.clear()  # found before reads were noted: found again, noted
         unreached: list[tuple[str, str]] = []
         for reporting in (False, True):
             self._reporting = reporting
             self._puts, self._threads = {}, []
             self._called = set()
+            self._constructions = {}  # the reporting pass runs with every field known
             for root in [*writers, *roots]:
                 self._run_root_and_instances(root)
             if not reporting:
@@ -223,10 +231,6 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         if not self._reporting:
             self._collected[key] = (started, self._heap_reads, len(runs))
 
-    def _reached(self) -> tuple[int, int, int, int]:
-        """How many copies, inherited copies, puts and thread starts the analysis has seen."""
-        return (self._copies_reached, self._inherited_copies, self._handoffs_reached, len(self._threads))
-
     def _thread_code(self) -> set[tuple[str, str]]:
         """The functions threads started so far run."""
         return self._called_from(
@@ -257,7 +261,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         caller = self._functions.get(caller_key)
         callees: list[tuple[str, str]] = []
         if caller is not None:
-            plain, on_self, _ = _direct_calls(caller.body)
+            plain, on_self = _direct_calls(caller.body)
             callees = [
                 key for name in plain for key in by_name.get(name, ()) if not self._functions[key].class_name
             ]
@@ -400,13 +404,14 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         packages = frozenset(name.split(".")[0] for name in self._modules)
         scopes = {name: _module_scope(module.code, packages) for name, module in self._modules.items()}
         for key, function in self._functions.items():
-            called, mentioned, passed = _names_used(function.body)
+            calls: set[tuple[str, str]] = set()
+            called, mentioned, passed = _names_used(function.body, calls)
             self._uses[id(function.body)] = (called, mentioned)
             self._names_called |= called
             self._passed |= passed
             # Handing a function on (``partial(self.job)``, ``pool.submit(self.job)``) is how
             # it comes to run: the hand-off matters as a call would.
-            for name in _linked_calls(function.body, called, scopes[key[0]]) | passed:
+            for name in _linked_calls(calls, called, scopes[key[0]]) | passed:
                 callers.setdefault(name, set()).add(key)
             if mentioned & SEED_NAMES or any(
                 _spelling(d).endswith("contextmanager") for d in function.decorators
@@ -599,7 +604,7 @@ def _module_scope(code: ir.ModuleCode, packages: frozenset[str]) -> tuple[frozen
 
 
 def _linked_calls(
-    body: Sequence[ir.Stmt], called: set[str], scope: tuple[frozenset[str], frozenset[str]]
+    calls: set[tuple[str, str]], called: set[str], scope: tuple[frozenset[str], frozenset[str]]
 ) -> set[str]:
     """The names a function calls that may be project functions of that name: a plain name
     only where its module binds it (``max(a, b)`` is the built-in unless defined or imported
@@ -607,10 +612,13 @@ def _linked_calls(
     object is a module outside the project (``torch.cat``). Not ``__init__``: constructing a
     class reaches its constructor by the class's name."""
     bound, outside = scope
-    plain, on_self, on_other = _direct_calls(body)
-    project_methods = {
-        name for receiver, name in on_other if receiver not in outside and name not in BUILTIN_METHODS
-    }
-    linked = (plain & bound) | on_self | project_methods
-    dropped = (plain - bound) | {name for _, name in on_other} | {"__init__"}
-    return called - (dropped - linked) - {"__init__"}
+    linked = set()
+    for receiver, name in calls:
+        if receiver == PLAIN_CALL:
+            if name in bound:
+                linked.add(name)
+        elif receiver == OWN_CALL or (receiver not in outside and name not in BUILTIN_METHODS):
+            linked.add(name)
+    call_names = {name for _, name in calls}
+    # What ``called`` holds besides calls (a thread's ``target=``) stays.
+    return (linked | (called - call_names)) - {"__init__"}

@@ -60,28 +60,18 @@ _NEW_STREAM = "a stream created here"
 EMPTIED = SeqV(())
 
 
-def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[tuple[str, str]]]:
-    """Names called plainly (``helper(...)``), methods called on ``self``, ``cls`` or
-    ``super()``, and methods called on anything else, with the receiver's name where it is a
-    plain name (``("torch", "cat")``; ``""`` for ``x.y.m()``)."""
+def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
+    """Names called plainly (``helper(...)``) and methods called on ``self``."""
     plain: set[str] = set()
     on_self: set[str] = set()
-    on_other: set[tuple[str, str]] = set()
 
     def visit(value: object) -> None:
         if isinstance(value, ir.Call):
             func = value.func
             if isinstance(func, ir.Name):
                 plain.add(func.id)
-            elif isinstance(func, ir.Attr):
-                base = func.base
-                own = (isinstance(base, ir.Name) and base.id in ("self", "cls")) or (
-                    isinstance(base, ir.Call) and _is_name(base.func, "super")
-                )
-                if own:
-                    on_self.add(func.name)
-                else:
-                    on_other.add((base.id if isinstance(base, ir.Name) else "", func.name))
+            elif isinstance(func, ir.Attr) and isinstance(func.base, ir.Name) and func.base.id == "self":
+                on_self.add(func.name)
         if isinstance(value, (tuple, list)):
             for item in value:
                 visit(item)
@@ -90,7 +80,7 @@ def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], se
                 visit(getattr(value, name))
 
     visit(tuple(statements))  # the walk descends into nested blocks itself
-    return plain, on_self, on_other
+    return plain, on_self
 
 
 # Methods of Python's built-in types: ``x.get(k)``, ``x.pop()``, ``x.join(parts)`` on a value
@@ -103,9 +93,18 @@ BUILTIN_METHODS = frozenset(
 )
 
 
-def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[str]]:
+# How a call names what it calls: plainly (``helper()``), on the function's own object
+# (``self.m()``, ``cls.m()``, ``super().m()``), or on another receiver, by its name where it is
+# a plain name (``torch.cat``) and "." where it is not (``self.pool.get()``).
+PLAIN_CALL, OWN_CALL, OTHER_CALL = "", "self", "."
+
+
+def _names_used(
+    statements: Sequence[ir.Stmt], calls: set[tuple[str, str]] | None = None
+) -> tuple[set[str], set[str], set[str]]:
     """(names called, every name, attribute, keyword and string mentioned, names passed as
-    call arguments) in statements."""
+    call arguments) in statements; ``calls`` gets each call's (receiver, name), the receiver
+    as ``PLAIN_CALL``, ``OWN_CALL``, a name or ``OTHER_CALL``."""
     called: set[str] = set()
     mentioned: set[str] = set()
     passed: set[str] = set()
@@ -121,6 +120,8 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[
         elif isinstance(e, ir.Call):
             if isinstance(e.func, (ir.Name, ir.Attr)):
                 called.add(e.func.id if isinstance(e.func, ir.Name) else e.func.name)
+                if calls is not None:
+                    calls.add(_call_receiver(e.func))
             if _is_name(e.func, "getattr") and e.args and _is_name(e.args[0], "torch"):
                 mentioned.add(DEVICE_MODULE_LOOKUP)  # ``getattr(torch, device.type)``
             if isinstance(e.func, ir.Attr) and _in_place(e.func.name):
@@ -189,6 +190,17 @@ def _names_used(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str], set[
                 expr(item)
                 expr(name)
     return called, mentioned, passed
+
+
+def _call_receiver(func: ir.Name | ir.Attr) -> tuple[str, str]:
+    if isinstance(func, ir.Name):
+        return PLAIN_CALL, func.id
+    base = func.base
+    if (isinstance(base, ir.Name) and base.id in ("self", "cls")) or (
+        isinstance(base, ir.Call) and _is_name(base.func, "super")
+    ):
+        return OWN_CALL, func.name
+    return (base.id if isinstance(base, ir.Name) else OTHER_CALL), func.name
 
 
 # Names of the host reading a tensor's memory: a function that names one may read a buffer an
