@@ -173,7 +173,6 @@ def check(
     from kvguard.lint.config import ConfigError, check_selector, enabled_codes, load_settings
     from kvguard.lint.engine import StdinSource, run_check
     from kvguard.lint.files import PathError, is_excluded
-    from kvguard.lint.fixes import unified_diff
     from kvguard.lint.progress import ProgressLine
     from kvguard.lint.reporters import Report, render
     from lint_rules import RULES, default_states
@@ -277,6 +276,8 @@ def check(
         _write_baseline(new_baseline, result)
         return
     if show_diff or fix:
+        from kvguard.lint.fixes import unified_diff  # libcst: only for fixes
+
         changes = _fixed_sources(result.findings)
         if show_diff:
             click.echo("".join(unified_diff(path, *change) for path, change in changes.items()), nl=False)

@@ -143,6 +143,10 @@ def _shown(source: str) -> str:
     return source if len(source) <= _SHOWN_SOURCE else source[: _SHOWN_SOURCE - 3] + "..."
 
 
+# Nodes whose children may be statements (a definition inside an ``if``, a ``try``'s handler).
+_HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
 class _Scopes:
     """The functions and classes of one file, to name the innermost one around a line."""
 
@@ -161,7 +165,7 @@ class _Scopes:
                 first = min([child.lineno, *(d.lineno for d in child.decorator_list)])
                 self._spans.append((first, child.end_lineno or child.lineno, name))
                 self._collect(child, f"{name}.")
-            else:
+            elif isinstance(child, _HOLDS_STATEMENTS):  # expressions define no function
                 self._collect(child, prefix)
 
     def around(self, finding: Finding) -> str:

@@ -409,7 +409,10 @@ def _definitions_used(
             packages[directory] = (Path(directory) / "__init__.py").is_file()
         return packages[directory]
 
-    modules = [module_name_for(candidate.path.absolute().as_posix(), is_package) for candidate in candidates]
+    modules = [
+        module_name_for(os.path.abspath(candidate.path).replace(os.sep, "/"), is_package)
+        for candidate in candidates
+    ]
     unparsed = {
         name: index
         for index, (name, summary) in enumerate(zip(modules, results, strict=True))
