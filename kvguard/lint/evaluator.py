@@ -195,6 +195,7 @@ class Evaluator:
         # Streams the host waits for somewhere in the project (any path, any pass);
         # _ANY_STREAM for a wait that may cover any stream (the device, an event).
         self._waited_somewhere: set[str] = set()
+        self._syncs_somewhere = False  # some function of the project names a host wait
         self._relevant: set[tuple[str, str]] = set()
         self._levels: dict[tuple[str, str], int] = {}  # calls above a seed, of each relevant one
         self._reach: set[tuple[str, str]] = set()

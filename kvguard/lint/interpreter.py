@@ -25,7 +25,7 @@ from collections import Counter, deque
 from dataclasses import replace
 
 from kvguard.lint import ir
-from kvguard.lint.api import SEED_NAMES, WEAK_NAMES
+from kvguard.lint.api import DEVICE_SYNCS, EVENT_SYNCS, SEED_NAMES, STREAM_SYNCS, WEAK_NAMES
 from kvguard.lint.dependencies import BODY, CLASS, FUNCTION, UnitIndex
 from kvguard.lint.evaluator import (
     _ANY_STREAM,
@@ -56,6 +56,9 @@ from kvguard.lint.reading import (
 )
 from kvguard.lint.results import MAIN_THREAD, Analysis, CopyRun, Dependencies, HostRead
 from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, Value
+
+# Host waits for the device, a stream or an event, by name.
+_HOST_WAITS = DEVICE_SYNCS | STREAM_SYNCS | EVENT_SYNCS
 
 # How many calls above a seed (a function naming a stream, event, thread, queue or raw copy)
 # a function the roots never reached still runs on its own.
@@ -196,7 +199,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         """A copy an earlier call of an object left unfinished, read by a later call: where
         the project never waits for the copy's stream (nor for the device or an event), no
         caller can have waited between the calls either, so the read is established."""
-        if _ANY_STREAM in self._waited_somewhere:
+        if _ANY_STREAM in self._waited_somewhere or self._syncs_somewhere:
             return reads
         return [
             replace(read, copy=replace(read.copy, earlier_call=False))
@@ -413,6 +416,9 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             # it comes to run: the hand-off matters as a call would.
             for name in _linked_calls(calls, called, scopes[key[0]]) | passed:
                 callers.setdefault(name, set()).add(key)
+            # A host wait anywhere in the code read, reached by a run or not: a caller may make
+            # it between two calls of an object.
+            self._syncs_somewhere |= bool(mentioned & _HOST_WAITS)
             if mentioned & SEED_NAMES or any(
                 _spelling(d).endswith("contextmanager") for d in function.decorators
             ):
