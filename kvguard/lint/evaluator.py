@@ -1773,15 +1773,19 @@ class Evaluator:
         memo = self._construction_memo(obj, args, kwargs, frame)
         if memo is not None and self._replayed(memo, state):
             return obj, state
-        before = (state.copy(), self._reached(), len(self.host_reads), set(self._heap_reads))
+        before = (state.copy(), self._reached(), len(self.host_reads))
         fresh, unwritten, version = set(self._fresh), set(self._unwritten), self._heap_version
+        # The heap keys the construction reads, on their own (the root's set is large).
+        outer_reads, self._heap_reads = self._heap_reads, set()
         self._constructing[obj] = {}
         try:
             _, state = self._invoke(FuncV(init[0], init[1], obj), args, kwargs, state, frame, call)
         finally:
             self._constructing.pop(obj, None)
+            read, self._heap_reads = self._heap_reads, outer_reads
+            outer_reads |= read
         if memo is not None and version == self._heap_version:
-            self._remember_construction(memo, before, state, fresh, unwritten)
+            self._remember_construction(memo, before, state, read, fresh, unwritten)
         return obj, state
 
     def _reached(self) -> tuple[int, int, int, int]:
@@ -1822,21 +1826,22 @@ class Evaluator:
     def _remember_construction(
         self,
         memo: tuple[object, ...],
-        before: tuple[PathState, tuple[int, int, int, int], int, set[tuple[str, str, str]]],
+        before: tuple[PathState, tuple[int, int, int, int], int],
         after: PathState,
+        read: set[tuple[str, str, str]],
         fresh: set[str],
         unwritten: set[str],
     ) -> None:
         """Keep a construction's effects for identical later ones, where it issued no copy,
         barrier, record, write, wait or hand-off (those belong to the path it ran on)."""
-        state, reached, host_reads, heap_reads = before
+        state, reached, host_reads = before
         if (
             reached != self._reached()
             or host_reads != len(self.host_reads)
             or _path_effects(state) != _path_effects(after)
         ):
             return
-        reads = {key: self._heap_versions.get(key, 0) for key in self._heap_reads - heap_reads}
+        reads = {key: self._heap_versions.get(key, 0) for key in read}
         self._constructions[memo] = (
             reads,
             after.carried - state.carried,
