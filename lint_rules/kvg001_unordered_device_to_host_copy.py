@@ -45,7 +45,10 @@ class UnorderedDeviceToHostCopy(Rule):
             "whose sides the code places neither way is uncertain: it is reported only with "
             "`--include-uncertain`, marked as such, and never fixed. So is one that a blocking "
             "`.tolist()` / `.item()` of a tensor the code does not place follows on the "
-            "producer's thread, after its writes (if that tensor is on the GPU, the host waited)."
+            "producer's thread, after its writes (if that tensor is on the GPU, the host waited), "
+            "and one reached only past a wait skipped where what it waits on is unset (`if "
+            "done is not None: done.synchronize()`, `if ready: stream.wait_event(ready)`: by the "
+            "code's own account nothing was pending on the path that skips it)."
         ),
         why=(
             "Streams run independently. A store on a side stream that is not ordered behind the "
@@ -389,11 +392,8 @@ class UnorderedDeviceToHostCopy(Rule):
             uncertain = "" if run.direction_shown else "the code does not show which way it copies"
             if not uncertain and all(r.on_thread_default_stream for r in runs):
                 uncertain = ON_SHARED_DEFAULT_STREAM
-            if not uncertain and all(r.maybe_host_synced for r in runs):
-                uncertain = (
-                    f"{run.maybe_host_synced} reads a tensor the code does not place after the "
-                    "producer's writes: if it is on the GPU, the host waited for them"
-                )
+            if not uncertain and all(r.maybe_host_synced or r.maybe_ordered for r in runs):
+                uncertain = run.maybe_host_synced or run.maybe_ordered
             fix, why_not = barrier_fix(runs, model.producer_streams) if not uncertain else (None, "uncertain")
             yield Finding(
                 path=run.path,

@@ -64,8 +64,10 @@ class UnorderedLoadToDevice(Rule):
             "is not flagged: no kernel has read it yet. A destination that is a parameter of a "
             "function the project calls only from code the analysis cannot follow is uncertain "
             "(its callers may have just allocated it): shown with `--include-uncertain`, never "
-            "fixed. The source access order is not this rule's concern: ANY is fine for a pinned "
-            "host source."
+            "fixed; so is one reached only past a wait skipped where what it waits on is unset "
+            "(`if last_use is not None: stream.wait_event(last_use)`: by the code's own account "
+            "no kernel was using the destination). The source access order is not this rule's "
+            "concern: ANY is fine for a pinned host source."
         ),
         why=(
             "A load overwrites GPU blocks. The scheduler hands a load blocks it just freed, and "
@@ -222,6 +224,8 @@ class UnorderedLoadToDevice(Rule):
                 if all(r.destination_mapped for r in runs)
                 else (ON_SHARED_DEFAULT_STREAM if all(r.on_thread_default_stream for r in runs) else "")
             )
+            if not uncertain and all(r.maybe_ordered for r in runs):
+                uncertain = run.maybe_ordered
             fix, why_not = barrier_fix(runs, model.producer_streams) if not uncertain else (None, "uncertain")
             yield Finding(
                 path=run.path,

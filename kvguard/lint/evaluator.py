@@ -86,6 +86,7 @@ from kvguard.lint.reading import (
     _the,
     _truth,
     _unpack_starred,
+    _wait_if_set,
     _waits_on_each,
 )
 from kvguard.lint.results import MAIN_THREAD, CopyRun, HostRead, PendingCopy, entry_step
@@ -172,6 +173,8 @@ class Evaluator:
         # The classes that give each field name a value: an unplaced object's field is read
         # from them when few do (``ctx.lengths`` where one class of the project has ``lengths``).
         self._field_owners: dict[str, set[tuple[str, str]]] = {}
+        # Classes whose methods assign fields of their instance.
+        self._mutating_classes = {(module, cls) for module, cls, _ in self._field_writers}
         for module_name, class_name, field_name in self._field_writers:
             self._field_owners.setdefault(field_name, set()).add((module_name, class_name))
         # A class that answers the name with a method or property owns it too: its value is
@@ -645,6 +648,7 @@ class Evaluator:
                     same.gaps.pop(waiter.key, None)
         entry_names = frame.env  # each branch runs on its own copy
         frame.env = dict(entry_names)
+        synced_before = state.synced
         placed = _placement_tested(statement.test)
         if placed is not None and not placed[2]:
             self._place(placed[0], placed[1], frame)
@@ -671,6 +675,17 @@ class Evaluator:
         if placed is not None and placed[2]:
             self._place(placed[0], placed[1], frame)
         other = self._block(statement.orelse, frame, other)
+        waited, who_waits = _wait_if_set(statement)
+        skipped = (
+            f"the wait on `{waited}` at line {line} is skipped only where `{waited}` is unset, where "
+            "by the code's account nothing was pending"
+        )
+        if who_waits == "host" and taken.synced not in (None, synced_before) and other.synced is None:
+            other.maybe_synced = (taken.synced or 0, skipped)
+        if who_waits == "stream":
+            for key, time in taken.barriers.items():
+                if time != state.barriers.get(key) and other.ordered_since(key) is None:
+                    other.maybe_ordered[key] = (time, skipped)
         other_label = (
             f"else branch of the if at line {line}"
             if statement.has_else
@@ -1753,6 +1768,7 @@ class Evaluator:
     ) -> tuple[Value, PathState]:
         info = self._classes[(cls.module, cls.qualname)]
         init = self._method(cls.module, cls.qualname, "__init__")
+        fields: list[tuple[str, Value]] = []
         if init is None and info.fields:
             # A record: NamedTuple, dataclass or ctypes structure; fields by position and keyword,
             # the rest their defaults (made where the class is defined, one per record).
@@ -1764,11 +1780,19 @@ class Evaluator:
                 if name not in given:
                     value, state = self._eval(default, defining, state)
                     fields.append((name, value))
-            return RecordV(info.qualname, tuple(fields)), state
+            if (cls.module, cls.qualname) not in self._mutating_classes:
+                return RecordV(info.qualname, tuple(fields)), state
         obj = ObjectV(cls.module, cls.qualname, _site(frame, call))
         if obj not in self._instances and len(self._instances) < 4096:
             self._instances[obj] = None
         if init is None:
+            # A record whose methods change its fields (``result.copy_done = Event()``): an
+            # object, its fields where its methods' assignments join them.
+            for name, value in fields:
+                self._remember_field(obj, name, value)
+            post_init = self._method(cls.module, cls.qualname, "__post_init__")
+            if fields and post_init is not None:
+                _, state = self._invoke(FuncV(post_init[0], post_init[1], obj), (), (), state, frame, call)
             return obj, state
         memo = self._construction_memo(obj, args, kwargs, frame)
         if memo is not None and self._replayed(memo, state):
@@ -1951,6 +1975,11 @@ class Evaluator:
                 maybe_host_synced=state.maybe_synced[1]
                 if state.maybe_synced is not None and (write is None or write[0] < state.maybe_synced[0])
                 else "",
+                maybe_ordered=maybe_ordered[1]
+                if barrier is None
+                and (maybe_ordered := state.maybe_ordered.get(key)) is not None
+                and (write is None or write[0] < maybe_ordered[0])
+                else "",
                 flow=frame.flow,
                 thread=frame.thread,
                 resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
@@ -2028,7 +2057,11 @@ class Evaluator:
         show: copies on the current stream before it may have completed."""
         if frame.thread != MAIN_THREAD or self._stream(frame, state) is not None:
             return
-        state.maybe_synced = (self._clock, what)
+        state.maybe_synced = (
+            self._clock,
+            f"{what} reads a tensor the code does not place after the producer's writes: "
+            "if it is on the GPU, the host waited for them",
+        )
         current = f"current@{frame.thread}"
         state.pending = {
             key: copy if copy.maybe_waited or copy.stream_key != current else replace(copy, maybe_waited=what)
@@ -2132,10 +2165,11 @@ class Evaluator:
 
     def _recorded_only_on_copy_streams(self, event: str, waiter: StreamV) -> bool:
         """Every record of the event the analysis saw is on a stream copies run on (another
-        transfer's completion), none on the producer: waiting on it orders behind no kernel."""
+        transfer's completion, or the waiter's own earlier one), none on the producer: waiting
+        on it orders behind no kernel."""
         streams = self._recorded_on.get(event, set())
         return bool(streams) and all(
-            on and on != waiter.key and on in self._copy_streams and not on.startswith("current@")
+            on and (on == waiter.key or on in self._copy_streams) and not on.startswith("current@")
             for on in streams
         )
 
@@ -2298,4 +2332,5 @@ def _path_effects(state: PathState) -> tuple[object, ...]:
         state.default_displaced,
         state.unordered_entries,
         state.maybe_synced,
+        state.maybe_ordered,
     )

@@ -46,10 +46,13 @@ class PathState:
     # Per side stream, the first ``with`` block that entered it on this path while nothing
     # ordered it behind the producer, and when.
     unordered_entries: dict[str, tuple[StreamEntry, int]] = field(default_factory=dict)
-    # A blocking read of a tensor the code does not place (``tokens.tolist()``), on the
-    # requesting thread: if that tensor is on the GPU the host waited for the producer's work
-    # so far. When, and what it was.
+    # A host wait the code may have made on the requesting thread (a blocking read of a
+    # tensor it does not place, ``tokens.tolist()``; a wait skipped only where what it waits
+    # on is unset): when, and why it may have waited.
     maybe_synced: tuple[int, str] | None = None
+    # Per side stream, a barrier the code may have taken (a wait skipped only where what it
+    # waits on is unset): when, and why.
+    maybe_ordered: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def ordered_since(self, stream: str) -> int | None:
         times = [t for t in (self.barriers.get(stream), self.all_ordered_since()) if t is not None]
@@ -79,6 +82,7 @@ class PathState:
             self.default_displaced,
             dict(self.unordered_entries),
             self.maybe_synced,
+            dict(self.maybe_ordered),
         )
 
     def completed(self, stream_key: str | None, before: int | None = None) -> None:
@@ -178,9 +182,16 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
         key: entry for key, entry in first.items() if all(other.get(key) == entry for other in others)
     }
     merged.synced = _earliest([s.synced for s in states])
-    maybe = [s.maybe_synced for s in states]
-    merged.maybe_synced = None if None in maybe else min(m for m in maybe if m is not None)
+    # Where each path waited or may have (a path that surely waited counts), the merge may have.
+    maybe = [s.maybe_synced for s in states if s.maybe_synced is not None]
+    unwaited = any(s.maybe_synced is None and s.synced is None for s in states)
+    merged.maybe_synced = None if unwaited or not maybe else min(maybe)
     merged.ordered_all = _earliest([s.ordered_all for s in states])
+    # Likewise per stream: where each path is ordered or may be, and not every path surely is.
+    for key in set().union(*(s.maybe_ordered for s in states)):
+        covered = all(s.ordered_since(key) is not None or key in s.maybe_ordered for s in states)
+        if key not in merged.barriers and covered:
+            merged.maybe_ordered[key] = min(s.maybe_ordered[key] for s in states if key in s.maybe_ordered)
     return merged
 
 

@@ -11,6 +11,7 @@ from kvguard.lint import ir
 from kvguard.lint.api import (
     COPY_APIS,
     DEVICE_MODULE_LOOKUP,
+    EVENT_SYNCS,
     HOST_READ_ARGUMENT_METHODS,
     HOST_READ_FUNCTIONS,
     HOST_READ_METHODS,
@@ -20,6 +21,8 @@ from kvguard.lint.api import (
     ORDER_STRINGS,
     SAME_MEMORY_METHODS,
     SEED_NAMES,
+    STREAM_SYNCS,
+    STREAM_WAITS,
     WEAK_NAMES,
 )
 from kvguard.lint.facts import Memory, SourceOrder
@@ -1008,6 +1011,38 @@ def _iterated_names(statements: Sequence[ir.Stmt]) -> set[str]:
         elif isinstance(statement, ir.With):
             found |= _iterated_names(statement.body)
     return found
+
+
+def _wait_if_set(statement: ir.If) -> tuple[str, str]:
+    """What an ``if`` waits on where it exists, and whether the host or a stream waits
+    ("host", "stream"): ``if done is not None: done.synchronize()``, ``if ready:
+    stream.wait_event(ready)``. The path that skips the wait is one where, by the code's own
+    account, nothing was recorded to wait for. ("", "") for any other ``if``."""
+    test = statement.test
+    if statement.has_else:
+        return "", ""
+    if isinstance(test, ir.IsNone) and test.negated:
+        test = test.operand
+    if not isinstance(test, (ir.Name, ir.Attr)):
+        return "", ""
+    waited = _spelling(test)
+    for inner in statement.body:
+        if not isinstance(inner, ir.Eval) or not isinstance(inner.value, ir.Call):
+            continue
+        call, called = inner.value, _spelling(inner.value.func).rsplit(".", 1)[-1]
+        spelled = [_spelling(arg) for arg in call.args]
+        receiver = _spelling(call.func.base) if isinstance(call.func, ir.Attr) else ""
+        if (called == "synchronize" and receiver == waited) or (
+            called in EVENT_SYNCS | STREAM_SYNCS and spelled[:1] == [waited]
+        ):
+            return waited, "host"
+        if (
+            (called in ("wait_event", "wait_stream") and spelled[:1] == [waited])
+            or (called == "wait" and receiver == waited)
+            or (called in STREAM_WAITS and waited in spelled[STREAM_WAITS[called][1] :][:1])
+        ):
+            return waited, "stream"
+    return "", ""
 
 
 def _flag_tested(test: ir.Expr, env: dict[str, Value]) -> str:

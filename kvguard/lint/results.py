@@ -42,9 +42,13 @@ class CopyRun:
     gap: tuple[FlowStep, ...]
     stale_write_line: int | None
     host_synced: bool
-    # A blocking read of a tensor the code does not place came after the producer's writes
-    # on the requesting thread (what it was): the host may have waited for them.
+    # The host may have waited for the producer's writes on the requesting thread since they
+    # were made (why: a blocking read of a tensor the code does not place, a wait skipped only
+    # where what it waits on is unset); "" where the code shows no such wait.
     maybe_host_synced: str
+    # The copy's stream may have been ordered behind the producer (why: a wait skipped only
+    # where what it waits on is unset); "" where the code shows no such wait.
+    maybe_ordered: str
     # Where the producer used a load's destination after the barrier (the barrier predates it).
     destination_used_line: int | None
     flow: tuple[FlowStep, ...]

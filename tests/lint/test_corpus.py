@@ -27,7 +27,6 @@ KNOWN_GAPS = {
     "hf_accelerate_stream_hooks_buggy": "KVG003 after copies in a forward hook registered on the model",
     "hf_flexgen_three_streams_buggy": "loads into one buffer of a set made together, used by compute",
     "hf_flexgen_three_streams_correct": "writes to one buffer of a set made together are not told apart",
-    "kv_precision_orderings_buggy": "events of a dict comprehension are one event",
     "train_hybrid_optimizer_offload_buggy": "writes by a fused in-place optimizer op on a list of params",
     "kv_lmcache_property_objects_buggy": "a generator's copies, their sides placed only through next()",
     "train_activation_offload_buggy": "barrier before an opaque call that writes",
