@@ -49,6 +49,7 @@ from kvguard.lint.reading import (
     _accepts,
     _callee_name,
     _carries_handle,
+    _comparison_tested,
     _device_api,
     _element,
     _fields_assigned,
@@ -629,14 +630,15 @@ class Evaluator:
         if queried is not None:
             # ``if event.query():`` — the branch where it returned True has waited for it.
             self._host_waited(queried[0], other if queried[1] else taken)
-        if isinstance(statement.test, ir.Equals):
+        compared = _comparison_tested(statement.test, frame.comparisons)
+        if compared is not None:
             # ``if stream != current: stream.wait_stream(current)``: on the path where the two
             # streams are one, each is ordered behind the other as it is behind itself.
-            same = taken if not statement.test.negated else other
+            same = taken if not compared.negated else other
             # Read as they run (``other.handle == self.handle`` goes through properties), on a
             # copy of the state: the test itself issues nothing.
-            left, _ = self._eval(statement.test.left, frame, state.copy())
-            right, _ = self._eval(statement.test.right, frame, state.copy())
+            left, _ = self._eval(compared.left, frame, state.copy())
+            right, _ = self._eval(compared.right, frame, state.copy())
             for waiter, producer in ((left, right), (right, left)):
                 if (
                     isinstance(waiter, StreamV)
@@ -1029,6 +1031,10 @@ class Evaluator:
         elif isinstance(target, ir.Attr) and isinstance(value, (SeqV, RecordV)):
             value = _label_streams(value, _spelling(target))  # ``self.streams[1]``, ``self._streams['load']``
         if isinstance(target, ir.Name):
+            if isinstance(statement, ir.Assign) and isinstance(statement.value, ir.Equals):
+                frame.comparisons[target.id] = statement.value
+            else:
+                frame.comparisons.pop(target.id, None)
             if target.id in frame.global_names:
                 self._remember((frame.module.name, "<globals>", target.id), value)
             if frame.env.get(target.id) is not value:

@@ -1045,6 +1045,18 @@ def _wait_if_set(statement: ir.If) -> tuple[str, str]:
     return "", ""
 
 
+def _comparison_tested(test: ir.Expr, comparisons: dict[str, ir.Equals]) -> ir.Equals | None:
+    """The ``==`` / ``!=`` an ``if`` tests: spelled in the test, or bound to the name it tests
+    (``on_side = current != side`` ... ``if on_side:`` / ``if not on_side:``)."""
+    negated = isinstance(test, ir.Not)
+    tested = test.operand if isinstance(test, ir.Not) else test
+    if isinstance(tested, ir.Name) and tested.id in comparisons:
+        tested = comparisons[tested.id]
+    if not isinstance(tested, ir.Equals):
+        return None
+    return dataclasses.replace(tested, negated=tested.negated != negated)
+
+
 def _flag_tested(test: ir.Expr, env: dict[str, Value]) -> str:
     """The name an ``if`` tests when it holds a flag the code computed but cannot decide (the
     value of ``a and not b``): "" for any other test, and for names that hold more than a truth

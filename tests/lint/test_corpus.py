@@ -42,6 +42,26 @@ KNOWN_GAPS = {
     "defaults (the helper names nothing the analysis follows)",
     "train_activation_stream_switch_buggy": "a pool's acquire that is fresh on one path only (the "
     "load into a recycled buffer)",
+    "hf_continuous_batching_swap_correct": "a host wait that ends one call of the step orders the "
+    "copies the next call issues before its compute (carried only for waits on the copy's stream)",
+    "kv_offload_stream_pool_buggy": "a wait on the end event of the last job in a deque of "
+    "dataclasses (not placed, so taken as a barrier)",
+    "mcore_moe_dtoh_sync_point_buggy": "a field reset then raised in order (the sync point) is read "
+    "as every value it ever holds, so the branch that waits is not the only one",
+    "mcore_moe_dtoh_sync_point_correct": "a field reset then raised in order (the sync point) is "
+    "read as every value it ever holds, so the branch that waits is not the only one",
+    "numba_asyncio_scoring_buggy": "numba copies on the stream the kernel writing their source ran "
+    "on (a launch configuration's stream), taken as unordered",
+    "numba_asyncio_scoring_correct": "numba copies on the stream the kernel writing their source "
+    "ran on (a launch configuration's stream), taken as unordered",
+    "raw_cupy_pinned_arena_buggy": "a copy into pinned memory at `mem.ptr + offset`, read through "
+    "`numpy.frombuffer(mem)`: the view is not linked to the copy",
+    "srv_overlap_forward_thread_buggy": "a copy a worker thread leaves running, read by the thread "
+    "that takes the result from an output queue",
+    "srv_sglang_param_offloader_buggy": "a destination held in a list of dicts filled in another "
+    "method is not placed (direction not shown)",
+    "srv_trtllm_cudart_transfer_buggy": "stream handles returned through `rest[0] if len(rest) == 1 "
+    "else tuple(rest)` are not named",
     "kv_swap_engine_worker_barrier_correct": "the barrier under `if a or b:` and the copy under a "
     "later `if b:`: the path that skips the first and takes the second is not told impossible",
 }

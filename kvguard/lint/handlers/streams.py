@@ -70,6 +70,12 @@ class StreamApi(Evaluator):
             return UNKNOWN, state
         if method in ("wait_stream", "wait_event", "record_event") and isinstance(receiver, Unknown):
             receiver = _opaque_stream(receiver) if receiver.spelling else receiver
+        if method == "async_done" and not args:
+            # numba: ``await stream.async_done()`` resumes once the stream's work is done, a
+            # host wait for it (the coroutine waits, as ``synchronize`` would).
+            method = "synchronize"
+            if isinstance(receiver, Unknown) and receiver.spelling:
+                receiver = _opaque_stream(receiver)
         if "stream" in kwargs and method in ("record", "wait") and not args:
             args = [kwargs["stream"]]  # ``event.wait(stream=s)``, ``event.record(stream=s)``
         if (
@@ -136,7 +142,14 @@ class StreamApi(Evaluator):
                 state.synced = now
             elif isinstance(target, EventV):
                 record = state.records.get(target.key)
-                if record is not None and record[0] is not None and record[0].current_of == MAIN_THREAD:
+                recorded_on = record[0] if record is not None else None
+                if (
+                    record is not None
+                    and recorded_on is not None
+                    and (recorded_on.current_of == MAIN_THREAD or self._is_compute_stream(recorded_on))
+                ):
+                    # Recorded on the producer's stream (current, or one the project runs its
+                    # kernels on): the host waited for the producer's work up to the record.
                     state.synced = record[1]
             elif isinstance(target, StreamV) and self._is_compute_stream(target):
                 state.synced = now  # the host waited for the producer's own stream

@@ -1,0 +1,16 @@
+"""Batch-copy tunables, per direction. Deployments patch this module."""
+
+from cuda.bindings import runtime as cudart
+
+_ORDER = cudart.cudaMemcpySrcAccessOrder
+
+SRC_ACCESS_ORDER = {
+    # GPU KV cache -> pinned host: read the source only once the stream reaches the copy, after
+    # its wait on the compute event
+    "store": _ORDER.cudaMemcpySrcAccessOrderStream,
+    # pinned host -> GPU: nothing writes a host block while a load of it is in flight
+    "load": _ORDER.cudaMemcpySrcAccessOrderAny,
+}
+
+PREFER_OVERLAP_WITH_COMPUTE = True
+MAX_BLOCKS_PER_BATCH = 8192

@@ -1,0 +1,11 @@
+"""Engine sizing."""
+
+import numpy as np
+
+PAGE_TOKENS = 16
+NUM_KV_HEADS = 8
+HEAD_DIM = 128
+KV_DTYPE = np.float16
+NUM_DEVICE_PAGES = 2048
+NUM_HOST_SLOTS = 8192
+SPILL_WRITERS = 2

@@ -1,0 +1,8 @@
+"""A remote KV store in the shape of LMCache v1's RemoteBackend: chunks of a vLLM paged KV cache
+are gathered on the connector's store stream into pinned MemoryObjs and shipped to a remote
+cache server by coroutines that run on the backend's own asyncio event loop thread
+(``asyncio.run_coroutine_threadsafe``). Each put carries the event recorded after its gather.
+
+Bug: the put coroutine polls the event once (``if``) instead of until it completes
+(``while``), then serializes the MemoryObj whether or not the copy has landed (KVG003).
+"""
