@@ -24,7 +24,7 @@ from kvguard.lint.findings import Finding
 from kvguard.lint.gitcmd import git
 from kvguard.lint.ir import ModuleCode
 from kvguard.lint.model import ProjectModel
-from kvguard.lint.pathstate import module_name_for
+from kvguard.lint.pathstate import ModuleNames
 from kvguard.lint.progress import Progress
 from kvguard.lint.rule import Rule
 from kvguard.lint.source import decode, summarize
@@ -402,17 +402,8 @@ def _definitions_used(
 ) -> dict[int, frozenset[str]]:
     """For each unparsed module a parsed file imports from, the names it may use from there
     that the module's text defines."""
-    packages: dict[str, bool] = {}
-
-    def is_package(directory: str) -> bool:
-        if directory not in packages:
-            packages[directory] = (Path(directory) / "__init__.py").is_file()
-        return packages[directory]
-
-    modules = [
-        module_name_for(os.path.abspath(candidate.path).replace(os.sep, "/"), is_package)
-        for candidate in candidates
-    ]
+    module_name = ModuleNames()
+    modules = [module_name(str(candidate.path)) for candidate in candidates]
     unparsed = {
         name: index
         for index, (name, summary) in enumerate(zip(modules, results, strict=True))

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import cached_property
-from pathlib import Path
 
 from kvguard.lint.config import AnalysisSettings
 from kvguard.lint.dependencies import still_holds
 from kvguard.lint.facts import FileSummary, MalformedSuppression, Suppression
 from kvguard.lint.interpreter import Interpreter
 from kvguard.lint.ir import Const, ModuleCode
-from kvguard.lint.pathstate import ModuleEntry, module_name_for
+from kvguard.lint.pathstate import ModuleEntry, ModuleNames
 from kvguard.lint.results import Analysis, CopyRun, HostRead
 from kvguard.lint.suppressions import SuppressionUse
 
@@ -82,19 +81,13 @@ class ProjectModel:
 
     def _modules(self) -> dict[str, FileSummary]:
         """The parsed files by module name."""
-        package_dirs: dict[str, bool] = {}
-
-        def is_package(directory: str) -> bool:
-            if directory not in package_dirs:
-                package_dirs[directory] = (Path(directory) / "__init__.py").is_file()
-            return package_dirs[directory]
-
+        module_name = ModuleNames()
         modules: dict[str, FileSummary] = {}
         for summary in self.summaries:
             if summary.parsed and (summary.code is not None or summary.cache_key):
                 # From the file's absolute place, so that names do not depend on the working
                 # directory: ``vllm.v1.worker`` whether run from above ``vllm/`` or inside it.
-                name = module_name_for(Path(summary.path).absolute().as_posix(), is_package)
+                name = module_name(summary.path)
                 if name in modules:
                     name = summary.path  # two files claim one module name: keep both apart
                 modules[name] = summary

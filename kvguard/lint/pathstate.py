@@ -3,6 +3,7 @@ unfinished copies), how paths merge where they join, and the frames and hand-off
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -250,21 +251,44 @@ class ThreadStart:
     same_thread: bool = False
 
 
-def module_name_for(path: str, package_dirs: Callable[[str], bool]) -> str:
-    """Dotted module name of a file, from the ``__init__.py`` files above it."""
-    directory, name = posixpath.split(path)
-    dot = name.rfind(".")
-    stem = name[:dot] if 0 < dot < len(name) - 1 else name
-    parts = [] if stem == "__init__" else [stem]
-    # Up to the outermost package above the file: a directory without ``__init__.py`` under
-    # one is a namespace portion of it (``sglang/srt/utils/x.py`` is ``sglang.srt.utils.x``
-    # where only ``sglang`` and ``utils`` have one).
-    ancestors = []
-    above = directory
-    while posixpath.basename(above):
-        ancestors.append(above)
-        above = posixpath.dirname(above)
-    packages = [index for index, ancestor in enumerate(ancestors) if package_dirs(ancestor)]
-    if packages:
-        parts[:0] = [posixpath.basename(ancestor) for ancestor in reversed(ancestors[: packages[-1] + 1])]
-    return ".".join(parts) or stem
+class ModuleNames:
+    """Dotted module names of files, from the ``__init__.py`` files above them. Each
+    directory's package prefix is worked out once: a large tree has thousands of files in a
+    few hundred directories."""
+
+    def __init__(self) -> None:
+        self._is_package: dict[str, bool] = {}
+        self._prefixes: dict[str, str] = {}
+        self._cwd = os.getcwd().replace(os.sep, "/")
+
+    def __call__(self, path: str) -> str:
+        """The module name of ``path`` (relative to the working directory, or absolute)."""
+        path = posixpath.normpath(posixpath.join(self._cwd, path.replace(os.sep, "/")))
+        directory, name = posixpath.split(path)
+        dot = name.rfind(".")
+        stem = name[:dot] if 0 < dot < len(name) - 1 else name
+        prefix = self._prefix(directory)
+        if stem == "__init__":
+            return prefix or stem
+        return f"{prefix}.{stem}" if prefix else stem
+
+    def _prefix(self, directory: str) -> str:
+        # Up to the outermost package above the file: a directory without ``__init__.py``
+        # under one is a namespace portion of it (``sglang/srt/utils/x.py`` is
+        # ``sglang.srt.utils.x`` where only ``sglang`` and ``utils`` have one).
+        if directory not in self._prefixes:
+            ancestors = []
+            above = directory
+            while posixpath.basename(above):
+                ancestors.append(above)
+                above = posixpath.dirname(above)
+            packages = [index for index, ancestor in enumerate(ancestors) if self._package(ancestor)]
+            outermost = packages[-1] + 1 if packages else 0
+            names = (posixpath.basename(ancestor) for ancestor in reversed(ancestors[:outermost]))
+            self._prefixes[directory] = ".".join(names)
+        return self._prefixes[directory]
+
+    def _package(self, directory: str) -> bool:
+        if directory not in self._is_package:
+            self._is_package[directory] = os.path.isfile(posixpath.join(directory, "__init__.py"))
+        return self._is_package[directory]

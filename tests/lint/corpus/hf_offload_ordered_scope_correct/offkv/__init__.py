@@ -1,0 +1,3 @@
+from .cache import OffloadedLayerCache
+
+__all__ = ["OffloadedLayerCache"]
