@@ -140,6 +140,16 @@ def check_directory(root: Path) -> None:
         )
 
 
+def _salt(settings_fingerprint: str) -> bytes:
+    return f"{__version__}\0{code_fingerprint()}\0{settings_fingerprint}\0".encode()
+
+
+def index_name(settings_fingerprint: str) -> str:
+    """The summary index of this analysis code and these settings: one each, since entries
+    made under others can never be hit and would only make every warm run read more."""
+    return f"summaries-{hashlib.blake2b(_salt(settings_fingerprint), digest_size=8).hexdigest()}.json"
+
+
 class SummaryCache:
     """Summaries without their code in one index file (read on every run); each file's code
     and the analysis result in files of their own, read only when the analysis needs them."""
@@ -147,8 +157,9 @@ class SummaryCache:
     def __init__(self, root: Path, settings_fingerprint: str, key: bytes) -> None:
         self._directory = root / CACHE_DIRECTORY / __version__
         self._mac_key = key
-        self._salt = f"{__version__}\0{code_fingerprint()}\0{settings_fingerprint}\0".encode()
-        self._entries: dict[str, FileSummary] = self._read("summaries.json", dict[str, FileSummary]) or {}
+        self._salt = _salt(settings_fingerprint)
+        self.index_name = index_name(settings_fingerprint)
+        self._entries: dict[str, FileSummary] = self._read(self.index_name, dict[str, FileSummary]) or {}
         self._new_code: dict[str, ModuleCode] = {}
         self._dirty = False
 
@@ -195,7 +206,7 @@ class SummaryCache:
         entries = self._entries
         if len(entries) > MAX_ENTRIES:
             entries = dict(list(entries.items())[-MAX_ENTRIES:])
-        self._write("summaries.json", entries)
+        self._write(self.index_name, entries)
 
     def _mac(self, name: str, body: bytes) -> bytes:
         # The name is signed too: an entry cannot be moved to stand for another key.

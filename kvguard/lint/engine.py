@@ -87,7 +87,13 @@ class StdinSource:
 
 def display_path(path: Path) -> str:
     """Relative to the working directory when under it, as editors and CI annotations expect."""
-    absolute = os.path.abspath(path)
+    text = os.fspath(path)
+    if not os.path.isabs(text):
+        # The common case (found by walking a directory given relatively), without a getcwd.
+        normal = os.path.normpath(text)
+        if normal != os.curdir and normal != os.pardir and not normal.startswith(os.pardir + os.sep):
+            return normal.replace(os.sep, "/")
+    absolute = os.path.abspath(text)
     here = os.path.join(os.getcwd(), "")  # with its trailing separator
     if absolute.startswith(here):
         return Path(absolute[len(here) :]).as_posix()

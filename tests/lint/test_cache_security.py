@@ -16,7 +16,7 @@ import pytest
 
 from kvguard import __version__
 from kvguard.lint import serial
-from kvguard.lint.cache import CACHE_DIRECTORY, SummaryCache, key_file, machine_key
+from kvguard.lint.cache import CACHE_DIRECTORY, SummaryCache, index_name, key_file, machine_key
 from kvguard.lint.config import Settings
 from kvguard.lint.engine import run_check
 from kvguard.lint.facts import FileSummary
@@ -76,7 +76,8 @@ def test_a_committed_pickle_payload_runs_nothing_and_the_race_is_still_found(tmp
     version = _version_dir(project)
     version.mkdir(parents=True)
     payload = pickle.dumps(_RunsCode(marker))
-    for name in ("summaries.pickle", "summaries.json", "code/x.pickle", "analysis/x.pickle"):
+    index = index_name(Settings(root=project).fingerprint())
+    for name in ("summaries.pickle", index, "code/x.pickle", "analysis/x.pickle"):
         (version / name).parent.mkdir(exist_ok=True)
         (version / name).write_bytes(payload)
     _git(project, "init", "-q")
@@ -90,7 +91,7 @@ def test_a_committed_pickle_payload_runs_nothing_and_the_race_is_still_found(tmp
     warnings = [line for line in result.stderr.splitlines() if "warning" in line]
     assert len(warnings) == 1 and "tracked by git" in warnings[0], result.stderr
     # Ignored means neither read nor written: the committed files are as they were.
-    assert (version / "summaries.json").read_bytes() == payload
+    assert (version / index).read_bytes() == payload
 
 
 def test_an_untracked_cache_is_read_as_data_only(tmp_path: Path) -> None:
@@ -99,7 +100,8 @@ def test_an_untracked_cache_is_read_as_data_only(tmp_path: Path) -> None:
     write_tree(tmp_path / "project", {"race.py": RACE})
     version = _version_dir(tmp_path / "project")
     version.mkdir(parents=True)
-    (version / "summaries.json").write_bytes(pickle.dumps(_RunsCode(marker)))
+    index = index_name(Settings(root=tmp_path / "project").fingerprint())
+    (version / index).write_bytes(pickle.dumps(_RunsCode(marker)))
     result = _kvguard(tmp_path / "project", ".")
     assert not marker.exists()
     assert _codes(result) == [("race.py", "KVG001")]
@@ -159,7 +161,7 @@ def test_damaged_cache_files_are_ignored_and_rebuilt(tmp_path: Path, damage: str
     assert cache._read(f"analysis/{analysis.name}", Analysis) is not None
     (code,) = version.glob("code/*.json")
     assert cache._read(f"code/{code.name}", ModuleCode) is not None
-    index = cache._read("summaries.json", dict[str, FileSummary])
+    index = cache._read(cache.index_name, dict[str, FileSummary])
     assert index is not None and {s.path for s in index.values()} == {"race.py", "clean.py"}
 
 

@@ -245,7 +245,7 @@ def test_a_package_outside_any_project_gets_its_cache_in_the_working_directory(
     result = run_check([site / "pkg"], Settings(root=work), RULE_OBJECTS, KNOWN, jobs=1, use_cache=True)
     assert [f.code for f in result.findings] == ["KVG001"]
     assert not list(site.rglob(CACHE_DIRECTORY))
-    assert list((work / CACHE_DIRECTORY).glob("*/summaries.json"))
+    assert list((work / CACHE_DIRECTORY).glob("*/summaries-*.json"))
 
 
 def test_cache_is_reused_and_invalidated_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -258,7 +258,7 @@ def test_cache_is_reused_and_invalidated_by_content(tmp_path: Path, monkeypatch:
         return [(f.path, f.code) for f in result.findings]
 
     assert check() == [("a.py", "KVG001")]
-    cache_files = list((tmp_path / CACHE_DIRECTORY).glob("*/summaries.json"))
+    cache_files = list((tmp_path / CACHE_DIRECTORY).glob("*/summaries-*.json"))
     assert len(cache_files) == 1
     assert list((tmp_path / CACHE_DIRECTORY).glob("*/analysis/*.json"))
     assert (tmp_path / CACHE_DIRECTORY / ".gitignore").read_text().endswith("*\n")
