@@ -166,6 +166,13 @@ SAME_MEMORY_METHODS = frozenset(
     | {"values", "items", "ravel", "t"}
 )
 
+# Attributes of an array that describe it and live on the host: reading ``t.shape`` of a GPU
+# tensor reads none of its memory.
+ARRAY_METADATA = frozenset(
+    {"shape", "dtype", "device", "ndim", "is_cuda", "layout", "requires_grad", "itemsize", "nbytes"}
+    | {"strides", "is_leaf", "names", "size"}
+)
+
 # Streams: constructors, context managers, the current and default stream, handles.
 STREAM_CONSTRUCTORS = frozenset(
     {"Stream", "ExternalStream", "cudaStreamCreate", "cuStreamCreate", "create_stream"}

@@ -16,6 +16,7 @@ from typing import TypeAlias
 
 from kvguard.lint import ir
 from kvguard.lint.api import (
+    ARRAY_METADATA,
     COPY_APIS,
     DEVICE_ALLOCATORS,
     HOST_ONLY_MODULES,
@@ -1238,14 +1239,20 @@ class Evaluator:
         return None
 
     def _write(
-        self, target: ir.Expr, frame: Frame, state: PathState, span: Span | None, kernel: bool = True
+        self,
+        target: ir.Expr,
+        frame: Frame,
+        state: PathState,
+        span: Span | None,
+        kernel: bool = True,
+        on: StreamV | None = None,
     ) -> PathState:
-        """A write (``t[i] = x``, ``t.mul_(2)``) on the stream current here. A copy on another
-        stream is ordered after it only by a barrier taken after it. ``kernel``: a kernel's
-        write, not a copy's."""
+        """A write (``t[i] = x``, ``t.mul_(2)``) on the stream current here, or on ``on`` (a
+        launch configuration's). A copy on another stream is ordered after it only by a barrier
+        taken after it. ``kernel``: a kernel's write, not a copy's."""
         key = _root_spelling(target)
         if key:
-            stream = self._stream(frame, state)
+            stream = on or self._stream(frame, state)
             where = stream.key if stream is not None else f"current@{frame.thread}"
             if memory_of(self._peek(_root_expr(target), frame)) in (Memory.DEVICE, Memory.UNKNOWN):
                 # A tensor that may be on the GPU (not a dict, not host memory).
@@ -1490,7 +1497,10 @@ class Evaluator:
             spelled = Unknown(f"{base.alias or 'self'}.{name}")
             if stored and self._written_where_not_run(base, name):
                 stored = [*stored, spelled]
-            return join(stored) if stored else spelled
+            if not stored:
+                constant = self._class_constant(base.module, base.qualname, name)
+                return constant if constant is not None else spelled
+            return join(stored)
         if isinstance(base, RecordV):
             found = base.get(name)
             return found if found is not None else UNKNOWN
@@ -1503,13 +1513,22 @@ class Evaluator:
                 return FuncV(method[0], method[1], base if classmethod else None)
             # A class attribute assigned through ``cls.x = ...`` (a singleton's instance).
             stored = self._stored((base.module, base.qualname, name))
-            return join(stored) if stored else UNKNOWN
+            if not stored:
+                constant = self._class_constant(base.module, base.qualname, name)
+                if isinstance(constant, ConstV) and frame is not None:
+                    # An enum member (``Order.Any``) is chosen where it is named, not where
+                    # the class defines it: findings and fixes point there.
+                    return ConstV(constant.value, _spelling(expr), frame.module.path, expr.span)
+                return constant or UNKNOWN
+            return join(stored)
         if isinstance(base, ExternalV):
             return ExternalV(f"{base.dotted}.{name}")
         if isinstance(base, (StreamV, EventV, Unknown)) and name in STREAM_HANDLES:
             return base  # a stream's handle (``s.cuda_stream``) names the stream itself
         if isinstance(base, ConstV) and name == "value":
             return base
+        if name in ARRAY_METADATA and memory_of(base) is not None:
+            return UNKNOWN  # a shape or a dtype: host metadata, not the array's memory
         if isinstance(base, (TensorV, SeqV, UnionV)):
             return view_of(base)
         if isinstance(base, Unknown):
@@ -1528,6 +1547,23 @@ class Evaluator:
             if base.spelling:
                 return Unknown(f"{base.spelling}.{name}")
         return UNKNOWN
+
+    def _class_constant(self, module: str, qualname: str, name: str) -> Value | None:
+        """A class attribute the class body sets to a constant, a name or a field of one
+        (``Any = 3`` in an ``IntEnum``), read without running code; the first class of the
+        bases that sets it."""
+        for cls in [(module, qualname), *self._base_classes((module, qualname))]:
+            info = self._classes.get(cls)
+            if info is None:
+                continue
+            for constant, expr in info.constants:
+                if constant == name:
+                    if not isinstance(expr, (ir.Const, ir.Name, ir.Attr)):
+                        return None
+                    defining = Frame(self._modules[cls[0]], {}, MAIN_THREAD, (), 0, ())
+                    value, _ = self._eval(expr, defining, PathState())
+                    return value
+        return None
 
     def _written_where_not_run(self, holder: ObjectV, name: str) -> bool:
         """Whether a method of the holder's class (or a base) that never ran assigns the field."""
@@ -1678,19 +1714,37 @@ class Evaluator:
             return special
         if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)) and not _host_only(callee):
             state.launched = self._clock
+        launch_stream = self._launch_configuration_stream(call.func, frame, state)
+        if launch_stream is not None and isinstance(callee, FuncV):
+            # A project kernel: its body runs with the configuration's stream current.
+            saved = state.streams
+            state.streams = (*saved, launch_stream)
+            value, state = self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
+            state.streams = saved
+            return value, state
         if isinstance(callee, Unknown) or (isinstance(callee, ExternalV) and callee.dotted.endswith("()")):
             # Code the project does not show (``self.model.forward(batch, kv)``, an instance of
             # a library's class called: a compiled kernel, a module) may write the buffers it is
-            # given, on the current stream.
+            # given, on the current stream or the one its launch configuration names.
             for arg, value in zip(call.args, args, strict=False):
                 # A kernel launched with its arguments in a tuple (cupy's ``kernel(grid, block,
                 # (pages, kv, n))``) may write each.
+                if isinstance(callee, Unknown) and callee.spelling in _PYTHON_BUILTINS:
+                    break  # a Python builtin (``enumerate(kv_caches)``) launches nothing
                 for written, held in _launch_arguments(arg, value):
                     if memory_of(held) not in (None, Memory.HOST):
-                        # A Python builtin (``enumerate(kv_caches)``) launches nothing.
-                        kernel = not (isinstance(callee, Unknown) and callee.spelling in _PYTHON_BUILTINS)
-                        state = self._write(written, frame, state, call.span, kernel=kernel)
+                        state = self._write(written, frame, state, call.span, on=launch_stream)
         return self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
+
+    def _launch_configuration_stream(self, func: ir.Expr, frame: Frame, state: PathState) -> StreamV | None:
+        """The stream a launch configuration names: numba's ``kernel[grid, block, stream](...)``
+        runs the kernel there, not on the current stream."""
+        if not (isinstance(func, ir.Index) and isinstance(func.index, ir.Seq) and len(func.index.items) >= 3):
+            return None
+        value, _ = self._eval(func.index.items[2], frame, state.copy())
+        if not isinstance(value, (StreamV, Unknown, UnionV)):
+            return None  # a number, say: not a configuration that names a stream
+        return _opaque_stream(value)
 
     def _dispatch(
         self,
@@ -2175,17 +2229,31 @@ class Evaluator:
         on it orders behind no kernel."""
         streams = self._recorded_on.get(event, set())
         return bool(streams) and all(
-            on and (on == waiter.key or on in self._copy_streams) and not on.startswith("current@")
+            on
+            and (on == waiter.key or (on in self._copy_streams and on not in self._kernel_streams))
+            and not on.startswith("current@")
             for on in streams
         )
 
-    def _wait_event(self, waiter: StreamV, event: Value, state: PathState) -> PathState:
+    def _wait_event(self, waiter: StreamV, event: Value, state: PathState, spelled: str = "") -> PathState:
+        """``waiter`` waits on ``event``, which the code spells ``spelled`` there."""
         if (
             isinstance(event, EventV)
             and not event.key.startswith("opaque:")
             and event.key not in self._recorded_on
         ):
-            return state  # an event created here and recorded nowhere: waiting on it orders nothing
+            # Made here and recorded nowhere the analysis could tell, unless it was recorded
+            # through the same field of an object the analysis did not place (``lease.done``
+            # recorded on a lease taken from a queue): then it is that event.
+            field = spelled.rpartition(".")[2]
+            same_field = [
+                key
+                for key in self._recorded_on
+                if field and key.startswith("opaque:") and "." in key and key.rpartition(".")[2] == field
+            ]
+            if not same_field:
+                return state  # waiting on an event recorded nowhere orders nothing
+            event = EventV(min(same_field), spelled)
         if isinstance(event, EventV) and event.key in state.unrecorded:
             return state  # made on this path and not recorded yet (recorded after a hand-off)
         if isinstance(event, EventV):

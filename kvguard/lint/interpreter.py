@@ -359,6 +359,12 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             and key not in self._nested
             # A constructor runs where its class is constructed.
             and not (function.name == "__init__" and function.class_name.rsplit(".", 1)[-1] in called)
+            # A thread's ``run`` runs on its thread, where ``start()`` is called.
+            and not (
+                function.name == "run"
+                and "start" in called
+                and self._is_thread_class((key[0], function.class_name))
+            )
         )
         # Producers before consumers: a coroutine that awaits ``queue.get()`` runs its loop
         # body once per payload put so far, so the functions that put run first.

@@ -231,6 +231,9 @@ class Class:
     # What a field not given to the constructor holds: its default, or a call of its
     # ``field(default_factory=f)``.
     defaults: tuple[tuple[str, Expr], ...] = ()
+    # Plain class attributes (``Any = 3`` in an ``IntEnum``, ``ORDER = ...``): what the class
+    # and its instances read under that name.
+    constants: tuple[tuple[str, Expr], ...] = ()
 
 
 @dataclass

@@ -102,11 +102,27 @@ class ModuleReader:
                         fields=_fields(statement),
                         span=self._span(statement.name),
                         defaults=self._field_defaults(statement),
+                        constants=self._class_constants(statement),
                     )
                 )
                 self._definitions(_suite(statement.body), f"{qualname}.", qualname)
             elif isinstance(statement, (cst.If, cst.Try, cst.With, cst.For, cst.While)):
                 self._definitions(_suite(statement.body), prefix, class_name)
+
+    def _class_constants(self, node: cst.ClassDef) -> tuple[tuple[str, ir.Expr], ...]:
+        """Class attributes assigned a value in the class body (``Any = 3``)."""
+        found: list[tuple[str, ir.Expr]] = []
+        for statement in _suite(node.body):
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if (
+                    isinstance(small, cst.Assign)
+                    and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)
+                ):
+                    found.append((small.targets[0].target.value, self._expr(small.value)))
+        return tuple(found)
 
     def _field_defaults(self, node: cst.ClassDef) -> tuple[tuple[str, ir.Expr], ...]:
         """Defaults of annotated fields (``ready: Event = field(default_factory=Event)``)."""
@@ -252,6 +268,9 @@ class ModuleReader:
             else:
                 awaited = isinstance(small.value, cst.Await)
                 yield ir.Eval(self._expr(small.value), span, lines, awaited)
+        elif isinstance(small, cst.Assert):
+            # The test runs (``assert handle.async_pwrite(buf, path) == 0`` issues the write).
+            yield ir.Eval(self._expr(small.test), span, lines, False)
         elif isinstance(small, cst.Return):
             yield ir.Return(self._optional(small.value), span)
         elif isinstance(small, (cst.Break, cst.Continue)):
@@ -309,8 +328,12 @@ class ModuleReader:
         if isinstance(node, cst.Await):
             return self._expr(node.expression)  # ``await f()`` runs f's body here, in order
         if isinstance(node, cst.Subscript):
-            index = node.slice[0].slice if len(node.slice) == 1 else None
-            key = self._expr(index.value) if isinstance(index, cst.Index) else ir.Opaque()
+            indexes = [element.slice for element in node.slice]
+            key: ir.Expr = ir.Opaque()
+            if all(isinstance(index, cst.Index) for index in indexes):
+                values = tuple(self._expr(index.value) for index in indexes if isinstance(index, cst.Index))
+                # ``x[a, b]`` indexes by the tuple ``(a, b)`` (numba's launch configurations).
+                key = values[0] if len(values) == 1 else ir.Seq(values)
             return ir.Index(self._expr(node.value), key)
         if isinstance(node, cst.IfExp):
             return ir.Cond(self._expr(node.body), self._expr(node.test), self._expr(node.orelse))

@@ -692,6 +692,13 @@ def _element(value: Value) -> Value:
     return UNKNOWN
 
 
+def _element_root(expr: ir.Expr) -> str:
+    """The name a field chain starts from (``lease`` for ``lease.done``)."""
+    while isinstance(expr, ir.Attr):
+        expr = expr.base
+    return expr.id if isinstance(expr, ir.Name) else ""
+
+
 def _waits_on_each(loop: ir.Loop) -> bool:
     """Whether the loop's body waits on each element (``for e in events: e.synchronize()``,
     through nested loops over the element's parts): over an empty collection it has nothing to
@@ -711,13 +718,14 @@ def _waits_on_each(loop: ir.Loop) -> bool:
                 if waits(statement.body):
                     return True
             elif isinstance(statement, ir.Eval) and isinstance(statement.value, ir.Call):
-                func = statement.value.func
-                if (
-                    isinstance(func, ir.Attr)
-                    and func.name in ("synchronize", "wait")
-                    and isinstance(func.base, ir.Name)
-                    and func.base.id in bound
-                ):
+                call = statement.value
+                func = call.func
+                if not isinstance(func, ir.Attr):
+                    continue
+                # The element or a field of it (``lease.done.wait(stream)``) waited on.
+                if func.name in ("synchronize", "wait") and _element_root(func.base) in bound:
+                    return True
+                if func.name == "wait_event" and call.args and _element_root(call.args[0]) in bound:
                     return True
         return False
 

@@ -50,10 +50,6 @@ KNOWN_GAPS = {
     "as every value it ever holds, so the branch that waits is not the only one",
     "mcore_moe_dtoh_sync_point_correct": "a field reset then raised in order (the sync point) is "
     "read as every value it ever holds, so the branch that waits is not the only one",
-    "numba_asyncio_scoring_buggy": "numba copies on the stream the kernel writing their source ran "
-    "on (a launch configuration's stream), taken as unordered",
-    "numba_asyncio_scoring_correct": "numba copies on the stream the kernel writing their source "
-    "ran on (a launch configuration's stream), taken as unordered",
     "raw_cupy_pinned_arena_buggy": "a copy into pinned memory at `mem.ptr + offset`, read through "
     "`numpy.frombuffer(mem)`: the view is not linked to the copy",
     "srv_overlap_forward_thread_buggy": "a copy a worker thread leaves running, read by the thread "
@@ -70,6 +66,80 @@ KNOWN_GAPS = {
     "compute stream's block is taken as a barrier behind the compute stream",
     "kv_swap_engine_worker_barrier_correct": "the barrier under `if a or b:` and the copy under a "
     "later `if b:`: the path that skips the first and takes the second is not told impossible",
+    "cudart_event_after_handoff_buggy": (
+        "an event taken from a pool (a list pop or a fresh create) is"
+        " not placed, so a wait on it is taken as a barrier: the "
+        "record after the hand-off is missed"
+    ),
+    "cupy_dlpack_logprobs_buggy": (
+        "a ring slot's event recorded on the copy stream itself, "
+        "synchronized before reuse, makes the copy uncertain instead "
+        "of unordered"
+    ),
+    "cupy_hostfunc_embedding_shards_buggy": (
+        "records built in a list and handed through a free queue lose their pinned buffer"
+    ),
+    "cupy_layer_weight_ring_buggy": (
+        "cupy results computed under `with compute:` and read back "
+        "with `get(stream=compute)` are taken as unordered"
+    ),
+    "cupy_layer_weight_ring_correct": (
+        "cupy results computed under `with compute:` and read back "
+        "with `get(stream=compute)` are taken as unordered"
+    ),
+    "ds_async_ckpt_closure_buggy": (
+        "a list of (name, buffer) tuples returned by a helper loses "
+        "its buffers when the caller unpacks it in a loop"
+    ),
+    "ds_pipelined_state_swap_buggy": (
+        "a field a method (not the constructor) sets from another object's buffers loses their placement"
+    ),
+    "lmc_layerwise_generator_buggy": (
+        "a pinned buffer from an allocator handed to the constructor "
+        "is not placed (the finding is only uncertain)"
+    ),
+    "numba_torch_prefix_snapshot_correct": (
+        "`numba.cuda.external_stream(s.cuda_stream)` is not linked to the torch stream it wraps"
+    ),
+    "overlap_launch_done_backup_buggy": (
+        "an event recorded on the thread's current stream is taken as"
+        " a barrier though the writer ran on a stream the project "
+        "made; a model output made under a side stream and copied "
+        "there is flagged"
+    ),
+    "overlap_launch_done_backup_correct": (
+        "a model's output made under `with torch.cuda.stream(s):` and copied on s is taken as unordered"
+    ),
+    "trt_connector_stream_arg_buggy": (
+        "an event recorded on the thread's current stream is taken as"
+        " a barrier though the writer ran on a stream the project "
+        "made"
+    ),
+    "trt_connector_stream_arg_correct": (
+        "a model's output made under a side stream and copied there "
+        "is taken as unordered, and that copy makes the stream a copy"
+        " stream whose events order nothing"
+    ),
+    "vllm_ctypes_thread_subclass_buggy": (
+        "host sources gathered through zip() of comprehension-made "
+        "buffers and `+=` are not placed: the load's ANY is reported "
+        "as if its source were GPU memory"
+    ),
+    "vllm_ctypes_thread_subclass_correct": (
+        "host sources gathered through zip() of comprehension-made "
+        "buffers and `+=` are not placed: the load's ANY is reported "
+        "as if its source were GPU memory"
+    ),
+    "vllm_driver_extstream_buggy": (
+        "a stream handle returned through `values[0] if len(values) "
+        "== 1 else values` is not linked to the ExternalStream over "
+        "it"
+    ),
+    "vllm_driver_extstream_correct": (
+        "a stream handle returned through `values[0] if len(values) "
+        "== 1 else values` is not linked to the ExternalStream over "
+        "it"
+    ),
 }
 
 

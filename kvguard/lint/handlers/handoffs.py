@@ -11,6 +11,7 @@ from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.findings import FlowStep
 from kvguard.lint.pathstate import Frame, PathState, Put, ThreadStart
 from kvguard.lint.reading import _executor_job, _site
+from kvguard.lint.results import MAIN_THREAD
 from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, QueueGetV, QueueV, SeqV, Value
 
 
@@ -49,10 +50,39 @@ class HandoffApi(Evaluator):
                 )
             )
             return UNKNOWN, state
+        if method == "start" and not args and isinstance(receiver, ObjectV) and not isinstance(callee, FuncV):
+            run = self._method(receiver.module, receiver.qualname, "run")
+            if run is not None and self._is_thread_class((receiver.module, receiver.qualname)):
+                # A ``threading.Thread`` subclass started: its ``run`` runs on the new thread.
+                step = FlowStep(frame.module.path, call.span.line, call.span.column, "starts a thread")
+                self._threads.append(
+                    ThreadStart(
+                        FuncV(run[0], run[1], receiver),
+                        (),
+                        state.copy(),
+                        self._flow_to(frame, step),
+                        "thread",
+                        self._fallback,
+                    )
+                )
+                return UNKNOWN, state
         if method in HOOK_REGISTRATIONS and not isinstance(callee, FuncV):
             # torch's (a project's own ``register_hook`` method runs as the code it is)
             self._register_hooks(method, args, call, frame)
         return None
+
+    def _is_thread_class(self, cls: tuple[str, str]) -> bool:
+        """The class or one of its project bases derives from ``threading.Thread``."""
+        for module, qualname in [cls, *self._base_classes(cls)]:
+            info = self._classes.get((module, qualname))
+            if info is None:
+                continue
+            frame = Frame(self._modules[module], {}, MAIN_THREAD, (), 0, ())
+            for base in info.bases:
+                value = self._eval(base, frame, PathState())[0]
+                if isinstance(value, ExternalV) and value.dotted == "threading.Thread":
+                    return True
+        return False
 
     def _register_hooks(self, how: str, args: Sequence[Value], call: ir.Call, frame: Frame) -> None:
         """Each project function given to torch as a hook runs later, on the thread that runs

@@ -25,6 +25,7 @@ from kvguard.lint.reading import (
     _NEW_STREAM,
     _opaque_stream,
     _site,
+    _spelling,
     _stream_site,
 )
 from kvguard.lint.results import MAIN_THREAD
@@ -68,6 +69,15 @@ class StreamApi(Evaluator):
             # pass the very stream the copy runs on, so every stream counts as ordered.
             state.ordered_all = now
             return UNKNOWN, state
+        if (
+            method in ("record", "wait", "wait_event", "wait_stream", "record_event")
+            and isinstance(receiver, Unknown)
+            and not receiver.spelling
+            and isinstance(call.func, ir.Attr)
+        ):
+            # A field of an object the analysis did not place (``lease.done`` of a lease taken
+            # from a queue), named as the code spells it: records and waits so spelled meet.
+            receiver = Unknown(_spelling(call.func.base))
         if method in ("wait_stream", "wait_event", "record_event") and isinstance(receiver, Unknown):
             receiver = _opaque_stream(receiver) if receiver.spelling else receiver
         if method == "async_done" and not args:
@@ -114,11 +124,13 @@ class StreamApi(Evaluator):
                 state.gaps.pop(receiver.key, None)
             return UNKNOWN, state
         if method == "wait_event" and isinstance(receiver, StreamV) and args:
-            return UNKNOWN, self._wait_event(receiver, args[0], state)
+            spelled = _spelling(call.args[0]) if call.args else ""
+            return UNKNOWN, self._wait_event(receiver, args[0], state, spelled)
         if method == "wait" and isinstance(receiver, EventV):
             waiter = _opaque_stream(args[0]) if args else self._current(frame, state)
             if isinstance(waiter, StreamV):
-                state = self._wait_event(waiter, receiver, state)
+                spelled = _spelling(call.func.base) if isinstance(call.func, ir.Attr) else ""
+                state = self._wait_event(waiter, receiver, state, spelled)
             return UNKNOWN, state
         if method == "record" and isinstance(receiver, EventV):
             stream = _opaque_stream(args[0]) if args else self._current(frame, state)

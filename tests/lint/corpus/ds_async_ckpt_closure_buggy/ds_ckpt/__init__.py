@@ -1,0 +1,3 @@
+from .engine import AsyncCheckpointEngine, CheckpointIOConfig
+
+__all__ = ["AsyncCheckpointEngine", "CheckpointIOConfig"]

@@ -1,0 +1,1 @@
+"""Out-of-core frame features for long recordings with numba-CUDA."""
