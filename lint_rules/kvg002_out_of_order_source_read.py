@@ -212,6 +212,8 @@ _STREAM_MEMBER = (
     ("DuringApiCall", "Stream"),
     ("_ANY", "_STREAM"),
     ("Any", "Stream"),
+    ("DURING_API_CALL", "STREAM"),
+    ("ANY", "STREAM"),
 )
 
 
