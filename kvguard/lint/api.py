@@ -186,6 +186,7 @@ NUMPY_SCALARS = frozenset({"uint64", "int64", "uintp", "intp", "uint32", "int32"
 # (``driver.CUstream(torch_stream.cuda_stream)``, cupy's ``ExternalStream(ptr)``).
 HANDLE_WRAPPERS = frozenset(
     {"CUstream", "cudaStream_t", "hipStream_t", "CUevent", "cudaEvent_t", "ExternalStream"}
+    | {"external_stream"}  # numba's ``cuda.external_stream(ptr)``
 )
 CURRENT_STREAM = frozenset({"current_stream", "get_current_stream"})
 DEFAULT_STREAM = frozenset({"default_stream"})

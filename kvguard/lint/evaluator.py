@@ -224,6 +224,7 @@ class Evaluator:
         self._fresh: set[str] = set()
         self._unwritten: set[str] = set()  # fresh buffers no kernel filled (``empty``)
         self._methods_by_name: dict[str, list[tuple[str, str, bool]]] | None = None
+        self._field_setters: dict[tuple[str, str], bool] = {}
         self._functions_by_name: dict[str, list[tuple[str, str]]] | None = None
         self._callees: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._closure_names_of: dict[tuple[str, str], set[str]] = {}
@@ -316,6 +317,9 @@ class Evaluator:
                     or any(memory_of(value) is not None for value in (*args, *(v for _, v in kwargs)))
                 )
             )
+            # So does any other method of such a class that sets a field of its object
+            # (``swap_in`` taking buffers from a pool that ``swap_out`` copies into).
+            and not ((func.module, function.class_name) in self._reach_classes and self._sets_own_fields(key))
         ):
             # It names nothing that matters, and no side stream or copy thread runs it.
             return taint([*args, *(v for _, v in kwargs)]), state
@@ -1548,6 +1552,14 @@ class Evaluator:
                 return Unknown(f"{base.spelling}.{name}")
         return UNKNOWN
 
+    def _sets_own_fields(self, key: tuple[str, str]) -> bool:
+        """Whether a method assigns a field of its own object (``self.x = ...``)."""
+        if key not in self._field_setters:
+            function = self._functions[key]
+            holder = function.params[0].name if function.params and function.class_name else ""
+            self._field_setters[key] = bool(holder and _fields_assigned(function.body, holder))
+        return self._field_setters[key]
+
     def _class_constant(self, module: str, qualname: str, name: str) -> Value | None:
         """A class attribute the class body sets to a constant, a name or a field of one
         (``Any = 3`` in an ``IntEnum``), read without running code; the first class of the
@@ -2191,7 +2203,9 @@ class Evaluator:
             if producer.label in self._taught.producer_streams:
                 return True
             if producer.current_of:
-                return producer.current_of == MAIN_THREAD
+                # The requesting thread's current stream, unless every kernel that writes GPU
+                # memory runs on streams the project made (``with compute:`` around them all).
+                return producer.current_of == MAIN_THREAD and not self._written_only_on_made_streams()
             if producer.key.startswith("opaque:"):
                 return True  # a stream we cannot tell apart from the producer
             if producer.key.startswith(_DEFAULT_UNDER):
@@ -2208,9 +2222,16 @@ class Evaluator:
         """Kernels run on this stream, and GPU memory is written only on streams the project made,
         never on a thread's current one (cupy's ``with compute:`` around every kernel): a copy on
         it follows them."""
-        return stream.key in self._kernel_streams and not any(
-            key.startswith("current@") for key in self._kernel_streams | self._copied_into_on
-        )
+        return stream.key in self._kernel_streams and not self._written_on_current_streams()
+
+    def _written_only_on_made_streams(self) -> bool:
+        """Kernels write GPU memory only on streams the project made, one of them a stream no
+        copy runs on (a compute stream, not only a copy stream's own scratch work)."""
+        made_compute = any(key not in self._copy_streams for key in self._kernel_streams)
+        return made_compute and not self._written_on_current_streams()
+
+    def _written_on_current_streams(self) -> bool:
+        return any(key.startswith("current@") for key in self._kernel_streams | self._copied_into_on)
 
     def _is_compute_stream(self, stream: StreamV) -> bool:
         """A stream the project made and runs kernels on (or no copies): a producer's stream."""

@@ -92,14 +92,13 @@ KNOWN_GAPS = {
         "its buffers when the caller unpacks it in a loop"
     ),
     "ds_pipelined_state_swap_buggy": (
-        "a field a method (not the constructor) sets from another object's buffers loses their placement"
+        "pinned buffers a pool method hands out, narrowed by a helper"
+        " and kept in a dict of records across calls, lose their "
+        "placement"
     ),
     "lmc_layerwise_generator_buggy": (
         "a pinned buffer from an allocator handed to the constructor "
         "is not placed (the finding is only uncertain)"
-    ),
-    "numba_torch_prefix_snapshot_correct": (
-        "`numba.cuda.external_stream(s.cuda_stream)` is not linked to the torch stream it wraps"
     ),
     "overlap_launch_done_backup_buggy": (
         "an event recorded on the thread's current stream is taken as"
