@@ -373,6 +373,8 @@ class Evaluator:
                     left.update(end.pending)
         state = merge_paths(ends, [None] * len(ends)) if ends else state
         state.returned = False
+        if len(frame.returns) == len(ends) == len(frame.exits) > 1:
+            _keep_returned_streams_ordered(state, frame.exits, frame.returns)
         if call is not None:
             # A callee that ``set_stream``s and returns without restoring installs that stream
             # as the thread's current one (vLLM's ``current_stream()`` on its first call): the
@@ -2352,6 +2354,22 @@ def _wrapped_at_raw_address(value: Value) -> bool:
     also holds None, once closed, is still that memory)."""
     tensors = [option for option in options(value) if isinstance(option, TensorV)]
     return bool(tensors) and all(tensor.mapped for tensor in tensors)
+
+
+def _keep_returned_streams_ordered(merged: PathState, exits: list[PathState], returned: list[Value]) -> None:
+    """A helper that returns one stream or another (``return current`` where no side stream is
+    wanted, ``side.wait_stream(current); return side`` where one is): the stream it returns is
+    as the paths that return it left it, whatever the other paths did to it."""
+    streams = [value for value in returned if isinstance(value, StreamV)]
+    if len(streams) != len(returned) or len({stream.key for stream in streams}) < 2:
+        return
+    for key in {stream.key for stream in streams}:
+        times = [
+            end.ordered_since(key) for end, stream in zip(exits, streams, strict=True) if stream.key == key
+        ]
+        if all(time is not None for time in times):
+            merged.barriers[key] = min(time for time in times if time is not None)
+            merged.gaps.pop(key, None)
 
 
 def _host_only(callee: Value) -> bool:

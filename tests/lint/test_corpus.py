@@ -139,6 +139,31 @@ KNOWN_GAPS = {
         "== 1 else values` is not linked to the ExternalStream over "
         "it"
     ),
+    "lmc_load_stream_property_buggy": (
+        "a pinned buffer in a dataclass record read through a "
+        "property, or a record kept in a dict across calls, is not "
+        "placed (the load's direction is not shown)"
+    ),
+    "lmc_remote_async_put_buggy": (
+        "a property read on an element of a list built by append and "
+        "passed to another function is not linked to the copy still "
+        "running into it"
+    ),
+    "ds_pipe_loss_timer_sync_buggy": (
+        "methods dispatched through a class-level dict "
+        "(`MethodType(self._INSTRUCTION_MAP[...], self)`) are not "
+        "followed: the copy is reached only as an earlier call's "
+        "(uncertain)"
+    ),
+    "mcore_rl_refit_set_stream_buggy": (
+        "a host wait on an event recorded before the next step was "
+        "queued is taken as waiting for that step's kernels too"
+    ),
+    "trt_overlap_sampler_override_buggy": (
+        "a module that names no ordering construct is not read, and a"
+        " class imported inside a function body is not resolved: the "
+        "override that reads early is not run"
+    ),
 }
 
 
