@@ -831,6 +831,16 @@ class Evaluator:
             return self._block(statement.body, frame, state)
         (context_expr, name), rest = items[0], items[1:]
         context, state = self._eval(context_expr, frame, state)
+        if (
+            isinstance(context_expr, ir.Call)
+            and isinstance(context_expr.func, ir.Attr)
+            and context_expr.func.name == "auto_synchronize"
+        ):
+            # numba: ``with stream.auto_synchronize():`` synchronizes the stream as it ends.
+            stream, state = self._eval(context_expr.func.base, frame, state)
+            state = self._with(statement, rest, frame, state)
+            synchronized = self._special(context_expr, "synchronize", stream, UNKNOWN, [], {}, frame, state)
+            return synchronized[1] if synchronized is not None else state
         if isinstance(context, UnionV) and all(_stream_context(option) for option in context.options):
             # One of several streams (``streams[i % 2]``): the block runs on each, paths merged.
             ends = []
@@ -1729,6 +1739,11 @@ class Evaluator:
         if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)) and not _host_only(callee):
             state.launched = self._clock
         launch_stream = self._launch_configuration_stream(call.func, frame, state)
+        given = dict(kwargs).get("stream")
+        if launch_stream is None and given is not None and not isinstance(callee, (FuncV, ClassV)):
+            # A kernel launched on a stream it is given (cupy's ``kernel(grid, block, args,
+            # stream=s)``): it writes there, not on the current stream.
+            launch_stream = _opaque_stream(given) if isinstance(given, (StreamV, Unknown, UnionV)) else None
         if launch_stream is not None and isinstance(callee, FuncV):
             # A project kernel: its body runs with the configuration's stream current.
             saved = state.streams
@@ -1736,7 +1751,9 @@ class Evaluator:
             value, state = self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
             state.streams = saved
             return value, state
-        if isinstance(callee, Unknown) or (isinstance(callee, ExternalV) and callee.dotted.endswith("()")):
+        if isinstance(callee, Unknown) or (
+            isinstance(callee, ExternalV) and (callee.dotted.endswith("()") or launch_stream is not None)
+        ):
             # Code the project does not show (``self.model.forward(batch, kv)``, an instance of
             # a library's class called: a compiled kernel, a module) may write the buffers it is
             # given, on the current stream or the one its launch configuration names.

@@ -164,6 +164,48 @@ KNOWN_GAPS = {
         " class imported inside a function body is not resolved: the "
         "override that reads early is not run"
     ),
+    "cupy_correlator_dump_buggy": (
+        "a wait on the thread's current (null) stream is taken as a "
+        "barrier though the kernels ran on a stream the project made "
+        "that also copies"
+    ),
+    "cupy_runtime_feature_cache_buggy": (
+        "a victim slot returned by a method that loops over a dict "
+        "field, then stored back into it, hides the load; a "
+        "destination the entry point allocated counts as fresh even "
+        "after kernels read it"
+    ),
+    "cupy_stream_use_spectrogram_buggy": (
+        "results of out-of-place cupy ops under `s.use()` are not "
+        "taken as made on s (a false KVG001 where they are copied "
+        "there), and pinned buffers kept in a deque field lose their "
+        "pending copy"
+    ),
+    "cupy_stream_use_spectrogram_correct": (
+        "results of out-of-place cupy ops under `s.use()` and copied on s are taken as unordered"
+    ),
+    "numba_ensemble_params_buggy": (
+        "a destination the entry point allocated counts as fresh "
+        "though kernels on other streams read it before the load"
+    ),
+    "numba_heat_snapshot_buggy": (
+        "a host sync at the end of the constructor is taken to cover "
+        "copies in later methods whose source kernels wrote again"
+    ),
+    "vllm_coalesced_saves_buggy": (
+        "a wait on the first coalesced job's event stands for every "
+        "job's; pointer lists wrapped in ctypes arrays lose their "
+        "placement"
+    ),
+    "vllm_direction_property_buggy": (
+        "an enum whose members are tuples, tested through a property "
+        "over `self.value`, resolves to the wrong branch"
+    ),
+    "vllm_store_only_step_buggy": (
+        "an event recorded only on another branch or in a previous "
+        "call counts as recorded before the path began (the "
+        "conservative choice for events whose record is not visible)"
+    ),
 }
 
 
