@@ -1584,8 +1584,7 @@ class Evaluator:
                 if constant == name:
                     if not isinstance(expr, (ir.Const, ir.Name, ir.Attr)):
                         return None
-                    defining = Frame(self._modules[cls[0]], {}, MAIN_THREAD, (), 0, ())
-                    value, _ = self._eval(expr, defining, PathState())
+                    value, _ = self._eval(expr, self._definition_frame(cls[0]), PathState())
                     return value
         return None
 
@@ -1692,12 +1691,17 @@ class Evaluator:
                 return FuncV(found[0], found[1], receiver)
         return None
 
+    def _definition_frame(self, module: str) -> Frame:
+        """Where a class statement's expressions (bases, attributes) are read: the module's
+        names, and no room to follow calls."""
+        return Frame(self._modules[module], {}, MAIN_THREAD, (), _MAX_DEPTH - 1, ())
+
     def _base_classes(self, cls: tuple[str, str]) -> list[tuple[str, str]]:
         if cls not in self._bases:
             self._bases[cls] = []
             info = self._classes.get(cls)
             if info is not None:
-                frame = Frame(self._modules[cls[0]], {}, MAIN_THREAD, (), _MAX_DEPTH - 1, ())
+                frame = self._definition_frame(cls[0])
                 for base in info.bases:
                     value = self._eval(base, frame, PathState())[0]
                     if isinstance(value, ClassV):
@@ -1733,17 +1737,13 @@ class Evaluator:
         for key, arg in call.kwargs:
             if key == "out":  # ``torch.index_select(x, 0, i, out=buf)`` writes buf (a copy's, maybe)
                 state = self._write(arg, frame, state, call.span, kernel=False)
-        special = self._special(call, method, receiver, callee, args, dict(kwargs), frame, state)
+        keywords = dict(kwargs)
+        special = self._special(call, method, receiver, callee, args, keywords, frame, state)
         if special is not None:
             return special
         if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)) and not _host_only(callee):
             state.launched = self._clock
-        launch_stream = self._launch_configuration_stream(call.func, frame, state)
-        given = dict(kwargs).get("stream")
-        if launch_stream is None and given is not None and not isinstance(callee, (FuncV, ClassV)):
-            # A kernel launched on a stream it is given (cupy's ``kernel(grid, block, args,
-            # stream=s)``): it writes there, not on the current stream.
-            launch_stream = _opaque_stream(given) if isinstance(given, (StreamV, Unknown, UnionV)) else None
+        launch_stream = self._launch_stream(call.func, callee, keywords.get("stream"), frame, state)
         if launch_stream is not None and isinstance(callee, FuncV):
             # A project kernel: its body runs with the configuration's stream current.
             saved = state.streams
@@ -1767,15 +1767,23 @@ class Evaluator:
                         state = self._write(written, frame, state, call.span, on=launch_stream)
         return self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
 
-    def _launch_configuration_stream(self, func: ir.Expr, frame: Frame, state: PathState) -> StreamV | None:
-        """The stream a launch configuration names: numba's ``kernel[grid, block, stream](...)``
-        runs the kernel there, not on the current stream."""
-        if not (isinstance(func, ir.Index) and isinstance(func.index, ir.Seq) and len(func.index.items) >= 3):
-            return None
-        value, _ = self._eval(func.index.items[2], frame, state.copy())
-        if not isinstance(value, (StreamV, Unknown, UnionV)):
-            return None  # a number, say: not a configuration that names a stream
-        return _opaque_stream(value)
+    def _launch_stream(
+        self, func: ir.Expr, callee: Value, given: Value | None, frame: Frame, state: PathState
+    ) -> StreamV | None:
+        """The stream a kernel launch names, where it runs instead of the current stream: its
+        launch configuration's (numba's ``kernel[grid, block, stream](...)``), else for code the
+        project does not show, the stream it is given (cupy's ``kernel(grid, block, args,
+        stream=s)``)."""
+        candidates: list[Value] = []
+        if isinstance(func, ir.Index) and isinstance(func.index, ir.Seq) and len(func.index.items) >= 3:
+            candidates.append(self._eval(func.index.items[2], frame, state.copy())[0])
+        if given is not None and not isinstance(callee, (FuncV, ClassV)):
+            candidates.append(given)
+        for value in candidates:
+            # A number is no stream: a configuration without one, or a count.
+            if isinstance(value, (StreamV, Unknown, UnionV)):
+                return _opaque_stream(value)
+        return None
 
     def _dispatch(
         self,

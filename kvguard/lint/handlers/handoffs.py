@@ -11,7 +11,6 @@ from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.findings import FlowStep
 from kvguard.lint.pathstate import Frame, PathState, Put, ThreadStart
 from kvguard.lint.reading import _executor_job, _site
-from kvguard.lint.results import MAIN_THREAD
 from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, QueueGetV, QueueV, SeqV, Value
 
 
@@ -77,7 +76,7 @@ class HandoffApi(Evaluator):
             info = self._classes.get((module, qualname))
             if info is None:
                 continue
-            frame = Frame(self._modules[module], {}, MAIN_THREAD, (), 0, ())
+            frame = self._definition_frame(module)
             for base in info.bases:
                 value = self._eval(base, frame, PathState())[0]
                 if isinstance(value, ExternalV) and value.dotted == "threading.Thread":
