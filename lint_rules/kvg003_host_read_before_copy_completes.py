@@ -63,7 +63,9 @@ class HostReadBeforeCopyCompletes(Rule):
         flags=(
             "A host read (`.tolist()`, `.item()`, `.tobytes()`, `.tofile()`, `memoryview()`, "
             "`bytes()`, `int()`/`float()`, `numpy.asarray()`, `torch.save()`, `pickle.dump()`, "
-            "`file.write()`) of a buffer that an asynchronous copy from GPU memory writes "
+            "`file.write()`, and CPU computation on a host tensor: `.sum()`, `.any()`, `.eq()` and "
+            "the other reductions and conversions, operators such as `host > 0` or `n - host`) "
+            "of a buffer that an asynchronous copy from GPU memory writes "
             "(`copy_(..., non_blocking=True)`, `.to('cpu', non_blocking=True)`, `cudaMemcpyAsync` and "
             "the other raw copies, cupy `get(stream=...)`), where some path from the copy to the read "
             "has no host wait for it: `event.synchronize()` on an event recorded after the copy, "

@@ -173,6 +173,10 @@ ARRAY_METADATA = frozenset(
     | {"strides", "is_leaf", "names", "size"}
 )
 
+# Attributes of an array that give its address, not its elements: cupy's ``a.data.ptr``,
+# numpy's ``a.ctypes.data``.
+ARRAY_ADDRESSES = frozenset({"ptr", "ctypes"})
+
 # Streams: constructors, context managers, the current and default stream, handles.
 STREAM_CONSTRUCTORS = frozenset(
     {"Stream", "ExternalStream", "cudaStreamCreate", "cuStreamCreate", "create_stream"}
@@ -226,6 +230,9 @@ HOST_COMPUTE_METHODS = frozenset(
     | {"count_nonzero", "sort", "topk", "cumsum", "clone", "double", "float", "half", "bfloat16"}
     | {"long", "int", "short"}
 )
+# In-place methods that set a buffer without reading it (every other in-place method, such
+# as ``mul_`` or ``add_``, reads the buffer it updates).
+IN_PLACE_FILLS = frozenset({"zero_", "fill_", "normal_", "uniform_", "random_", "set_", "resize_"})
 # Methods that read the buffer given as their first argument on the host: file and socket
 # writes, and asynchronous I/O handles that write it out from their own threads (DeepSpeed's
 # ``aio_handle.async_pwrite(buffer, path)``).

@@ -16,6 +16,7 @@ from typing import TypeAlias
 
 from kvguard.lint import ir
 from kvguard.lint.api import (
+    ARRAY_ADDRESSES,
     ARRAY_METADATA,
     COPY_APIS,
     DEVICE_ALLOCATORS,
@@ -1052,6 +1053,17 @@ class Evaluator:
                 frame.comparisons[target.id] = statement.value
             else:
                 frame.comparisons.pop(target.id, None)
+            view = (
+                statement.value
+                if isinstance(statement, ir.Assign) and statement.targets == (target,)
+                else None
+            )
+            unkeyed = isinstance(value, Unknown) or (isinstance(value, TensorV) and not value.key)
+            if unkeyed and _is_view(view):
+                # ``part = self.host[k][rows]``: a name for part of a buffer known by its spelling.
+                frame.aliases[target.id] = self._identity(UNKNOWN, view, frame)
+            else:
+                frame.aliases.pop(target.id, None)
             if target.id in frame.global_names:
                 self._remember((frame.module.name, "<globals>", target.id), value)
             if frame.env.get(target.id) is not value:
@@ -1193,7 +1205,13 @@ class Evaluator:
         return ""
 
     def _host_read(
-        self, value: Value, expr: ir.Expr | None, how: str, call: ir.Call, frame: Frame, state: PathState
+        self,
+        value: Value,
+        expr: ir.Expr | None,
+        how: str,
+        call: ir.Call | ir.Operator,
+        frame: Frame,
+        state: PathState,
     ) -> None:
         if not state.pending or not self._reporting or _only_addresses(value):
             return
@@ -1226,6 +1244,10 @@ class Evaluator:
             self._completed(state, None if target.key.startswith("opaque:") else target.key)
             if target.key.startswith("current@") and state.streams:
                 self._completed(state, state.streams[-1].key)  # inside a stream block, that block's stream
+            for waiter, waited, until in state.joined:
+                if waiter == target.key:
+                    # It waited on another stream: that stream's copies issued before are done too.
+                    self._completed(state, waited, before=until)
         elif isinstance(target, EventV):
             record = state.records.get(target.key)
             # Every copy launched before the record counts as waited for, whatever its stream:
@@ -1400,6 +1422,17 @@ class Evaluator:
             spelt = operand.spelling if isinstance(operand, ConstV) else "..."
             where = operand.span if isinstance(operand, ConstV) else None
             return ConstV(not truth, f"not {spelt}", frame.module.path, where), state
+        if isinstance(expr, ir.Operator):
+            operands: list[Value] = []
+            for side in expr.operands:
+                value, state = self._eval(side, frame, state)
+                operands.append(value)
+                if memory_of(value) is Memory.HOST and not _only_addresses(value):
+                    self._host_read(value, side, f"`{expr.symbol}`", expr, frame, state)
+            placed = {memory_of(v) for v in operands} - {None}
+            if placed == {Memory.HOST} and not any(_only_addresses(v) for v in operands):
+                return TensorV(Memory.HOST), state  # computed on the CPU now: a new tensor
+            return taint(operands, same_buffer=True), state  # an address plus offsets, or GPU work
         parts = []
         for part in expr.parts:
             value, state = self._eval(part, frame, state)
@@ -1545,6 +1578,8 @@ class Evaluator:
             return base
         if name in ARRAY_METADATA and memory_of(base) is not None:
             return UNKNOWN  # a shape or a dtype: host metadata, not the array's memory
+        if name in ARRAY_ADDRESSES and isinstance(base, TensorV):
+            return replace(base, address=True)
         if isinstance(base, (TensorV, SeqV, UnionV)):
             return view_of(base)
         if isinstance(base, Unknown):
@@ -2306,6 +2341,8 @@ class Evaluator:
             return state  # made on this path and not recorded yet (recorded after a hand-off)
         if isinstance(event, EventV):
             recorded_on, time = state.records.get(event.key, (None, BEFORE_PATH))
+            if recorded_on is not None and recorded_on.key != waiter.key:
+                state.joined = state.joined | {(waiter.key, recorded_on.key, time)}
             if (
                 event.key not in state.records and not self._recorded_only_on_copy_streams(event.key, waiter)
             ) or (recorded_on is not None and self._is_producer(recorded_on, waiter)):
@@ -2418,6 +2455,17 @@ def _only_addresses(value: Value) -> bool:
 
 # Pending copies kept again under their container's identity (``ENTRY_OF + identity``).
 ENTRY_OF = "entry of "
+
+
+def _is_view(expr: ir.Expr | None) -> bool:
+    """Whether an expression names (part of) a buffer that is already there."""
+    if isinstance(expr, (ir.Name, ir.Attr, ir.Index)):
+        return True
+    return (
+        isinstance(expr, ir.Call) and isinstance(expr.func, ir.Attr) and expr.func.name in SAME_MEMORY_METHODS
+    )
+
+
 _SCALAR_READS = ("`int()`", "`float()`", "`bool()`", "`.item()`")
 
 

@@ -94,6 +94,17 @@ class Equals:
 
 
 @dataclass(frozen=True)
+class Operator:
+    """An arithmetic, bitwise or ordering operator (``a + b``, ``x > 0``, ``-x``): on host
+    tensors it runs on the CPU at once, reading its operands."""
+
+    symbol: str
+    operands: tuple[Expr, ...]
+    span: Span
+    lines: tuple[int, int]
+
+
+@dataclass(frozen=True)
 class Opaque:
     parts: tuple[Expr, ...] = ()
 
@@ -115,7 +126,21 @@ class Lambda:
 
 
 Expr = (
-    Name | Attr | Call | Const | Seq | Index | Cond | Not | IsNone | Equals | Comp | Opaque | Starred | Lambda
+    Name
+    | Attr
+    | Call
+    | Const
+    | Seq
+    | Index
+    | Cond
+    | Not
+    | IsNone
+    | Equals
+    | Comp
+    | Operator
+    | Opaque
+    | Starred
+    | Lambda
 )
 
 

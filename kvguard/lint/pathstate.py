@@ -54,6 +54,9 @@ class PathState:
     # Per side stream, a barrier the code may have taken (a wait skipped only where what it
     # waits on is unset): when, and why.
     maybe_ordered: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # Streams made to wait on other streams: (waiting stream, stream waited on, when). The
+    # host synchronizing the waiting stream has waited for the other's work up to then.
+    joined: frozenset[tuple[str, str, int]] = frozenset()
 
     def ordered_since(self, stream: str) -> int | None:
         times = [t for t in (self.barriers.get(stream), self.all_ordered_since()) if t is not None]
@@ -84,6 +87,7 @@ class PathState:
             dict(self.unordered_entries),
             self.maybe_synced,
             dict(self.maybe_ordered),
+            self.joined,
         )
 
     def completed(self, stream_key: str | None, before: int | None = None) -> None:
@@ -172,6 +176,7 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
         for key, time in state.issued.items():
             merged.issued[key] = max(time, merged.issued.get(key, time))
     merged.carried = frozenset.intersection(*(s.carried for s in states))
+    merged.joined = frozenset.intersection(*(s.joined for s in states))
     merged.launched = max(s.launched for s in states)
     # Unrecorded only where no path recorded it: a loop that records an event per element
     # (``for x in xs: ...; done.record()``) and the path that skips an empty loop join here,

@@ -358,6 +358,17 @@ class ModuleReader:
                 self._expr(comparison.comparator),
                 isinstance(comparison.operator, cst.NotEqual),
             )
+        if isinstance(node, cst.BinaryOperation) and type(node.operator) in _OPERATOR_SYMBOLS:
+            return self._operator(node, node.operator, (node.left, node.right))
+        if isinstance(node, cst.UnaryOperation) and type(node.operator) in _OPERATOR_SYMBOLS:
+            return self._operator(node, node.operator, (node.expression,))
+        if (
+            isinstance(node, cst.Comparison)
+            and len(node.comparisons) == 1
+            and type(node.comparisons[0].operator) in _OPERATOR_SYMBOLS
+        ):
+            comparison = node.comparisons[0]
+            return self._operator(node, comparison.operator, (node.left, comparison.comparator))
         if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             clause = node.for_in
             return ir.Comp(self._expr(node.elt), self._expr(clause.target), self._expr(clause.iter))
@@ -372,6 +383,16 @@ class ModuleReader:
             return ir.Opaque()
         # Anything else: keep the parts whose calls may matter.
         return ir.Opaque(tuple(self._expr(child) for child in _expression_children(node)))
+
+    def _operator(
+        self, node: cst.BaseExpression, operator: cst.CSTNode, operands: tuple[cst.BaseExpression, ...]
+    ) -> ir.Operator:
+        return ir.Operator(
+            _OPERATOR_SYMBOLS[type(operator)],
+            tuple(self._expr(operand) for operand in operands),
+            self._span(node),
+            self._lines(node),
+        )
 
     def _dict(self, node: cst.Dict) -> ir.Expr:
         """A dict display: with string keys, a record of its fields (``{"load": s1, ...}``);
@@ -400,6 +421,31 @@ def _branches(subject: ir.Expr, arms: list[tuple[ir.Stmt, ...]], span: Span) -> 
     for arm in reversed(arms):
         orelse = (ir.If(subject, arm, orelse, span, True),)
     return orelse[0] if orelse else ir.If(subject, (), (), span, False)  # type: ignore[return-value]
+
+
+# Operators that compute on tensors (elementwise or reducing): ``is``, ``in``, ``==`` and
+# the boolean ones are read as the tests they usually are.
+_OPERATOR_SYMBOLS: dict[type[cst.CSTNode], str] = {
+    cst.Add: "+",
+    cst.Subtract: "-",
+    cst.Multiply: "*",
+    cst.Divide: "/",
+    cst.FloorDivide: "//",
+    cst.Modulo: "%",
+    cst.Power: "**",
+    cst.MatrixMultiply: "@",
+    cst.LeftShift: "<<",
+    cst.RightShift: ">>",
+    cst.BitAnd: "&",
+    cst.BitOr: "|",
+    cst.BitXor: "^",
+    cst.Minus: "-",
+    cst.BitInvert: "~",
+    cst.LessThan: "<",
+    cst.LessThanEqual: "<=",
+    cst.GreaterThan: ">",
+    cst.GreaterThanEqual: ">=",
+}
 
 
 def _expression_children(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:

@@ -168,6 +168,9 @@ def _names_used(
         elif isinstance(e, ir.Opaque):
             for part in e.parts:
                 expr(part)
+        elif isinstance(e, ir.Operator):
+            for operand in e.operands:
+                expr(operand)
         elif isinstance(e, ir.Starred):
             expr(e.value)
         elif isinstance(e, ir.Lambda):

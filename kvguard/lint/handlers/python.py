@@ -61,6 +61,13 @@ class PythonApi(Evaluator):
                     # Elements of what ``extend`` is given; an element that is no one buffer.
                     added = taint([added]) if memory_of(added) else current
                 frame.env[holder.id] = join([current, added])  # ``buffers.append(buf)`` keeps buf
+            elif (
+                isinstance(holder, ir.Attr) and args and isinstance(args[-1], TensorV) and method != "extend"
+            ):
+                # ``batch.buffers.append(buf)``: the field's list holds buf too.
+                current, _ = self._eval(holder, frame, state.copy())
+                if isinstance(current, (SeqV, UnionV)):
+                    state = self._assign(holder, join([current, args[-1]]), frame, state, call)
             return UNKNOWN, state
         if method in ("values", "items") and not args and isinstance(receiver, SeqV):
             # A dict the code filled (``{n: Stream() for n in names}``): its values, keyed by
@@ -125,6 +132,8 @@ class PythonApi(Evaluator):
             return RecordV("dict", tuple(fields.items())), state
         if last in ("list", "tuple") and args:
             return args[0], state
+        if (dotted in ("list", "set") or dotted.endswith("collections.deque")) and not args:
+            return SeqV(()), state  # an empty container the code fills
         if last == "partial" and args:
             if isinstance(args[0], FuncV):
                 return replace(args[0], partial=(*args[0].partial, *args[1:])), state

@@ -119,6 +119,8 @@ class StreamApi(Evaluator):
             method = "wait_stream" if isinstance(args[0], StreamV) else "wait_event"
         if method == "wait_stream" and isinstance(receiver, StreamV) and args:
             producer = args[0]
+            if isinstance(producer, StreamV) and producer.key != receiver.key:
+                state.joined = state.joined | {(receiver.key, producer.key, now)}
             if self._is_producer(producer, receiver):
                 state.barriers[receiver.key] = now
                 state.gaps.pop(receiver.key, None)

@@ -16,6 +16,7 @@ from kvguard.lint.api import (
     HOST_READ_ARGUMENT_METHODS,
     HOST_READ_FUNCTIONS,
     HOST_READ_METHODS,
+    IN_PLACE_FILLS,
     LIKE_ALLOCATORS,
     NEW_ALLOCATORS,
     PINNED_ALLOCATORS,
@@ -219,6 +220,13 @@ class TensorApi(Evaluator):
             and isinstance(call.func, ir.Attr)
             and not isinstance(receiver, (ObjectV, ExternalV, ModuleV, ClassV))
         ):
+            if (
+                isinstance(receiver, TensorV)
+                and receiver.memory is Memory.HOST
+                and method not in IN_PLACE_FILLS
+            ):
+                # ``pinned.mul_(scale)`` computes from the buffer on the CPU at once.
+                self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
             if frame.thread == MAIN_THREAD and self._stream(frame, state) is None:
                 state.launched = self._clock  # an in-place kernel on the producer's stream
             return receiver or UNKNOWN, self._write(call.func.base, frame, state, call.span)
