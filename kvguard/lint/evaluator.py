@@ -201,6 +201,8 @@ class Evaluator:
         # Streams the host waits for somewhere in the project (any path, any pass);
         # _ANY_STREAM for a wait that may cover any stream (the device, an event).
         self._waited_somewhere: set[str] = set()
+        # Fields set on records of a type after they were made: (type, field).
+        self._record_fields_set: set[tuple[str, str]] = set()
         self._syncs_somewhere = False  # some function of the project names a host wait
         self._relevant: set[tuple[str, str]] = set()
         self._levels: dict[tuple[str, str], int] = {}  # calls above a seed, of each relevant one
@@ -1094,6 +1096,8 @@ class Evaluator:
                 self._remember((holder.module, holder.qualname, target.name), value)
             elif isinstance(target.base, ir.Name):
                 frame.env[f"{target.base.id}.{target.name}"] = value
+                if isinstance(holder, RecordV) and holder.type_name:
+                    self._record_fields_set.add((holder.type_name, target.name))
                 if isinstance(holder, (RecordV, Unknown, ExternalV)):
                     # A local struct filled field by field (``attrs.srcAccessOrder = ...``).
                     fields = dict(holder.fields) if isinstance(holder, RecordV) else {}
@@ -1259,7 +1263,8 @@ class Evaluator:
         elif isinstance(target, UnionV):
             # One of several events or streams: done is what each of them would have finished.
             remaining: set[str] = set()
-            for option in target.options:
+            # ``None`` among them is no path: calling a wait on it would have raised.
+            for option in [o for o in target.options if not (isinstance(o, ConstV) and o.value is None)]:
                 trial = state.copy()
                 self._host_waited(option, trial)
                 remaining |= trial.pending.keys()
@@ -1393,10 +1398,11 @@ class Evaluator:
                 # ``[torch.cuda.Stream() for _ in range(2)]``: that many distinct streams.
                 return SeqV(tuple(replace(element, key=f"{element.key}#{i}") for i in range(count))), state
             if all(
-                isinstance(option, (StreamV, EventV, ObjectV, FuncV, QueueV, ClassV))
+                isinstance(option, (StreamV, EventV, ObjectV, FuncV, QueueV, ClassV, RecordV))
                 for option in options(element)
             ):
-                # ``[torch.cuda.Stream() for _ in range(n)]``, ``{c.name: c for c in classes}``
+                # ``[torch.cuda.Stream() for _ in range(n)]``, ``{c.name: c for c in classes}``,
+                # ``[Slot(host=torch.empty(n, pin_memory=True)) for _ in range(k)]``
                 return SeqV((element,)), state
             if isinstance(element, TensorV):
                 return element, state  # buffers made in a loop: one allocation site, one buffer
@@ -1552,6 +1558,10 @@ class Evaluator:
             return join(stored)
         if isinstance(base, RecordV):
             found = base.get(name)
+            if found is not None and _is_none(found) and (base.type_name, name) in self._record_fields_set:
+                # Made without it, and set on some record of its type since (``slot.done =
+                # stream.record()`` on a ring slot): whatever was set there.
+                return join([found, UNKNOWN])
             return found if found is not None else UNKNOWN
         if isinstance(base, ModuleV):
             return self.resolve(f"{base.name}.{name}")

@@ -76,9 +76,6 @@ KNOWN_GAPS = {
         "synchronized before reuse, makes the copy uncertain instead "
         "of unordered"
     ),
-    "cupy_hostfunc_embedding_shards_buggy": (
-        "records built in a list and handed through a free queue lose their pinned buffer"
-    ),
     "cupy_layer_weight_ring_buggy": (
         "cupy results computed under `with compute:` and read back "
         "with `get(stream=compute)` are taken as unordered"
