@@ -61,9 +61,10 @@ class HostReadBeforeCopyCompletes(Rule):
     summary = "Host reads a buffer before the asynchronous GPU-to-host copy into it has completed"
     page = RulePage(
         flags=(
-            "A host read (`.tolist()`, `.item()`, `.tobytes()`, `.tofile()`, `memoryview()`, "
-            "`bytes()`, `int()`/`float()`, `numpy.asarray()`, `torch.save()`, `pickle.dump()`, "
-            "`file.write()`, and CPU computation on a host tensor: `.sum()`, `.any()`, `.eq()` and "
+            "A host read (`.tolist()`, `.item()`, `.tobytes()`, `.tofile()`, `bytes()`, "
+            "`int()`/`float()`, `numpy.asarray()`, `torch.save()`, `pickle.dump()`, `file.write()`, "
+            "`os.write()`, compressors and checksums such as `zlib.compress()`, and CPU computation "
+            "on a host tensor: `.sum()`, `.any()`, `.eq()` and "
             "the other reductions and conversions, operators such as `host > 0` or `n - host`) "
             "of a buffer that an asynchronous copy from GPU memory writes "
             "(`copy_(..., non_blocking=True)`, `.to('cpu', non_blocking=True)`, `cudaMemcpyAsync` and "
@@ -71,7 +72,7 @@ class HostReadBeforeCopyCompletes(Rule):
             "has no host wait for it: `event.synchronize()` on an event recorded after the copy, "
             "`stream.synchronize()` of the copy's stream, `torch.cuda.synchronize()`, a "
             "branch taken only when `event.query()` returned True, or a blocking copy on the same "
-            "stream. `.numpy()` is a view, not a read: reading the array is. Calls, returns, "
+            "stream. `.numpy()` and `memoryview()` are views, not reads: reading them is. Calls, returns, "
             "object fields and queue hand-offs are followed; a wait on an "
             "event or stream the analysis cannot place counts as waiting for everything. A copy that "
             "one method of an object leaves running, read by another method called from outside the "
@@ -232,7 +233,7 @@ class HostReadBeforeCopyCompletes(Rule):
             "    torch.cuda.current_stream().synchronize()\n"
             "    with open(path, 'wb') as out:\n"
             "        out.write(memoryview(host.numpy()))\n",
-            expect=(Expect(9, 19),),
+            expect=(Expect(9, 9),),
             note="synchronizing the wrong stream, then writing the buffer to disk",
         ),
         Example(

@@ -94,6 +94,8 @@ ORDER_SPELLINGS = {
     "hipMemcpySrcAccessOrderDuringApiCall": ORDER_DURING_API_CALL,
     "hipMemcpySrcAccessOrderAny": ORDER_ANY,
 }
+# The enum types of those values: ``driver.CUmemcpySrcAccessOrder(n)`` is the order n.
+ORDER_TYPES = frozenset({"CUmemcpySrcAccessOrder", "cudaMemcpySrcAccessOrder", "hipMemcpySrcAccessOrder"})
 ORDER_STRINGS = {"stream": ORDER_STREAM, "during_api_call": ORDER_DURING_API_CALL, "any": ORDER_ANY}
 ORDER_KEYWORDS = ("srcAccessOrder", "src_access_order")
 ORDER_FLAGS = ("is_src_access_order_any",)
@@ -238,8 +240,15 @@ IN_PLACE_FILLS = frozenset({"zero_", "fill_", "normal_", "uniform_", "random_", 
 # ``aio_handle.async_pwrite(buffer, path)``).
 HOST_READ_ARGUMENT_METHODS = frozenset({"write", "pwrite", "async_pwrite", "sync_pwrite", "sendall"})
 HOST_READ_FUNCTIONS = frozenset(
-    {"memoryview", "bytes", "bytearray", "int", "float", "bool", "asarray", "array", "save", "dump", "equal"}
+    {"bytes", "bytearray", "int", "float", "bool", "asarray", "array", "save", "dump", "equal"}
+    # compressors and checksums given the buffer (``zlib.compress(view)``, ``zlib.crc32(view)``)
+    | {"compress", "crc32", "adler32", "md5", "sha1", "sha256", "blake2b", "xxh64", "xxh3_64"}
 )
+# Functions that write their second argument to a file descriptor.
+OS_WRITES = frozenset({"os.write", "os.pwrite"})
+# ctypes views over memory at an address (``(c_ubyte * n).from_address(t.data_ptr())``): they
+# are that memory, not its address.
+ADDRESS_VIEWS = frozenset({"from_address", "from_buffer"})
 
 # Hand-offs to other threads.
 QUEUES = frozenset({"Queue", "SimpleQueue", "LifoQueue", "PriorityQueue", "JoinableQueue"})

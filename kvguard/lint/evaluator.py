@@ -562,8 +562,14 @@ class Evaluator:
 
     def _statement(self, statement: ir.Stmt, frame: Frame, state: PathState) -> PathState:
         if isinstance(statement, ir.AugAssign):
-            _, state = self._eval(statement.value, frame, state)
-            return self._write(statement.target, frame, state, statement.span)
+            added, state = self._eval(statement.value, frame, state)
+            target = statement.target
+            if isinstance(target, ir.Name) and isinstance(frame.env.get(target.id), SeqV):
+                # ``ptrs += helper(...)`` grows a list: it holds what it is given too.
+                if memory_of(added) is not None:
+                    frame.env[target.id] = join([frame.env[target.id], taint([added])])
+                return state
+            return self._write(target, frame, state, statement.span)
         if isinstance(statement, ir.Eval):
             if not statement.awaited and self._coroutine_call(statement.value, frame, state):
                 return state  # ``self.barrier()`` of an ``async def`` without ``await``: never runs
@@ -1428,6 +1434,13 @@ class Evaluator:
             spelt = operand.spelling if isinstance(operand, ConstV) else "..."
             where = operand.span if isinstance(operand, ConstV) else None
             return ConstV(not truth, f"not {spelt}", frame.module.path, where), state
+        if isinstance(expr, ir.Or):
+            left, state = self._eval(expr.left, frame, state)
+            kept = [option for option in options(left) if _or_truth(option) is not False]
+            if kept and all(_or_truth(option) for option in kept):
+                return join(kept), state  # surely true: the right side never runs
+            right, state = self._eval(expr.right, frame, state)
+            return join([*kept, right]), state
         if isinstance(expr, ir.Operator):
             operands: list[Value] = []
             for side in expr.operands:
@@ -2465,6 +2478,15 @@ def _only_addresses(value: Value) -> bool:
 
 # Pending copies kept again under their container's identity (``ENTRY_OF + identity``).
 ENTRY_OF = "entry of "
+
+
+def _or_truth(value: Value) -> bool | None:
+    """Whether a value is true, as ``or`` tests it: an empty list is false, a stream true."""
+    if isinstance(value, SeqV):
+        return bool(value.items)
+    if isinstance(value, (StreamV, EventV, ObjectV, FuncV, ClassV, QueueV)):
+        return True
+    return _truth(value)
 
 
 def _is_view(expr: ir.Expr | None) -> bool:

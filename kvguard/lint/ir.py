@@ -94,6 +94,14 @@ class Equals:
 
 
 @dataclass(frozen=True)
+class Or:
+    """``left or right``: left where it is true, else right."""
+
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
 class Operator:
     """An arithmetic, bitwise or ordering operator (``a + b``, ``x > 0``, ``-x``): on host
     tensors it runs on the CPU at once, reading its operands."""
@@ -137,6 +145,7 @@ Expr = (
     | IsNone
     | Equals
     | Comp
+    | Or
     | Operator
     | Opaque
     | Starred

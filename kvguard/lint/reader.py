@@ -358,6 +358,8 @@ class ModuleReader:
                 self._expr(comparison.comparator),
                 isinstance(comparison.operator, cst.NotEqual),
             )
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            return ir.Or(self._expr(node.left), self._expr(node.right))
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _OPERATOR_SYMBOLS:
             return self._operator(node, node.operator, (node.left, node.right))
         if isinstance(node, cst.UnaryOperation) and type(node.operator) in _OPERATOR_SYMBOLS:

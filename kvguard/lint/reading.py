@@ -168,6 +168,9 @@ def _names_used(
         elif isinstance(e, ir.Opaque):
             for part in e.parts:
                 expr(part)
+        elif isinstance(e, ir.Or):
+            expr(e.left)
+            expr(e.right)
         elif isinstance(e, ir.Operator):
             for operand in e.operands:
                 expr(operand)

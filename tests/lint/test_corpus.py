@@ -116,16 +116,6 @@ KNOWN_GAPS = {
         "is taken as unordered, and that copy makes the stream a copy"
         " stream whose events order nothing"
     ),
-    "vllm_ctypes_thread_subclass_buggy": (
-        "host sources gathered through zip() of comprehension-made "
-        "buffers and `+=` are not placed: the load's ANY is reported "
-        "as if its source were GPU memory"
-    ),
-    "vllm_ctypes_thread_subclass_correct": (
-        "host sources gathered through zip() of comprehension-made "
-        "buffers and `+=` are not placed: the load's ANY is reported "
-        "as if its source were GPU memory"
-    ),
     "vllm_driver_extstream_buggy": (
         "a stream handle returned through `values[0] if len(values) "
         "== 1 else values` is not linked to the ExternalStream over "

@@ -7,18 +7,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kvguard.lint import ir
-from kvguard.lint.api import NUMPY_SCALARS
+from kvguard.lint.api import NUMPY_SCALARS, ORDER_TYPES
 from kvguard.lint.evaluator import _SPELT_RANGE, Evaluator, Handled
 from kvguard.lint.pathstate import Frame, PathState
 from kvguard.lint.reading import _element, _index
 from kvguard.lint.values import (
     UNKNOWN,
     ConstV,
+    EventV,
     ExternalV,
     FuncV,
     ModuleV,
+    ObjectV,
     RecordV,
     SeqV,
+    StreamV,
     TensorV,
     UnionV,
     Unknown,
@@ -27,6 +30,7 @@ from kvguard.lint.values import (
     join,
     memory_of,
     taint,
+    view_of,
 )
 
 
@@ -57,14 +61,21 @@ class PythonApi(Evaluator):
             if isinstance(holder, ir.Name) and args and not isinstance(frame.env.get(holder.id), Unknown):
                 current = frame.env.get(holder.id, UNKNOWN)
                 added = args[-1]
-                if not (method != "extend" and isinstance(added, TensorV)):
+                if method != "extend" and isinstance(added, (ObjectV, RecordV, StreamV, EventV)):
+                    added = SeqV((added,))  # ``objs.append(obj)``: a list holding obj
+                elif not (method != "extend" and isinstance(added, TensorV)):
                     # Elements of what ``extend`` is given; an element that is no one buffer.
                     added = taint([added]) if memory_of(added) else current
                 frame.env[holder.id] = join([current, added])  # ``buffers.append(buf)`` keeps buf
             elif (
-                isinstance(holder, ir.Attr) and args and isinstance(args[-1], TensorV) and method != "extend"
+                isinstance(holder, ir.Attr)
+                and isinstance(holder.base, ir.Name)
+                and isinstance(frame.env.get(holder.base.id), RecordV)
+                and args
+                and isinstance(args[-1], TensorV)
+                and method != "extend"
             ):
-                # ``batch.buffers.append(buf)``: the field's list holds buf too.
+                # ``batch.buffers.append(buf)`` on a record made here: its list holds buf too.
                 current, _ = self._eval(holder, frame, state.copy())
                 if isinstance(current, (SeqV, UnionV)):
                     state = self._assign(holder, join([current, args[-1]]), frame, state, call)
@@ -105,11 +116,13 @@ class PythonApi(Evaluator):
             return UNKNOWN, state
         if args and (
             last == "int"
+            or last in ORDER_TYPES
             or (dotted.startswith("ctypes.c_") and "." not in dotted[7:])
             or (dotted.startswith("numpy.") and last in NUMPY_SCALARS)
         ):
-            # ``int(x)`` and a ctypes scalar made from x (``ctypes.c_void_p(s.cuda_stream)``)
-            # carry x's meaning: the same stream handle, pointer or order value.
+            # ``int(x)``, a ctypes scalar made from x (``ctypes.c_void_p(s.cuda_stream)``) and
+            # the driver's order type made from x carry x's meaning: the same stream handle,
+            # pointer or order value.
             return args[0], state
         if dotted == "getattr" and len(args) >= 2 and _names_torch(args[0]):
             # ``getattr(torch, device.type)`` is torch's module for that device, as
@@ -130,6 +143,8 @@ class PythonApi(Evaluator):
             fields = dict(args[0].fields)
             fields.update(kwargs)
             return RecordV("dict", tuple(fields.items())), state
+        if dotted == "memoryview" and args:
+            return view_of(args[0]), state  # a view of the buffer: reading it is the read
         if last in ("list", "tuple") and args:
             return args[0], state
         if (dotted in ("list", "set") or dotted.endswith("collections.deque")) and not args:

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from kvguard.lint import ir
 from kvguard.lint.api import (
+    ADDRESS_VIEWS,
     ALLOCATORS,
     DATA_CONSTRUCTORS,
     DEVICE_ALLOCATORS,
@@ -19,6 +20,7 @@ from kvguard.lint.api import (
     IN_PLACE_FILLS,
     LIKE_ALLOCATORS,
     NEW_ALLOCATORS,
+    OS_WRITES,
     PINNED_ALLOCATORS,
     RAW_ADDRESS_WRAPPERS,
     RAW_ALLOCATORS,
@@ -197,6 +199,8 @@ class TensorApi(Evaluator):
             # ``get_accelerator().pin_memory(t)``: the tensor is the argument.
             pinned = args[0]
             return TensorV(Memory.HOST, pinned.key if isinstance(pinned, TensorV) else ""), state
+        if method in ADDRESS_VIEWS and args and isinstance(args[0], TensorV):
+            return replace(args[0], address=False), state
         if method in ("pin_memory", "numpy") and isinstance(receiver, (TensorV, Unknown)):
             return TensorV(Memory.HOST, receiver.key if isinstance(receiver, TensorV) else ""), state
         return None
@@ -255,6 +259,10 @@ class TensorApi(Evaluator):
         if last in HOST_READ_FUNCTIONS:
             for value, expr in zip(args, call.args, strict=False):
                 self._host_read(value, expr, f"`{last}()`", call, frame, state)
+        if dotted in OS_WRITES and len(args) > 1 and len(call.args) > 1:
+            self._host_read(
+                args[1], call.args[1], f"`{dotted}()`", call, frame, state
+            )  # ``os.write(fd, view)``
             if last == "int" and len(args) == 1 and isinstance(args[0], TensorV) and args[0].address:
                 return args[0], state  # ``int(dst[i])`` over a table of addresses: an address
         return None

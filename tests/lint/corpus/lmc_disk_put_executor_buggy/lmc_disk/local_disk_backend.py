@@ -31,6 +31,7 @@ class LocalDiskBackend:
     def async_save_bytes_to_disk(self, key: CacheEngineKey, memory_obj: TensorMemoryObj) -> None:
         path = self._key_to_path(key)
         with open(path, "wb") as f:
+            # expect: KVG003
             f.write(memory_obj.byte_array)
         self.dict[key] = path
         self.put_tasks.pop(key, None)

@@ -22,5 +22,4 @@ class TensorMemoryObj:
 
     @property
     def byte_array(self) -> memoryview:
-        # expect: KVG003
         return memoryview(self.tensor.view(torch.uint8).numpy())
