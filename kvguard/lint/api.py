@@ -94,6 +94,8 @@ ORDER_SPELLINGS = {
     "hipMemcpySrcAccessOrderDuringApiCall": ORDER_DURING_API_CALL,
     "hipMemcpySrcAccessOrderAny": ORDER_ANY,
 }
+# Python's enum base classes: iterating a subclass gives its members.
+ENUM_TYPES = frozenset({"Enum", "IntEnum", "Flag", "IntFlag", "StrEnum"})
 # The enum types of those values: ``driver.CUmemcpySrcAccessOrder(n)`` is the order n.
 ORDER_TYPES = frozenset({"CUmemcpySrcAccessOrder", "cudaMemcpySrcAccessOrder", "hipMemcpySrcAccessOrder"})
 ORDER_STRINGS = {"stream": ORDER_STREAM, "during_api_call": ORDER_DURING_API_CALL, "any": ORDER_ANY}
@@ -134,6 +136,7 @@ NEW_ALLOCATORS = frozenset({"new_empty", "new_zeros", "new_ones", "new_full", "n
 # device-generic ``pin_memory(t)`` of accelerator objects.
 PINNED_ALLOCATORS = frozenset(
     {"empty_pinned", "zeros_pinned", "pinned_array", "pinned_array_like", "mapped_array", "pin_memory"}
+    | {"alloc_pinned_memory"}  # cupy's raw pinned block (read through ``numpy.frombuffer``)
 )
 # Device allocations of cupy and numba (``cupy.empty``, ``cuda.device_array``) are by module.
 DEVICE_MODULES = ("cupy", "cp", "numba.cuda", "cuda")
@@ -188,6 +191,12 @@ ADDRESS_WRAPPERS = frozenset({"from_handle"})
 STREAM_CONTEXTS = frozenset({"stream", "StreamContext"})
 # numpy integer scalars made from an address (``np.uint64(t.data_ptr())``) are that address.
 NUMPY_SCALARS = frozenset({"uint64", "int64", "uintp", "intp", "uint32", "int32"})
+# numpy functions that make a view of an array or a new one without reading its elements;
+# every other numpy function given a host array computes from it at once (``numpy.abs(a)``).
+NUMPY_VIEWS = frozenset(
+    {"frombuffer", "reshape", "ravel", "squeeze", "expand_dims", "transpose", "moveaxis", "shape", "ndim"}
+    | {"empty_like", "zeros_like", "ones_like", "full_like", "size", "may_share_memory", "shares_memory"}
+)
 # Types that wrap a raw stream or event handle without making a new one
 # (``driver.CUstream(torch_stream.cuda_stream)``, cupy's ``ExternalStream(ptr)``).
 HANDLE_WRAPPERS = frozenset(

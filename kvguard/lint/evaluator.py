@@ -20,6 +20,7 @@ from kvguard.lint.api import (
     ARRAY_METADATA,
     COPY_APIS,
     DEVICE_ALLOCATORS,
+    ENUM_TYPES,
     HOST_ONLY_MODULES,
     ORDER_SPELLINGS,
     SAME_MEMORY_METHODS,
@@ -91,6 +92,7 @@ from kvguard.lint.reading import (
     _unpack_starred,
     _wait_if_set,
     _waits_on_each,
+    dict_key,
 )
 from kvguard.lint.results import MAIN_THREAD, CopyRun, HostRead, PendingCopy, entry_step
 from kvguard.lint.values import (
@@ -783,6 +785,7 @@ class Evaluator:
 
     def _loop(self, statement: ir.Loop, frame: Frame, state: PathState) -> PathState:
         iterated, state = self._eval(statement.iter, frame, state)
+        iterated = self._members(iterated)
         if iterated is EMPTIED:
             return self._block(statement.orelse, frame, state)  # no turn on this path
         element = _element(iterated)
@@ -1396,6 +1399,15 @@ class Evaluator:
             return self._eval(expr.value, frame, state)
         if isinstance(expr, ir.Comp):
             iterable, state = self._eval(expr.iterable, frame, state)
+            iterable = self._members(iterable)
+            if (
+                expr.key is not None
+                and isinstance(iterable, SeqV)
+                and 0 < len(iterable.items) <= _SPELT_RANGE
+            ):
+                entries = self._entries_comprehension(expr, expr.key, iterable, frame, state)
+                if entries is not None:
+                    return entries
             scope = replace(frame, env=dict(frame.env))
             state = self._assign(expr.target, _element(iterable), scope, state, expr)
             element, state = self._eval(expr.element, scope, state)
@@ -1457,6 +1469,49 @@ class Evaluator:
             value, state = self._eval(part, frame, state)
             parts.append(value)
         return taint(parts, same_buffer=True), state
+
+    def _keyed_comprehension(
+        self, expr: ir.Comp, key_expr: ir.Expr, iterable: SeqV, frame: Frame, state: PathState
+    ) -> tuple[Value, PathState] | None:
+        """``{kind: attributes(kind) for kind in Kind}`` over elements the code spells: a dict
+        with an entry per key, when every key is a constant."""
+        fields: list[tuple[str, Value]] = []
+        for item in iterable.items:
+            scope = replace(frame, env=dict(frame.env))
+            state = self._assign(expr.target, item, scope, state, expr)
+            key, state = self._eval(key_expr, scope, state)
+            if not isinstance(key, ConstV) or key.value is None:
+                return None
+            value, state = self._eval(expr.element, scope, state)
+            fields.append((dict_key(key.value), value))
+        return RecordV("dict", tuple(fields)), state
+
+    def _members(self, value: Value) -> Value:
+        """What iterating a value gives, as a sequence where the code spells it: an enum class
+        its members (``for kind in Kind``)."""
+        if not isinstance(value, ClassV) or not self._is_enum((value.module, value.qualname)):
+            return value
+        info = self._classes.get((value.module, value.qualname))
+        if info is None or not info.constants:
+            return value
+        frame = self._definition_frame(value.module)
+        members = [
+            ConstV(member.value, f"{value.qualname}.{name}", frame.module.path, None)
+            for name, _ in info.constants
+            if isinstance(member := self._class_constant(value.module, value.qualname, name), ConstV)
+        ]
+        return SeqV(tuple(members)) if members else value
+
+    def _is_enum(self, cls: tuple[str, str]) -> bool:
+        info = self._classes.get(cls)
+        if info is None:
+            return False
+        frame = self._definition_frame(cls[0])
+        for base in info.bases:
+            value, _ = self._eval(base, frame, PathState())
+            if isinstance(value, ExternalV) and value.dotted.rsplit(".", 1)[-1] in ENUM_TYPES:
+                return True
+        return False
 
     def _name(self, expr: ir.Name, frame: Frame) -> Value:
         if expr.id in frame.env:

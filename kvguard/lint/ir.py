@@ -69,11 +69,13 @@ class Not:
 
 @dataclass(frozen=True)
 class Comp:
-    """A comprehension ``[element for target in iterable]`` (its first ``for`` clause)."""
+    """A comprehension ``[element for target in iterable]`` (its first ``for`` clause); a
+    dict comprehension's ``key`` too."""
 
     element: Expr
     target: Expr
     iterable: Expr
+    key: Expr | None = None
 
 
 @dataclass(frozen=True)

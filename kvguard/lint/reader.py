@@ -350,13 +350,14 @@ class ModuleReader:
         if (
             isinstance(node, cst.Comparison)
             and len(node.comparisons) == 1
-            and isinstance(node.comparisons[0].operator, (cst.Equal, cst.NotEqual))
+            and isinstance(node.comparisons[0].operator, (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot))
         ):
+            # ``kind is Move.ONBOARD`` tests an enum member as ``==`` does.
             comparison = node.comparisons[0]
             return ir.Equals(
                 self._expr(node.left),
                 self._expr(comparison.comparator),
-                isinstance(comparison.operator, cst.NotEqual),
+                isinstance(comparison.operator, (cst.NotEqual, cst.IsNot)),
             )
         if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
             return ir.Or(self._expr(node.left), self._expr(node.right))
@@ -375,9 +376,15 @@ class ModuleReader:
             clause = node.for_in
             return ir.Comp(self._expr(node.elt), self._expr(clause.target), self._expr(clause.iter))
         if isinstance(node, cst.DictComp):
-            # A container of its values, as a dict display with computed keys is.
+            # A container of its values, as a dict display with computed keys is; keyed by
+            # each element where the code spells them (``{k: f(k) for k in Kind}``).
             clause = node.for_in
-            return ir.Comp(self._expr(node.value), self._expr(clause.target), self._expr(clause.iter))
+            return ir.Comp(
+                self._expr(node.value),
+                self._expr(clause.target),
+                self._expr(clause.iter),
+                self._expr(node.key),
+            )
         if isinstance(node, cst.Lambda):
             params = tuple(param.name.value for param in node.params.params)
             return ir.Lambda(params, self._expr(node.body), self._span(node))

@@ -165,6 +165,8 @@ def _names_used(
             expr(e.element)
             expr(e.target)
             expr(e.iterable)
+            if e.key is not None:
+                expr(e.key)
         elif isinstance(e, ir.Opaque):
             for part in e.parts:
                 expr(part)
@@ -865,6 +867,11 @@ def _unpack(value: Value, count: int) -> list[Value]:
     return [UNKNOWN] * count
 
 
+def dict_key(value: object) -> str:
+    """A dict entry's name in a record: a string key as it is, another constant tagged."""
+    return value if isinstance(value, str) else f"#{value!r}"
+
+
 def _index(base: Value, index: Value) -> Value:
     if isinstance(base, UnionV):
         # A container held in a field: its empty display and what was stored in it since. A
@@ -889,8 +896,8 @@ def _index(base: Value, index: Value) -> Value:
         items: list[Value] = list(base.items)
         handles: list[Value] = [i for i in items if isinstance(i, (StreamV, EventV, TensorV))]
         return join(handles or items)
-    if isinstance(base, RecordV) and isinstance(index, ConstV) and isinstance(index.value, str):
-        return base.get(index.value) or UNKNOWN
+    if isinstance(base, RecordV) and isinstance(index, ConstV) and index.value is not None:
+        return base.get(dict_key(index.value)) or UNKNOWN
     if isinstance(base, RecordV) and base.fields:
         # Under a key the code computes (``for k in streams: streams[k]``): one of the entries.
         spelt = index.options if isinstance(index, UnionV) else (index,)

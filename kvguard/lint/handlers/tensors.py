@@ -20,6 +20,7 @@ from kvguard.lint.api import (
     IN_PLACE_FILLS,
     LIKE_ALLOCATORS,
     NEW_ALLOCATORS,
+    NUMPY_VIEWS,
     OS_WRITES,
     PINNED_ALLOCATORS,
     RAW_ADDRESS_WRAPPERS,
@@ -259,6 +260,12 @@ class TensorApi(Evaluator):
         if last in HOST_READ_FUNCTIONS:
             for value, expr in zip(args, call.args, strict=False):
                 self._host_read(value, expr, f"`{last}()`", call, frame, state)
+        if dotted == "numpy.frombuffer" and args and isinstance(args[0], TensorV):
+            return replace(args[0], address=False), state  # an array over that memory
+        if dotted.startswith("numpy.") and last not in NUMPY_VIEWS and last not in HOST_READ_FUNCTIONS:
+            for value, expr in zip(args, call.args, strict=False):
+                if isinstance(value, TensorV) and value.memory is Memory.HOST and not value.address:
+                    self._host_read(value, expr, f"`{dotted}()`", call, frame, state)
         if dotted in OS_WRITES and len(args) > 1 and len(call.args) > 1:
             self._host_read(
                 args[1], call.args[1], f"`{dotted}()`", call, frame, state
