@@ -1405,7 +1405,7 @@ class Evaluator:
                 and isinstance(iterable, SeqV)
                 and 0 < len(iterable.items) <= _SPELT_RANGE
             ):
-                entries = self._entries_comprehension(expr, expr.key, iterable, frame, state)
+                entries = self._keyed_comprehension(expr, expr.key, iterable, frame, state)
                 if entries is not None:
                     return entries
             scope = replace(frame, env=dict(frame.env))
