@@ -1858,7 +1858,11 @@ class Evaluator:
             state.launched = self._clock
         launch_stream = self._launch_stream(call.func, callee, keywords.get("stream"), frame, state)
         if launch_stream is not None and isinstance(callee, FuncV):
-            # A project kernel: its body runs with the configuration's stream current.
+            # A project kernel: its body runs with the configuration's stream current, and it
+            # may read each buffer it is given there (a load into one must wait for it).
+            for value in args:
+                if isinstance(value, TensorV) and value.key and value.memory is not Memory.HOST:
+                    state.reads[value.key] = (self._clock, call.span.line, launch_stream.key)
             saved = state.streams
             state.streams = (*saved, launch_stream)
             value, state = self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
@@ -2157,10 +2161,13 @@ class Evaluator:
         used_at = [
             found
             for key in (destination.key if isinstance(destination, TensorV) else "", _ANY_BUFFER)
-            if key and (found := state.writes.get(key))
+            for uses in (state.writes, state.reads)
+            if key and (found := uses.get(key))
         ]
         used = max(used_at) if used_at else None
-        if used is not None and (used[2] == copy_stream or used[2] in self._copy_streams):
+        if used is not None and (
+            used[2] == copy_stream or (used[2] in self._copy_streams and used[2] not in self._kernel_streams)
+        ):
             used = None
         used_after_barrier = None
         if barrier is not None and used is not None and used[0] > barrier:
@@ -2197,7 +2204,8 @@ class Evaluator:
                 resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
                 barrier_site=barrier_site,
                 no_barrier_site=no_barrier_site,
-                earlier_calls=tuple(sorted(state.carried)),
+                # Kernels of this call that used the destination came after those calls' barrier.
+                earlier_calls=tuple(sorted(state.carried)) if used is None else (),
                 # Allocated by this entry point, and no kernel has used it since.
                 fresh_destination=isinstance(destination, TensorV)
                 and destination.key in self._fresh

@@ -23,6 +23,8 @@ class PathState:
     records: dict[str, tuple[StreamV | None, int]] = field(default_factory=dict)
     # Writes of each tensor: (when, line, the stream they were issued on).
     writes: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    # Buffers a kernel the project shows was launched with (it may read them), as writes are.
+    reads: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     synced: int | None = None
     # a taught barrier helper ordered every stream (not a host sync)
     ordered_all: int | None = None
@@ -74,6 +76,7 @@ class PathState:
             dict(self.gaps),
             dict(self.records),
             dict(self.writes),
+            dict(self.reads),
             self.synced,
             self.ordered_all,
             self.streams,
@@ -165,6 +168,10 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
                 continue
             if tensor not in merged.writes or merged.writes[tensor][0] < write[0]:
                 merged.writes[tensor] = write
+    for state in states:
+        for tensor, read in state.reads.items():
+            if tensor not in merged.reads or merged.reads[tensor][0] < read[0]:
+                merged.reads[tensor] = read
     for state in states:
         for key, copy in state.pending.items():
             # Still running on some path: reading is unsafe; surely so where the code shows
