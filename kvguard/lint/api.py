@@ -206,6 +206,9 @@ HANDLE_WRAPPERS = frozenset(
 CURRENT_STREAM = frozenset({"current_stream", "get_current_stream"})
 DEFAULT_STREAM = frozenset({"default_stream"})
 STREAM_HANDLES = frozenset({"cuda_stream", "handle", "stream_id", "ptr"})
+# Methods of a stream or an event that order or wait: taken as a value (a callback), they
+# keep their receiver.
+ORDERING_METHODS = frozenset({"wait", "synchronize", "wait_stream", "wait_event", "record", "record_event"})
 EVENT_CONSTRUCTORS = frozenset({"Event"})
 
 # cuda-python's function forms (driver ``cu*``, runtime ``cuda*``, HIP ``hip*``): creators

@@ -23,6 +23,7 @@ from kvguard.lint.api import (
     ENUM_TYPES,
     HOST_ONLY_MODULES,
     ORDER_SPELLINGS,
+    ORDERING_METHODS,
     SAME_MEMORY_METHODS,
     STREAM_HANDLES,
 )
@@ -106,6 +107,7 @@ from kvguard.lint.values import (
     FuncV,
     GeneratorContextV,
     LambdaV,
+    MethodV,
     ModuleV,
     ObjectV,
     QueueGetV,
@@ -1652,6 +1654,8 @@ class Evaluator:
             return ExternalV(f"{base.dotted}.{name}")
         if isinstance(base, (StreamV, EventV, Unknown)) and name in STREAM_HANDLES:
             return base  # a stream's handle (``s.cuda_stream``) names the stream itself
+        if isinstance(base, (StreamV, EventV)) and name in ORDERING_METHODS:
+            return MethodV(base, name)
         if isinstance(base, ConstV) and name == "value":
             return base
         if name in ARRAY_METADATA and memory_of(base) is not None:
@@ -1965,6 +1969,11 @@ class Evaluator:
             return self._call_lambda(callee, args, state, frame, call)
         if isinstance(callee, CopyApiV):
             return self._copy_api(callee.api, args, dict(kwargs), call, frame, state)
+        if isinstance(callee, MethodV):
+            handled = self._special(
+                call, callee.name, callee.receiver, callee, list(args), dict(kwargs), frame, state
+            )
+            return handled if handled is not None else (UNKNOWN, state)
         if isinstance(callee, ExternalV):
             return self._external(callee.dotted, args, dict(kwargs), call, frame, state)
         if isinstance(callee, Unknown) and callee.spelling:

@@ -154,6 +154,15 @@ class ModuleV:
 
 
 @dataclass(frozen=True)
+class MethodV:
+    """A stream's or event's method taken as a value (``before_copy=done.wait``): calling it
+    later calls that method of that stream or event."""
+
+    receiver: StreamV | EventV
+    name: str
+
+
+@dataclass(frozen=True)
 class CopyApiV:
     """A raw copy entry point (a bindings function, a ctypes or cuGetProcAddress pointer)."""
 
@@ -211,6 +220,7 @@ Value = (
     | ExternalV
     | ModuleV
     | CopyApiV
+    | MethodV
     | QueueV
     | QueueGetV
     | ContextV
