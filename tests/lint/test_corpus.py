@@ -193,6 +193,37 @@ KNOWN_GAPS = {
         "call counts as recorded before the path began (the "
         "conservative choice for events whose record is not visible)"
     ),
+    "cudart_swapin_executor_buggy": (
+        "a wait on an event another call recorded on a copy stream after it waited on compute is "
+        "taken as ordering later loads behind kernels queued since"
+    ),
+    "drv_swap_policy_buggy": (
+        "host page indices kept in a dict field and popped in another method lose the host "
+        "placement of the addresses built from them: the swap-ins' ANY is reported as if their "
+        "source were GPU memory"
+    ),
+    "drv_swap_policy_correct": (
+        "host page indices kept in a dict field and popped in another method lose the host "
+        "placement of the addresses built from them: the swap-ins' ANY is reported as if their "
+        "source were GPU memory"
+    ),
+    "hicache_overlap_load_buggy": (
+        "a model given a pool object under a forward stream the project made is not read as using "
+        "the pool's buffers there, and an event recorded on the thread's current stream is taken as "
+        "a barrier behind it"
+    ),
+    "hicache_overlap_load_correct": (
+        "a model given a pool object under a forward stream the project made is not read as using "
+        "the pool's buffers there, and an event recorded on the thread's current stream is taken as "
+        "a barrier behind it"
+    ),
+    "simple_offload_attr_dict_executor_buggy": (
+        "copy attributes set with setattr() from a dict's items() in a loop are not read"
+    ),
+    "trt_onboard_base_barrier_correct": (
+        "the barrier under `if offloads or onboards:` and the copies under later `if offloads:` / "
+        "`if onboards:`: the path that skips the first and takes a later one is not told impossible"
+    ),
 }
 
 

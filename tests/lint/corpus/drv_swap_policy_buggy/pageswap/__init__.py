@@ -1,0 +1,4 @@
+from .policy import SwapPolicy
+from .swapper import PageSwapper
+
+__all__ = ["PageSwapper", "SwapPolicy"]

@@ -1,0 +1,3 @@
+from .param_swapper import PartitionedParamSwapper, SwapStatus
+
+__all__ = ["PartitionedParamSwapper", "SwapStatus"]

@@ -1,0 +1,3 @@
+from .engine import OffloadEngine
+
+__all__ = ["OffloadEngine"]

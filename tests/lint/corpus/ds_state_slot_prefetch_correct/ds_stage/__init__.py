@@ -1,0 +1,3 @@
+from .optimizer import SlottedOffloadAdam
+
+__all__ = ["SlottedOffloadAdam"]

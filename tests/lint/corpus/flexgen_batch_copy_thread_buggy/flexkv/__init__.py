@@ -1,0 +1,4 @@
+from .policy import Policy
+from .schedule import OverlappedDecoder
+
+__all__ = ["OverlappedDecoder", "Policy"]

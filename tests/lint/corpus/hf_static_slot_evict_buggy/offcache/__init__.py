@@ -1,0 +1,4 @@
+from .config import CacheConfig
+from .static_cache import OffloadedStaticCache
+
+__all__ = ["CacheConfig", "OffloadedStaticCache"]

@@ -1,0 +1,3 @@
+from .manager import OffloadManager, offload_group_commit
+
+__all__ = ["OffloadManager", "offload_group_commit"]

@@ -1,0 +1,3 @@
+from .engine import DynamicEngine
+
+__all__ = ["DynamicEngine"]
