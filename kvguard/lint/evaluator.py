@@ -790,6 +790,9 @@ class Evaluator:
         iterated = self._members(iterated)
         if iterated is EMPTIED:
             return self._block(statement.orelse, frame, state)  # no turn on this path
+        if statement.target is not None and _spelt_pairs(iterated):
+            assert isinstance(iterated, SeqV)
+            return self._block(statement.orelse, frame, self._each_pair(statement, iterated, frame, state))
         element = _element(iterated)
         if statement.target is not None:
             state = self._assign(statement.target, element, frame, state, statement)
@@ -821,6 +824,19 @@ class Evaluator:
         if queried is not None and queried[1]:
             self._host_waited(queried[0], state)  # ``while not event.query(): ...`` ends once it is done
         return self._block(statement.orelse, frame, state)
+
+    def _each_pair(self, statement: ir.Loop, pairs: SeqV, frame: Frame, state: PathState) -> PathState:
+        """A loop over a dict the code spells (``for name, value in fields.items()``): a turn
+        per entry, in order, each with its own key and value."""
+        assert statement.target is not None
+        broke: list[PathState] = []
+        for pair in pairs.items:
+            state = self._assign(statement.target, pair, frame, state, statement)
+            state, broke_here = self._turn(statement, frame, state)
+            broke += broke_here
+            if state.returned:
+                break
+        return merge_or_end([state, *broke], state)
 
     def _turn(self, statement: ir.Loop, frame: Frame, start: PathState) -> tuple[PathState, list[PathState]]:
         """One run of a loop's body: the state its turn ends in (continues included) and the
@@ -2550,6 +2566,18 @@ def _only_addresses(value: Value) -> bool:
 
 # Pending copies kept again under their container's identity (``ENTRY_OF + identity``).
 ENTRY_OF = "entry of "
+
+
+def _spelt_pairs(value: Value) -> bool:
+    """A few (key, value) pairs of a dict the code spells, its ``items()``."""
+    return (
+        isinstance(value, SeqV)
+        and 0 < len(value.items) <= _SPELT_RANGE
+        and all(
+            isinstance(item, SeqV) and len(item.items) == 2 and isinstance(item.items[0], ConstV)
+            for item in value.items
+        )
+    )
 
 
 def _or_truth(value: Value) -> bool | None:

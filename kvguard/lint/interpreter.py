@@ -33,6 +33,7 @@ from kvguard.lint.evaluator import (
     _RUNS_PER_THREAD_FUNCTION,
     Handled,
 )
+from kvguard.lint.findings import Span
 from kvguard.lint.handlers.arrays import ArrayApi
 from kvguard.lint.handlers.handoffs import HandoffApi
 from kvguard.lint.handlers.python import PythonApi
@@ -412,6 +413,14 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         seeds, weak = [], []
         packages = frozenset(name.split(".")[0] for name in self._modules)
         scopes = {name: _module_scope(module.code, packages) for name, module in self._modules.items()}
+        # Module constants that spell what the gate knows (``COPY_ATTRIBUTES = {"store":
+        # {"srcAccessOrder": ...Any}}``): a function reading one matters as if it spelled it.
+        seed_constants = {
+            name
+            for module in self._modules.values()
+            for name, value in module.code.constants.items()
+            if _names_used([ir.Return(value, Span(0, 0, 0, 0))])[1] & SEED_NAMES
+        }
         for key, function in self._functions.items():
             calls: set[tuple[str, str]] = set()
             called, mentioned, passed = _names_used(function.body, calls)
@@ -425,8 +434,10 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             # A host wait anywhere in the code read, reached by a run or not: a caller may make
             # it between two calls of an object.
             self._syncs_somewhere |= bool(mentioned & _HOST_WAITS)
-            if mentioned & SEED_NAMES or any(
-                _spelling(d).endswith("contextmanager") for d in function.decorators
+            if (
+                mentioned & SEED_NAMES
+                or mentioned & seed_constants
+                or any(_spelling(d).endswith("contextmanager") for d in function.decorators)
             ):
                 seeds.append(key)
             elif mentioned & WEAK_NAMES or mentioned & _HOST_READS or _TENSOR_WRITE in mentioned:

@@ -217,9 +217,6 @@ KNOWN_GAPS = {
         "the pool's buffers there, and an event recorded on the thread's current stream is taken as "
         "a barrier behind it"
     ),
-    "simple_offload_attr_dict_executor_buggy": (
-        "copy attributes set with setattr() from a dict's items() in a loop are not read"
-    ),
     "trt_onboard_base_barrier_correct": (
         "the barrier under `if offloads or onboards:` and the copies under later `if offloads:` / "
         "`if onboards:`: the path that skips the first and takes a later one is not told impossible"

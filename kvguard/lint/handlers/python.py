@@ -143,6 +143,10 @@ class PythonApi(Evaluator):
             fields = dict(args[0].fields)
             fields.update(kwargs)
             return RecordV("dict", tuple(fields.items())), state
+        if dotted == "setattr" and len(args) == 3 and len(call.args) == 3 and isinstance(args[1], ConstV):
+            name = args[1].value
+            if isinstance(name, str):  # ``setattr(attrs, "srcAccessOrder", order)``
+                return UNKNOWN, self._assign(ir.Attr(call.args[0], name), args[2], frame, state, call)
         if dotted == "memoryview" and args:
             return view_of(args[0]), state  # a view of the buffer: reading it is the read
         if last in ("list", "tuple") and args:
