@@ -50,6 +50,7 @@ from kvguard.lint.reading import (
     _NEW_STREAM,
     _UNPLACED,
     EMPTIED,
+    TRUTH_PREFIX,
     _accepts,
     _callee_name,
     _carries_handle,
@@ -641,6 +642,8 @@ class Evaluator:
         """The paths through an ``if``: each one's state, names, and the step that names it."""
         test, state = self._eval(statement.test, frame, state)
         truth = _truth(test)
+        if truth is None:
+            truth = _known_truth(statement.test, frame.env)  # an earlier ``if`` on it decided it
         if truth is not None:
             state = self._block(statement.body if truth else statement.orelse, frame, state)
             return [Branch(state, frame.env, None)]
@@ -670,6 +673,7 @@ class Evaluator:
                     same.gaps.pop(waiter.key, None)
         entry_names = frame.env  # each branch runs on its own copy
         frame.env = dict(entry_names)
+        _note_truth(statement.test, True, frame.env)
         synced_before = state.synced
         placed = _placement_tested(statement.test)
         if placed is not None and not placed[2]:
@@ -687,6 +691,7 @@ class Evaluator:
                 frame.env[name] = before
         taken_env = frame.env
         frame.env = dict(entry_names)
+        _note_truth(statement.test, False, frame.env)
         flag = _flag_tested(statement.test, frame.env)
         if flag:
             # ``if background:`` with a flag the code computes: each path knows its value, so
@@ -766,7 +771,11 @@ class Evaluator:
             len(live) > 1
             and rest
             and self._splits < MAX_SPLITS
-            and (_streams_differ(live[0].env, live[1].env) or bool(iterated))
+            and (
+                _streams_differ(live[0].env, live[1].env)
+                or bool(iterated)
+                or _truths_differ(live[0].env, live[1].env, _tested_spellings(rest))
+            )
         )
         if not split:
             frame.env = _merge_names(before, paths)
@@ -1077,6 +1086,8 @@ class Evaluator:
             value = _named_by_field(value, _spelling(target))
         elif isinstance(target, ir.Attr) and isinstance(value, (SeqV, RecordV)):
             value = _label_streams(value, _spelling(target))  # ``self.streams[1]``, ``self._streams['load']``
+        if isinstance(target, (ir.Name, ir.Attr)):
+            frame.env.pop(f"{TRUTH_PREFIX}{_spelling(target)}", None)  # what an ``if`` learnt of it is old
         if isinstance(target, ir.Name):
             if isinstance(statement, ir.Assign) and isinstance(statement.value, ir.Equals):
                 frame.comparisons[target.id] = statement.value
@@ -2566,6 +2577,57 @@ def _only_addresses(value: Value) -> bool:
 
 # Pending copies kept again under their container's identity (``ENTRY_OF + identity``).
 ENTRY_OF = "entry of "
+
+
+def _note_truth(test: ir.Expr, value: bool, env: dict[str, Value]) -> None:
+    """On the path where ``test`` was ``value``: what that says of the names it tests."""
+    if isinstance(test, (ir.Name, ir.Attr)):
+        env[f"{TRUTH_PREFIX}{_spelling(test)}"] = ConstV(value, _spelling(test), "", None)
+    elif isinstance(test, ir.Not):
+        _note_truth(test.operand, not value, env)
+    elif isinstance(test, ir.Or) and not value:
+        _note_truth(test.left, False, env)
+        _note_truth(test.right, False, env)
+
+
+def _known_truth(test: ir.Expr, env: dict[str, Value]) -> bool | None:
+    """What the paths' earlier tests say ``test`` is here, if they decide it."""
+    if isinstance(test, (ir.Name, ir.Attr)):
+        known = env.get(f"{TRUTH_PREFIX}{_spelling(test)}")
+        return known.value if isinstance(known, ConstV) and isinstance(known.value, bool) else None
+    if isinstance(test, ir.Not):
+        inner = _known_truth(test.operand, env)
+        return None if inner is None else not inner
+    if isinstance(test, ir.Or):
+        sides = (_known_truth(test.left, env), _known_truth(test.right, env))
+        if True in sides:
+            return True
+        return False if sides == (False, False) else None
+    return None
+
+
+def _truths_differ(first: dict[str, Value], second: dict[str, Value], tested: set[str]) -> bool:
+    return any(first.get(f"{TRUTH_PREFIX}{name}") != second.get(f"{TRUTH_PREFIX}{name}") for name in tested)
+
+
+def _tested_spellings(statements: Sequence[ir.Stmt]) -> set[str]:
+    """The names and fields ``if`` statements among these test, directly or under ``not`` /
+    ``or``."""
+    found: set[str] = set()
+
+    def tested(test: ir.Expr) -> None:
+        if isinstance(test, (ir.Name, ir.Attr)):
+            found.add(_spelling(test))
+        elif isinstance(test, ir.Not):
+            tested(test.operand)
+        elif isinstance(test, ir.Or):
+            tested(test.left)
+            tested(test.right)
+
+    for statement in statements:
+        if isinstance(statement, ir.If):
+            tested(statement.test)
+    return found
 
 
 def _spelt_pairs(value: Value) -> bool:

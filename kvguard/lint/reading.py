@@ -753,6 +753,11 @@ def _holds_something(value: Value) -> bool:
     return all(isinstance(option, SeqV) and option.items for option in options(value))
 
 
+# What an ``if`` on a name or field told the paths after it (``if offloads or onboards:`` not
+# taken: neither holds anything), kept among the names under this prefix.
+TRUTH_PREFIX = "?"
+
+
 def _merge_names(before: dict[str, Value], paths: Sequence[Branch]) -> dict[str, Value]:
     """Names where paths join: a name bound differently on two paths is either value
     (``if not available: device = "cpu"`` leaves the device unknown), except two different
@@ -769,6 +774,11 @@ def _merge_names(before: dict[str, Value], paths: Sequence[Branch]) -> dict[str,
                     merged[name] = value
             else:
                 merged[name] = join([held, value])
+    if len(live) > 1:
+        # What an ``if`` told the paths holds after them only where every path was told it.
+        for name in [n for n in merged if n.startswith(TRUTH_PREFIX)]:
+            if any(env.get(name) != merged[name] for env in live):
+                del merged[name]
     return merged
 
 

@@ -64,8 +64,6 @@ KNOWN_GAPS = {
     "does not place, is matched to the copy's source only by name",
     "raw_cupy_nonblocking_record_ring_buggy": "an event recorded on the null stream after the "
     "compute stream's block is taken as a barrier behind the compute stream",
-    "kv_swap_engine_worker_barrier_correct": "the barrier under `if a or b:` and the copy under a "
-    "later `if b:`: the path that skips the first and takes the second is not told impossible",
     "cudart_event_after_handoff_buggy": (
         "an event taken from a pool (a list pop or a fresh create) is"
         " not placed, so a wait on it is taken as a barrier: the "
@@ -216,10 +214,6 @@ KNOWN_GAPS = {
         "a model given a pool object under a forward stream the project made is not read as using "
         "the pool's buffers there, and an event recorded on the thread's current stream is taken as "
         "a barrier behind it"
-    ),
-    "trt_onboard_base_barrier_correct": (
-        "the barrier under `if offloads or onboards:` and the copies under later `if offloads:` / "
-        "`if onboards:`: the path that skips the first and takes a later one is not told impossible"
     ),
 }
 
