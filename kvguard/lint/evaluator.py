@@ -1776,7 +1776,11 @@ class Evaluator:
         kwargs: list[tuple[str, Value]] = []
         for key, arg in call.kwargs:
             value, state = self._eval(arg, frame, state)
-            kwargs.append((key, value))
+            if key == ir.SPLAT:
+                # ``f(**options)`` over a dict the code spells: its entries are keywords.
+                kwargs.extend(value.fields if isinstance(value, RecordV) else ())
+            else:
+                kwargs.append((key, value))
         return args, kwargs, state
 
     def _overrides(self, name: str, receiver: str = "", call: ir.Call | None = None) -> Value | None:

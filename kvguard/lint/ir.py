@@ -26,6 +26,10 @@ class Attr:
     span: Span | None = None
 
 
+# The keyword under which a call's ``**mapping`` argument is kept.
+SPLAT = "**"
+
+
 @dataclass(frozen=True)
 class Call:
     func: Expr

@@ -301,7 +301,7 @@ class ModuleReader:
                     args.append(ir.Starred(self._expr(arg.value)))
                 elif arg.star:
                     star = True
-                    args.append(ir.Opaque((self._expr(arg.value),)))
+                    kwargs.append((ir.SPLAT, self._expr(arg.value)))  # ``f(**options)``
                 elif arg.keyword is not None:
                     kwargs.append((arg.keyword.value, self._expr(arg.value)))
                 else:
@@ -407,11 +407,13 @@ class ModuleReader:
         """A dict display: with string keys, a record of its fields (``{"load": s1, ...}``);
         otherwise a container of its values (``{}`` is an empty one the code fills)."""
         elements = [e for e in node.elements if isinstance(e, cst.DictElement)]
+        splats = tuple(self._expr(e.value) for e in node.elements if isinstance(e, cst.StarredDictElement))
         keys = [e.key.evaluated_value if isinstance(e.key, cst.SimpleString) else None for e in elements]
         values = tuple(self._expr(e.value) for e in elements)
-        if elements and len(elements) == len(node.elements) and all(isinstance(k, str) for k in keys):
+        if (elements or splats) and all(isinstance(k, str) for k in keys):
+            # ``{**DEFAULTS, "order": x}``: the dicts spread into it, then its own entries.
             fields = tuple((str(key), value) for key, value in zip(keys, values, strict=True))
-            return ir.Call(ir.Name("dict"), (), fields, self._span(node), self._lines(node))
+            return ir.Call(ir.Name("dict"), splats, fields, self._span(node), self._lines(node))
         return ir.Seq(values)
 
     # ----------------------------------------------------------------- positions

@@ -138,9 +138,12 @@ class PythonApi(Evaluator):
                 return SeqV(tuple(ConstV(i, str(i), path, None) for i in range(count))), state
         if last == "dict" and not args:
             return RecordV("dict", tuple(kwargs.items())), state
-        if last == "dict" and len(args) == 1 and isinstance(args[0], RecordV):
-            # A copy of a dict the code spells (``cfg = dict(DEFAULTS)``), keyword entries over it.
-            fields = dict(args[0].fields)
+        if last == "dict" and any(isinstance(arg, RecordV) for arg in args):
+            # A copy of a dict the code spells (``cfg = dict(DEFAULTS)``, ``{**DEFAULTS,
+            # **overrides}``), keyword entries over it; what the code does not spell adds none.
+            fields: dict[str, Value] = {}
+            for arg in args:
+                fields.update(arg.fields if isinstance(arg, RecordV) else ())
             fields.update(kwargs)
             return RecordV("dict", tuple(fields.items())), state
         if dotted == "setattr" and len(args) == 3 and len(call.args) == 3 and isinstance(args[1], ConstV):
