@@ -1155,7 +1155,12 @@ class Evaluator:
             if memory is None and isinstance(value, Unknown):
                 # Something the code does not place goes in, so what comes out may be anything.
                 memory = Memory.UNKNOWN
-            if isinstance(self._peek(target.base, frame), TensorV):
+            table = _table_name(target.base)
+            if table and _only_addresses(value) and isinstance(frame.env.get(table), TensorV):
+                # ``ptrs.numpy()[:] = base + ids * stride``: a host table now holding addresses
+                # into that memory, which a copy given it reads or writes.
+                frame.env[table] = value
+            elif isinstance(self._peek(target.base, frame), TensorV):
                 pass  # ``buf[a:b] = x`` writes into a tensor, which holds no element
             elif memory is not None:
                 # ``caches[name] = tensor``: the container now holds that memory (that buffer).
@@ -1999,7 +2004,9 @@ class Evaluator:
         if isinstance(callee, LambdaV):
             return self._call_lambda(callee, args, state, frame, call)
         if isinstance(callee, CopyApiV):
-            return self._copy_api(callee.api, args, dict(kwargs), call, frame, state)
+            return self._copy_api(
+                callee.api, args, {**dict(callee.keywords), **dict(kwargs)}, call, frame, state
+            )
         if isinstance(callee, MethodV):
             handled = self._special(
                 call, callee.name, callee.receiver, callee, list(args), dict(kwargs), frame, state
@@ -2632,6 +2639,14 @@ def _tested_spellings(statements: Sequence[ir.Stmt]) -> set[str]:
         if isinstance(statement, ir.If):
             tested(statement.test)
     return found
+
+
+def _table_name(expr: ir.Expr) -> str:
+    """The local name a subscript target writes into: ``ptrs`` in ``ptrs[:] = ...`` and
+    ``ptrs.numpy()[:] = ...``."""
+    if isinstance(expr, ir.Call) and isinstance(expr.func, ir.Attr) and expr.func.name == "numpy":
+        expr = expr.func.base
+    return expr.id if isinstance(expr, ir.Name) else ""
 
 
 def _spelt_pairs(value: Value) -> bool:

@@ -164,9 +164,11 @@ class MethodV:
 
 @dataclass(frozen=True)
 class CopyApiV:
-    """A raw copy entry point (a bindings function, a ctypes or cuGetProcAddress pointer)."""
+    """A raw copy entry point (a bindings function, a ctypes or cuGetProcAddress pointer),
+    with the keywords a ``functools.partial`` of it binds."""
 
     api: str
+    keywords: tuple[tuple[str, Value], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from kvguard.lint.reading import _element, _index
 from kvguard.lint.values import (
     UNKNOWN,
     ConstV,
+    CopyApiV,
     EventV,
     ExternalV,
     FuncV,
@@ -159,6 +160,9 @@ class PythonApi(Evaluator):
         if last == "partial" and args:
             if isinstance(args[0], FuncV):
                 return replace(args[0], partial=(*args[0].partial, *args[1:])), state
+            if isinstance(args[0], CopyApiV) and len(args) == 1:
+                # ``partial(ops.swap_blocks_batch, is_src_access_order_any=True)``
+                return replace(args[0], keywords=(*args[0].keywords, *kwargs.items())), state
             return args[0], state
         return None
 

@@ -27,7 +27,7 @@ from kvguard.lint.api import (
     RAW_ALLOCATORS,
     SAME_MEMORY_METHODS,
 )
-from kvguard.lint.evaluator import ENTRY_OF, Evaluator, Handled
+from kvguard.lint.evaluator import ENTRY_OF, Evaluator, Handled, _only_addresses
 from kvguard.lint.facts import Memory
 from kvguard.lint.pathstate import Frame, PathState
 from kvguard.lint.reading import (
@@ -54,6 +54,8 @@ from kvguard.lint.values import (
     Unknown,
     Value,
     memory_of,
+    options,
+    taint,
     view_of,
 )
 
@@ -236,7 +238,7 @@ class TensorApi(Evaluator):
                 state.launched = self._clock  # an in-place kernel on the producer's stream
             return receiver or UNKNOWN, self._write(call.func.base, frame, state, call.span)
         if method == "data_ptr" and isinstance(receiver, Unknown):
-            return TensorV(Memory.UNKNOWN), state  # a pointer to memory the code does not place
+            return TensorV(Memory.UNKNOWN, address=True), state  # into memory the code does not place
         if method == "data_ptr" and isinstance(receiver, TensorV):
             return replace(receiver, address=True), state
         if method in SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
@@ -267,9 +269,10 @@ class TensorApi(Evaluator):
                 if isinstance(value, TensorV) and value.memory is Memory.HOST and not value.address:
                     self._host_read(value, expr, f"`{dotted}()`", call, frame, state)
         if dotted in OS_WRITES and len(args) > 1 and len(call.args) > 1:
-            self._host_read(
-                args[1], call.args[1], f"`{dotted}()`", call, frame, state
-            )  # ``os.write(fd, view)``
+            # ``os.write(fd, view)``, ``os.pwritev(fd, [view, ...], offset)``
+            for held in options(args[1]):
+                for item in held.items if isinstance(held, SeqV) else (held,):
+                    self._host_read(item, call.args[1], f"`{dotted}()`", call, frame, state)
             if last == "int" and len(args) == 1 and isinstance(args[0], TensorV) and args[0].address:
                 return args[0], state  # ``int(dst[i])`` over a table of addresses: an address
         return None
@@ -285,6 +288,10 @@ class TensorApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """Allocators of torch, cupy and numba, and what names a device."""
+        if last in DATA_CONSTRUCTORS and args and _only_addresses(args[0]):
+            # ``torch.tensor([t.data_ptr() + i * n for i in ids], pin_memory=True)``: a table
+            # of addresses into t; a copy given it reads or writes t.
+            return taint([args[0]]), state
         if last in ALLOCATORS or last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS:
             site = _buffer_site("alloc", frame, call)
             if dotted.startswith(DEVICE_MODULES) and not dotted.startswith("cupyx"):
