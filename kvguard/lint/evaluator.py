@@ -1168,8 +1168,12 @@ class Evaluator:
                 state = self._holds(target.base, held, frame, state)
             elif isinstance(value, (StreamV, EventV, ObjectV, QueueV)):
                 state = self._holds(target.base, value, frame, state)  # ``events[key] = event``
-            if not (isinstance(value, TensorV) and value.key):
-                # Storing a buffer made elsewhere in a container is no kernel; ``t[i] = x`` is.
+            container = (
+                self._peek(target.base, frame) if isinstance(target.base, (ir.Name, ir.Attr)) else UNKNOWN
+            )
+            if not (isinstance(value, TensorV) and value.key) and not _python_container(container):
+                # Storing a buffer made elsewhere in a container is no kernel, nor is a store
+                # into a dict or list the code made (``self._live[offset] = n``); ``t[i] = x`` is.
                 span = target.base.span if isinstance(target.base, (ir.Name, ir.Attr)) else None
                 state = self._write(target, frame, state, span)
         return state
@@ -2157,7 +2161,8 @@ class Evaluator:
         self._copies_reached += 1
         if stream is not None:
             state.issued[stream.key] = self._clock
-            self._copy_streams.add(stream.key)
+            if not (memory_of(source) is Memory.DEVICE and memory_of(destination) is Memory.DEVICE):
+                self._copy_streams.add(stream.key)  # a transfer's stream; GPU to GPU is compute
         if not asynchronous and stream is None:
             self._completed(state, copy_stream)  # a blocking copy waits for the current stream
             sides = {memory_of(source), memory_of(destination)}
@@ -2639,6 +2644,19 @@ def _tested_spellings(statements: Sequence[ir.Stmt]) -> set[str]:
         if isinstance(statement, ir.If):
             tested(statement.test)
     return found
+
+
+def _python_container(value: Value) -> bool:
+    """A dict or list the code made, holding no buffer it places (what it holds may be
+    unknown): storing into it is bookkeeping on the host."""
+    held = options(value)
+    made = [option for option in held if isinstance(option, (SeqV, RecordV))]
+    others = [option for option in held if not isinstance(option, (SeqV, RecordV))]
+    unplaced = all(
+        isinstance(option, TensorV) and option.memory is Memory.UNKNOWN and not option.key
+        for option in others
+    )
+    return bool(made) and unplaced and all(memory_of(option) is None for option in made)
 
 
 def _table_name(expr: ir.Expr) -> str:

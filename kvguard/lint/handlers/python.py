@@ -157,6 +157,8 @@ class PythonApi(Evaluator):
             return args[0], state
         if (dotted in ("list", "set") or dotted.endswith("collections.deque")) and not args:
             return SeqV(()), state  # an empty container the code fills
+        if dotted in ("collections.OrderedDict", "collections.defaultdict") and not kwargs:
+            return RecordV("dict", ()), state  # an empty dict the code fills
         if last == "partial" and args:
             if isinstance(args[0], FuncV):
                 return replace(args[0], partial=(*args[0].partial, *args[1:])), state

@@ -116,7 +116,9 @@ class TensorApi(Evaluator):
             return rebound, self._assign(call.func.base, rebound, frame, state, call)
         if method == "copy_" and receiver is not None and args and isinstance(call.func, ir.Attr):
             held = call.func.base
-            state = self._write(held, frame, state, call.span, kernel=False)
+            # A copy between two GPU buffers is a kernel on its stream, not a transfer.
+            on_device = memory_of(receiver) is Memory.DEVICE and memory_of(args[0]) is Memory.DEVICE
+            state = self._write(held, frame, state, call.span, kernel=on_device)
             non_blocking = args[1] if len(args) > 1 else kwargs.get("non_blocking")
             identity = self._identity(receiver, held, frame)
             state = self._copy(
