@@ -1148,6 +1148,15 @@ class Evaluator:
                 inner = item_target.value if isinstance(item_target, ir.Starred) else item_target
                 state = self._assign(inner, item, frame, state, statement)
         elif isinstance(target, ir.Index):
+            if (
+                isinstance(statement, ir.Assign)
+                and isinstance(target.index, ir.Opaque)  # a slice: ``dst[:] =``, not ``d[key] =``
+                and isinstance(value, TensorV)
+                and value.memory is Memory.HOST
+                and not value.address
+            ):
+                # ``file_array[:] = pinned_view[:]``: the host copies the elements out.
+                self._host_read(value, statement.value, "an element copy", statement, frame, state)
             keyed = _keyed_spelling(target)
             if keyed:
                 frame.env[keyed] = value  # later reads of ``state[key]`` here see this value
@@ -1260,7 +1269,7 @@ class Evaluator:
         value: Value,
         expr: ir.Expr | None,
         how: str,
-        call: ir.Call | ir.Operator,
+        call: ir.Call | ir.Operator | ir.Assign,
         frame: Frame,
         state: PathState,
     ) -> None:
@@ -1472,6 +1481,14 @@ class Evaluator:
         if isinstance(expr, ir.Equals):
             left, state = self._eval(expr.left, frame, state)
             right, state = self._eval(expr.right, frame, state)
+            if expr.span is not None and not expr.identity:
+                # ``host == ref`` compares every element of a host tensor on the CPU.
+                site = ir.Operator(
+                    "!=" if expr.negated else "==", (expr.left, expr.right), expr.span, expr.lines
+                )
+                for side, value in ((expr.left, left), (expr.right, right)):
+                    if isinstance(value, TensorV) and value.memory is Memory.HOST and not value.address:
+                        self._host_read(value, side, f"`{site.symbol}`", site, frame, state)
             if isinstance(left, ConstV) and isinstance(right, ConstV):
                 equal = left.value == right.value
                 return ConstV(equal != expr.negated, "==", frame.module.path, None), state
@@ -1739,6 +1756,16 @@ class Evaluator:
                         return None
                     value, _ = self._eval(expr, self._definition_frame(cls[0]), PathState())
                     return value
+            for constant, expr in info.defaults:
+                # An annotated class attribute set to a flag (``WAITS: bool = True``); one set
+                # to ``None`` is most often a field each instance fills in later.
+                if constant == name and isinstance(expr, ir.Const) and isinstance(expr.value, bool):
+                    return ConstV(
+                        expr.value,
+                        repr(expr.value),
+                        self._definition_frame(cls[0]).module.path,
+                        expr.span,
+                    )
         return None
 
     def _written_where_not_run(self, holder: ObjectV, name: str) -> bool:

@@ -97,6 +97,9 @@ class Equals:
     left: Expr
     right: Expr
     negated: bool
+    span: Span | None = None
+    lines: tuple[int, int] = (0, 0)
+    identity: bool = False  # ``is`` / ``is not``: no element is read
 
 
 @dataclass(frozen=True)

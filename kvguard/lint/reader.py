@@ -7,6 +7,7 @@ What the code means for stream ordering is the interpreter's business.
 from __future__ import annotations
 
 import bisect
+import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -314,6 +315,11 @@ class ModuleReader:
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
             value = node.evaluated_value
             return ir.Const(value if isinstance(value, (str, bytes)) else None, self._span(node))
+        if isinstance(node, cst.FormattedString) and node.parts:
+            head = node.parts[0]
+            kind = _DEVICE_SPEC.match(head.value) if isinstance(head, cst.FormattedStringText) else None
+            if kind is not None:
+                return ir.Const(kind.group(0), self._span(node))  # ``f"cuda:{rank}"``: that kind of device
         if isinstance(node, (cst.Tuple, cst.List)):
             return ir.Seq(
                 tuple(
@@ -358,6 +364,9 @@ class ModuleReader:
                 self._expr(node.left),
                 self._expr(comparison.comparator),
                 isinstance(comparison.operator, (cst.NotEqual, cst.IsNot)),
+                self._span(node),
+                self._lines(node),
+                isinstance(comparison.operator, (cst.Is, cst.IsNot)),
             )
         if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
             return ir.Or(self._expr(node.left), self._expr(node.right))
@@ -433,6 +442,9 @@ def _branches(subject: ir.Expr, arms: list[tuple[ir.Stmt, ...]], span: Span) -> 
         orelse = (ir.If(subject, arm, orelse, span, True),)
     return orelse[0] if orelse else ir.If(subject, (), (), span, False)  # type: ignore[return-value]
 
+
+# The kind of device an f-string names by its leading text (``f"cuda:{local_rank}"``).
+_DEVICE_SPEC = re.compile(r"^(?:cuda|cpu|xpu|npu|hip|mps):")
 
 # Operators that compute on tensors (elementwise or reducing): ``is``, ``in``, ``==`` and
 # the boolean ones are read as the tests they usually are.

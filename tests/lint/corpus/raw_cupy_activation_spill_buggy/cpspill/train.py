@@ -17,6 +17,7 @@ def run(x, w, grads, path):
     for grad in grads:
         spiller.forward(x, w)
         spiller.checkpoint(path)
+        # expect: KVG003
         saved[...] = spiller.host
         with spiller.compute:
             backward(spiller.act, grad, out)
