@@ -215,6 +215,44 @@ KNOWN_GAPS = {
         "the pool's buffers there, and an event recorded on the thread's current stream is taken as "
         "a barrier behind it"
     ),
+    "disk_tier_futures_payload_buggy": (
+        "a final flush over a list of (event, offset) records a loop left pending is not linked to "
+        "the copies still running into the staging slots it writes out (views a helper makes, "
+        "os.pwritev)"
+    ),
+    "flexgen_executor_store_cache_buggy": (
+        "a bound method passed to a project helper and called from a closure that helper submits to "
+        "a ThreadPoolExecutor is not run"
+    ),
+    "hf_cb_async_io_pairs_buggy": (
+        "a host sync made in the previous loop step, under a flag that says the pair is in use, is "
+        "not taken to order the next step's load into that pair"
+    ),
+    "hf_cb_async_io_pairs_correct": (
+        "a host sync made in the previous loop step, under a flag that says the pair is in use, is "
+        "not taken to order the next step's load into that pair"
+    ),
+    "mcore_dyn_ctx_mirror_override_buggy": (
+        "a flag on an object made in another object's constructor keeps its constructor value: the "
+        "method another entry point calls to set it is not seen"
+    ),
+    "offload_asyncio_step_event_buggy": (
+        "an event kept in a field and recorded after the hand-off counts as recorded before the "
+        "path began; a source order read through `config.get(key, DEFAULT)` into attributes built "
+        "field by field in `__init__` is not read"
+    ),
+    "runner_scope_step_event_buggy": (
+        "a copy a worker thread leaves running, read by the thread that takes its completion off a "
+        "queue, is not linked to the read"
+    ),
+    "sgl_hicache_storage_factory_buggy": (
+        "a backend class a decorator in another module registers with a factory is not found "
+        "through the factory's registry lookup"
+    ),
+    "swap_blocks_stream_decorator_buggy": (
+        "decorators are not applied: the stream context and the wait a wrapper adds around a method "
+        "are not seen"
+    ),
 }
 
 
