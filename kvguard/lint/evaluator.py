@@ -22,6 +22,7 @@ from kvguard.lint.api import (
     DEVICE_ALLOCATORS,
     ENUM_TYPES,
     HOST_ONLY_MODULES,
+    ORDER_KEYWORDS,
     ORDER_SPELLINGS,
     ORDERING_METHODS,
     SAME_MEMORY_METHODS,
@@ -1142,6 +1143,19 @@ class Evaluator:
                     fields[target.name] = value
                     type_name = holder.type_name if isinstance(holder, RecordV) else ""
                     frame.env[target.base.id] = RecordV(type_name, tuple(fields.items()))
+            elif (
+                isinstance(target.base, ir.Attr)
+                and isinstance(target.base.base, ir.Name)
+                and isinstance(owner := frame.env.get(target.base.base.id), ObjectV)
+                and isinstance(holder, (RecordV, ExternalV))
+                and target.name in ORDER_KEYWORDS
+            ):
+                # ``self.attrs.srcAccessOrder = order`` on a struct the object keeps: what its
+                # other methods hand to a copy carries that order.
+                fields = dict(holder.fields) if isinstance(holder, RecordV) else {}
+                fields[target.name] = value
+                type_name = holder.type_name if isinstance(holder, RecordV) else ""
+                self._remember_field(owner, target.base.name, RecordV(type_name, tuple(fields.items())))
         elif isinstance(target, ir.Seq):
             items = _unpack_starred(value, target.items)
             for item_target, item in zip(target.items, items, strict=True):

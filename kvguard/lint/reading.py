@@ -912,7 +912,9 @@ def _index(base: Value, index: Value) -> Value:
         # Under a key the code computes (``for k in streams: streams[k]``): one of the entries.
         spelt = index.options if isinstance(index, UnionV) else (index,)
         keys = [o.value for o in spelt if isinstance(o, ConstV) and isinstance(o.value, str)]
-        picked = [value for key, value in base.fields if key in keys] if keys else []
+        # A key that may be one the code does not spell (a configured name) may be any entry.
+        unspelt = any(not isinstance(o, ConstV) for o in spelt)
+        picked = [value for key, value in base.fields if key in keys] if keys and not unspelt else []
         return join(picked or [value for _, value in base.fields])
     return view_of(base)
 

@@ -238,8 +238,8 @@ KNOWN_GAPS = {
     ),
     "offload_asyncio_step_event_buggy": (
         "an event kept in a field and recorded after the hand-off counts as recorded before the "
-        "path began; a source order read through `config.get(key, DEFAULT)` into attributes built "
-        "field by field in `__init__` is not read"
+        "path began; a source order read through `config.get(key, DEFAULT)` is not taken to be "
+        "the default (a configured name there may be any value)"
     ),
     "runner_scope_step_event_buggy": (
         "a copy a worker thread leaves running, read by the thread that takes its completion off a "
