@@ -115,6 +115,8 @@ class PythonApi(Evaluator):
         if last == "arange" and dotted.startswith("numpy"):
             # Index values (``base + np.arange(n) * stride``), not memory a copy reads or writes.
             return UNKNOWN, state
+        if last in ("int", "float", "bool") and args and isinstance(args[0], TensorV) and not args[0].address:
+            return UNKNOWN, state  # a number read out of a tensor: no longer its memory
         if args and (
             last == "int"
             or last in ORDER_TYPES
