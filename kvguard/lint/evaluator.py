@@ -1322,6 +1322,8 @@ class Evaluator:
                 if waiter == target.key:
                     # It waited on another stream: that stream's copies issued before are done too.
                     self._completed(state, waited, before=until)
+        elif isinstance(target, EventV) and target.key in state.unrecorded:
+            return  # made on this path and not recorded yet: synchronizing it returns at once
         elif isinstance(target, EventV):
             record = state.records.get(target.key)
             # Every copy launched before the record counts as waited for, whatever its stream:
