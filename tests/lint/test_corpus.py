@@ -253,6 +253,58 @@ KNOWN_GAPS = {
         "decorators are not applied: the stream context and the wait a wrapper adds around a method "
         "are not seen"
     ),
+    "cudart_layer_prefetch_slots_buggy": (
+        "a kernel that reads a buffer after the event a later load waits on was recorded is not "
+        "taken to break that barrier"
+    ),
+    "cupy_dlpack_batch_event_writer_buggy": (
+        "slots taken from a free queue the constructor filled run in the constructor's state, "
+        "dropping the barrier taken before; a cupy event put on the queue before it is recorded is "
+        "taken as recorded"
+    ),
+    "cupy_dlpack_batch_event_writer_correct": (
+        "slots taken from a free queue the constructor filled run in the constructor's state, "
+        "dropping the barrier taken before"
+    ),
+    "drv_outside_stream_store_buggy": (
+        "an event recorded on the thread's current stream after a `with "
+        "torch.cuda.stream(model_stream):` block is taken as a barrier behind the model's kernels "
+        "there"
+    ),
+    "ds_async_grad_swapper_buggy": (
+        "a non-blocking copy a method makes into its object's field is not linked to a read of that "
+        "buffer by the caller through another object's dict of views"
+    ),
+    "flexgen_disk_relay_worker_buggy": (
+        "a helper returning a numpy memmap on one branch and a field that holds a GPU tensor on "
+        "another: the host-to-host copy into the memmap is read as a load into GPU memory"
+    ),
+    "lmc_store_done_callback_buggy": (
+        "`Future.add_done_callback` is not followed: the callback does not run after the job, with its state"
+    ),
+    "mcore_ctx_spill_post_init_buggy": (
+        "an event recorded by another entry point of the object after the producer's last write is "
+        "not taken as a barrier where a second entry point waits on it"
+    ),
+    "mcore_ctx_spill_post_init_correct": (
+        "an event recorded by another entry point of the object after the producer's last write is "
+        "not taken as a barrier where a second entry point waits on it"
+    ),
+    "mcore_fgo_reload_slots_buggy": (
+        "a destination taken from a dict of device slots filled by another entry point (the forward "
+        "pass) is not placed, and neither is the source: nothing is reported"
+    ),
+    "numba_spill_callback_buggy": (
+        "numba's `Stream.add_callback(fn, arg)` is not read as running fn after the stream's queued work"
+    ),
+    "trt_copy_policy_registry_buggy": (
+        "a registry a decorator fills is not read as holding the classes; a method inherited from "
+        "the base class then runs only with the base class's attribute value"
+    ),
+    "vllm_eager_store_step_event_buggy": (
+        "handlers yielded by a generator method lose their caches, and an event recorded in a field "
+        "by another hook before the forward counts as a barrier"
+    ),
 }
 
 

@@ -290,6 +290,8 @@ class TensorApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """Allocators of torch, cupy and numba, and what names a device."""
+        if dotted.startswith("torch.") and last in SAME_MEMORY_METHODS and args:
+            return view_of(args[0]), state  # ``torch.narrow(t, 0, a, n)`` is ``t.narrow(0, a, n)``
         if last in DATA_CONSTRUCTORS and args and _only_addresses(args[0]):
             # ``torch.tensor([t.data_ptr() + i * n for i in ids], pin_memory=True)``: a table
             # of addresses into t; a copy given it reads or writes t.

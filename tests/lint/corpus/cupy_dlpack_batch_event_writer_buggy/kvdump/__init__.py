@@ -1,0 +1,3 @@
+from .connector import DiskExportConnector
+
+__all__ = ["DiskExportConnector"]

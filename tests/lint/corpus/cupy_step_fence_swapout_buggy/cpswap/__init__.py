@@ -1,0 +1,3 @@
+from .engine import DecodeEngine, EngineConfig
+
+__all__ = ["DecodeEngine", "EngineConfig"]

@@ -1,0 +1,4 @@
+from .config import SpillConfig
+from .engine import DecodeLoop
+
+__all__ = ["DecodeLoop", "SpillConfig"]
