@@ -1497,7 +1497,8 @@ class Evaluator:
         if isinstance(expr, ir.Equals):
             left, state = self._eval(expr.left, frame, state)
             right, state = self._eval(expr.right, frame, state)
-            if expr.span is not None and not expr.identity:
+            on_device = memory_of(left) is Memory.DEVICE or memory_of(right) is Memory.DEVICE
+            if expr.span is not None and not expr.identity and not on_device:
                 # ``host == ref`` compares every element of a host tensor on the CPU.
                 site = ir.Operator(
                     "!=" if expr.negated else "==", (expr.left, expr.right), expr.span, expr.lines
@@ -1529,8 +1530,11 @@ class Evaluator:
             for side in expr.operands:
                 value, state = self._eval(side, frame, state)
                 operands.append(value)
-                if memory_of(value) is Memory.HOST and not _only_addresses(value):
-                    self._host_read(value, side, f"`{expr.symbol}`", expr, frame, state)
+            # With a GPU operand the operator is a kernel there (torch needs both on one device).
+            if not any(memory_of(value) is Memory.DEVICE for value in operands):
+                for side, value in zip(expr.operands, operands, strict=True):
+                    if memory_of(value) is Memory.HOST and not _only_addresses(value):
+                        self._host_read(value, side, f"`{expr.symbol}`", expr, frame, state)
             placed = {memory_of(v) for v in operands} - {None}
             if placed == {Memory.HOST} and not any(_only_addresses(v) for v in operands):
                 return TensorV(Memory.HOST), state  # computed on the CPU now: a new tensor
