@@ -1139,10 +1139,7 @@ class Evaluator:
                     self._record_fields_set.add((holder.type_name, target.name))
                 if isinstance(holder, (RecordV, Unknown, ExternalV)):
                     # A local struct filled field by field (``attrs.srcAccessOrder = ...``).
-                    fields = dict(holder.fields) if isinstance(holder, RecordV) else {}
-                    fields[target.name] = value
-                    type_name = holder.type_name if isinstance(holder, RecordV) else ""
-                    frame.env[target.base.id] = RecordV(type_name, tuple(fields.items()))
+                    frame.env[target.base.id] = _with_field(holder, target.name, value)
             elif (
                 isinstance(target.base, ir.Attr)
                 and isinstance(target.base.base, ir.Name)
@@ -1152,10 +1149,7 @@ class Evaluator:
             ):
                 # ``self.attrs.srcAccessOrder = order`` on a struct the object keeps: what its
                 # other methods hand to a copy carries that order.
-                fields = dict(holder.fields) if isinstance(holder, RecordV) else {}
-                fields[target.name] = value
-                type_name = holder.type_name if isinstance(holder, RecordV) else ""
-                self._remember_field(owner, target.base.name, RecordV(type_name, tuple(fields.items())))
+                self._remember_field(owner, target.base.name, _with_field(holder, target.name, value))
         elif isinstance(target, ir.Seq):
             items = _unpack_starred(value, target.items)
             for item_target, item in zip(target.items, items, strict=True):
@@ -2691,6 +2685,14 @@ def _tested_spellings(statements: Sequence[ir.Stmt]) -> set[str]:
         if isinstance(statement, ir.If):
             tested(statement.test)
     return found
+
+
+def _with_field(holder: Value, name: str, value: Value) -> RecordV:
+    """A struct with one field set: the record it was, or a new one for a struct the code does
+    not spell (``attrs = CUmemcpyAttributes()``)."""
+    fields = dict(holder.fields) if isinstance(holder, RecordV) else {}
+    fields[name] = value
+    return RecordV(holder.type_name if isinstance(holder, RecordV) else "", tuple(fields.items()))
 
 
 def _python_container(value: Value) -> bool:
