@@ -122,6 +122,7 @@ from kvguard.lint.values import (
     UnionV,
     Unknown,
     Value,
+    host_elements,
     join,
     memory_of,
     options,
@@ -1159,9 +1160,7 @@ class Evaluator:
             if (
                 isinstance(statement, ir.Assign)
                 and isinstance(target.index, ir.Opaque)  # a slice: ``dst[:] =``, not ``d[key] =``
-                and isinstance(value, TensorV)
-                and value.memory is Memory.HOST
-                and not value.address
+                and host_elements(value)
             ):
                 # ``file_array[:] = pinned_view[:]``: the host copies the elements out.
                 self._host_read(value, statement.value, "an element copy", statement, frame, state)
@@ -1498,7 +1497,7 @@ class Evaluator:
                     "!=" if expr.negated else "==", (expr.left, expr.right), expr.span, expr.lines
                 )
                 for side, value in ((expr.left, left), (expr.right, right)):
-                    if isinstance(value, TensorV) and value.memory is Memory.HOST and not value.address:
+                    if host_elements(value):
                         self._host_read(value, side, f"`{site.symbol}`", site, frame, state)
             if isinstance(left, ConstV) and isinstance(right, ConstV):
                 equal = left.value == right.value

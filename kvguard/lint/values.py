@@ -287,6 +287,11 @@ def memory_of(value: Value) -> Memory | None:
     return None
 
 
+def host_elements(value: Value) -> bool:
+    """A host tensor's elements, not an address into it: what CPU code reading it reads."""
+    return isinstance(value, TensorV) and value.memory is Memory.HOST and not value.address
+
+
 def view_of(value: Value) -> Value:
     """A view, slice or pointer of a tensor: same memory, same buffer."""
     if isinstance(value, (TensorV, Unknown)):

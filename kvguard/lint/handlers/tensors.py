@@ -53,6 +53,7 @@ from kvguard.lint.values import (
     UnionV,
     Unknown,
     Value,
+    host_elements,
     memory_of,
     options,
     taint,
@@ -268,7 +269,7 @@ class TensorApi(Evaluator):
             return replace(args[0], address=False), state  # an array over that memory
         if dotted.startswith("numpy.") and last not in NUMPY_VIEWS and last not in HOST_READ_FUNCTIONS:
             for value, expr in zip(args, call.args, strict=False):
-                if isinstance(value, TensorV) and value.memory is Memory.HOST and not value.address:
+                if host_elements(value):
                     self._host_read(value, expr, f"`{dotted}()`", call, frame, state)
         if dotted in OS_WRITES and len(args) > 1 and len(call.args) > 1:
             # ``os.write(fd, view)``, ``os.pwritev(fd, [view, ...], offset)``
