@@ -1479,6 +1479,9 @@ class Evaluator:
                 # ``[Slot(host=torch.empty(n, pin_memory=True)) for _ in range(k)]``
                 return SeqV((element,)), state
             if isinstance(element, TensorV):
+                if expr.key is not None:
+                    # A dict of buffers: still a dict (``pinned | others`` merges dicts).
+                    return SeqV((element,)), state
                 return element, state  # buffers made in a loop: one allocation site, one buffer
             return taint([element]), state
         if isinstance(expr, ir.IsNone):
@@ -1523,6 +1526,10 @@ class Evaluator:
             for side in expr.operands:
                 value, state = self._eval(side, frame, state)
                 operands.append(value)
+            if any(isinstance(option, (SeqV, RecordV)) for value in operands for option in options(value)):
+                # ``tensors_host | others``, ``parts + [view]``, ``[buf] * n``: Python merging or
+                # repeating its containers, which reads no element of the tensors they hold.
+                return _combined_containers(operands), state
             # With a GPU operand the operator is a kernel there (torch needs both on one device).
             if not any(memory_of(value) is Memory.DEVICE for value in operands):
                 for side, value in zip(expr.operands, operands, strict=True):
@@ -2622,6 +2629,30 @@ def _launch_arguments(arg: ir.Expr, value: Value) -> list[tuple[ir.Expr, Value]]
     if isinstance(arg, ir.Seq) and isinstance(value, SeqV) and len(arg.items) == len(value.items):
         return list(zip(arg.items, value.items, strict=True))
     return [(arg, value)]
+
+
+def _combined_containers(operands: list[Value]) -> Value:
+    """What an operator on Python containers gives: a dict with both dicts' entries (the
+    right one's winning), or a sequence of every element the operands hold."""
+    if len(operands) == 2 and all(isinstance(v, RecordV) and v.type_name == "dict" for v in operands):
+        left, right = operands
+        assert isinstance(left, RecordV) and isinstance(right, RecordV)
+        kept = tuple((key, value) for key, value in left.fields if right.get(key) is None)
+        return RecordV("dict", kept + right.fields)
+    items: list[Value] = []
+    for value in operands:
+        for option in options(value):
+            if isinstance(option, SeqV):
+                items.extend(option.items)
+            elif isinstance(option, RecordV):
+                items.extend(field for _, field in option.fields)
+            elif not isinstance(option, ConstV):  # a repeat count, not an element
+                items.append(option)
+    unique: list[Value] = []
+    for item in items:
+        if item not in unique:
+            unique.append(item)
+    return SeqV(tuple(unique))
 
 
 def _only_addresses(value: Value) -> bool:
