@@ -361,7 +361,22 @@ class Evaluator:
             # A method the object's own method calls: its end is not the end of the object's
             # call, and at its start the stream is as the calling method has it.
             holder = None
-        if holder is not None:
+        if holder is not None and holder not in state.carried:
+            # The object's first call on this path: an earlier call of it (the previous step)
+            # may have left copies unfinished (``propose()`` starts a copy into a field,
+            # ``get()`` reads it; a module-level singleton's ``check()`` reads what its previous
+            # call copied).
+            earlier = {
+                key: replace(copy, earlier_call=True)
+                for key, copy in self._left_pending.get(holder, {}).items()
+                if key not in state.pending
+            }
+            self._heap_reads.add((holder[0], holder[1], _LEFT_PENDING))
+            if earlier:
+                state.pending = {**state.pending, **earlier}
+                self._inherited_copies += len(earlier)
+            state.carried = state.carried | {holder}
+        elif holder is not None:
             state.carried = state.carried | {holder}
         started = self._clock
         bound_at_entry = dict(env)
@@ -1517,10 +1532,15 @@ class Evaluator:
         if isinstance(expr, ir.Or):
             left, state = self._eval(expr.left, frame, state)
             kept = [option for option in options(left) if _or_truth(option) is not False]
-            if kept and all(_or_truth(option) for option in kept):
-                return join(kept), state  # surely true: the right side never runs
+            if kept and len(kept) == len(options(left)) and all(_or_truth(option) for option in kept):
+                return join(kept), state  # true on every path: the right side never runs
             right, state = self._eval(expr.right, frame, state)
-            return join([*kept, right]), state
+            result = join([*kept, right])
+            if _or_truth(result) is not None and any(_or_truth(o) is None for o in (*kept, *options(right))):
+                # ``warned or not t.is_cuda``: a join keeps only the known options, but whether
+                # the whole is true is not known.
+                return UnionV((*options(result), UNKNOWN)), state
+            return result, state
         if isinstance(expr, ir.Operator):
             operands: list[Value] = []
             for side in expr.operands:

@@ -547,19 +547,9 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         bound: Value | None = instance
         if bound is None and function.class_name:
             bound = ObjectV(module_name, function.class_name)
-        start = PathState()
         holder = (module_name, function.class_name) if function.class_name else None
-        if holder is not None:
-            # Copies another call of the object left unfinished: code outside the project may
-            # call this method next (``propose()`` starts a copy into a field, ``get()`` reads it).
-            start.pending = {
-                key: replace(copy, earlier_call=True)
-                for key, copy in self._left_pending.get(holder, {}).items()
-            }
-            self._heap_reads.add((holder[0], holder[1], _LEFT_PENDING))
-            self._inherited_copies += len(start.pending)
         frame = Frame(module, {}, MAIN_THREAD, (), 0, ())
-        _, end = self._invoke(FuncV(module_name, qualname, bound), (), (), start, frame, None)
+        _, end = self._invoke(FuncV(module_name, qualname, bound), (), (), PathState(), frame, None)
         if holder is not None and end.pending:
             left = self._left_pending.setdefault(holder, {})
             if not end.pending.keys() <= left.keys():
