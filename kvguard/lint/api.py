@@ -171,6 +171,10 @@ SAME_MEMORY_METHODS = frozenset(
     | {"values", "items", "ravel", "t"}
 )
 
+# ``torch.nn.Module``'s computation, called by name as well as through the module itself: what
+# it returns was computed by work queued on the current stream.
+MODEL_FORWARD = "forward"
+
 # Attributes of an array that describe it and live on the host: reading ``t.shape`` of a GPU
 # tensor reads none of its memory.
 ARRAY_METADATA = frozenset(

@@ -22,6 +22,7 @@ from kvguard.lint.api import (
     DEVICE_ALLOCATORS,
     ENUM_TYPES,
     HOST_ONLY_MODULES,
+    MODEL_FORWARD,
     ORDER_KEYWORDS,
     ORDER_SPELLINGS,
     ORDERING_METHODS,
@@ -137,6 +138,8 @@ _CALLS_PER_ROOT = 600
 _ANY_STREAM = "<any stream>"
 # Written by code the analysis does not see, which may write any buffer (a generator's caller).
 _ANY_BUFFER = "<any buffer>"
+# Where a value was computed on this path, by the name it was bound to (``Evaluator._note_made``).
+_MADE_ON = "made on stream: "
 _MAX_DEPTH = 12
 _RUNS_PER_THREAD_FUNCTION = 8
 # A method called on an unplaced object runs in each project class that defines it, up to
@@ -1105,6 +1108,8 @@ class Evaluator:
             value = _label_streams(value, _spelling(target))  # ``self.streams[1]``, ``self._streams['load']``
         if isinstance(target, (ir.Name, ir.Attr)):
             frame.env.pop(f"{TRUTH_PREFIX}{_spelling(target)}", None)  # what an ``if`` learnt of it is old
+            if isinstance(statement, ir.Assign) and statement.targets == (target,):
+                self._note_made(target, statement, value, frame, state)
         if isinstance(target, ir.Name):
             if isinstance(statement, ir.Assign) and isinstance(statement.value, ir.Equals):
                 frame.comparisons[target.id] = statement.value
@@ -1360,6 +1365,48 @@ class Evaluator:
                 target = EventV(f"opaque:{target.spelling}", target.spelling)
             return target, negated
         return None
+
+    def _note_made(
+        self, target: ir.Name | ir.Attr, statement: ir.Assign, value: Value, frame: Frame, state: PathState
+    ) -> None:
+        """``out = model(batch)`` (or ``x = x + h``) under a stream the code entered: GPU work
+        queued on that stream made the value, so a copy of it on that stream follows its
+        producer in stream order."""
+        made_by = statement.value
+        if isinstance(made_by, ir.Operator):
+            # ``x + h``, not an address plus an offset
+            computed = isinstance(value, TensorV) and value.memory is not Memory.HOST and not value.address
+        elif isinstance(made_by, ir.Call) and not (
+            isinstance(made_by.func, ir.Attr) and made_by.func.name in SAME_MEMORY_METHODS
+        ):
+            # What a library function or a model (``model(x)``, ``engine.forward(x)``) returns;
+            # an unknown object's other methods may hand out a buffer it holds
+            # (``pool.get_kv_buffer(i)``), and a project function that returns one made nothing.
+            opaque = isinstance(value, ExternalV) or (isinstance(value, Unknown) and not value.spelling)
+            computed = (opaque and self._computes(made_by, frame)) or (
+                isinstance(value, TensorV) and value.memory is not Memory.HOST and not value.key
+            )
+        else:
+            computed = False
+        key = f"{_MADE_ON}{_spelling(target)}"
+        if not computed:
+            state.writes.pop(key, None)
+            return
+        stream = self._stream(frame, state)
+        where = stream.key if stream is not None else f"current@{frame.thread}"
+        state.writes[key] = (self._clock, statement.span.line, where)
+
+    def _computes(self, call: ir.Call, frame: Frame) -> bool:
+        """Whether an unmodelled call computes its result: a function of an imported module, a
+        call of an object (a model), or ``forward``; not another method of an object the code
+        does not show."""
+        if not isinstance(call.func, ir.Attr):
+            return True
+        root = _root_expr(call.func.base)
+        module_function = (
+            isinstance(root, ir.Name) and root.id in frame.module.code.imports and root.id not in frame.env
+        )
+        return module_function or call.func.name == MODEL_FORWARD
 
     def _write(
         self,
@@ -2270,6 +2317,11 @@ class Evaluator:
             found for key in (source_key, buffer_key, _ANY_BUFFER) if key and (found := state.writes.get(key))
         ]
         write = max(writes) if writes else None
+        made = state.writes.get(f"{_MADE_ON}{source_key}") if source_key else None
+        # Computed on this path by work queued on the copy's own stream, and not written since.
+        made_on_copy_stream = (
+            made is not None and made[2] == copy_stream and (write is None or write[0] <= made[0])
+        )
         if write is not None and (write[2] == copy_stream or write[2] in self._copy_streams):
             # Written on the copy's own stream (stream order covers it), or by another copy
             # stream: not the producer this rule orders against.
@@ -2329,9 +2381,10 @@ class Evaluator:
                 fresh_destination=isinstance(destination, TensorV)
                 and destination.key in self._fresh
                 and used is None,
-                unwritten_source=isinstance(source, TensorV)
-                and source.key in self._unwritten
-                and write is None,
+                unwritten_source=(
+                    isinstance(source, TensorV) and source.key in self._unwritten and write is None
+                )
+                or made_on_copy_stream,
                 implied_destination=implied_destination,
                 blocking=not asynchronous,
                 destination_from_caller=isinstance(destination, Unknown) and destination.from_caller,

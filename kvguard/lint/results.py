@@ -69,8 +69,10 @@ class CopyRun:
     earlier_calls: tuple[tuple[str, str], ...] = ()
     # The destination was allocated on this path, before the copy: no kernel has read it.
     fresh_destination: bool = False
-    # The source was allocated on this path and no kernel has written it since: there is no
-    # producer to order behind (a benchmark copying a fresh buffer back and forth).
+    # The source was allocated on this path and no kernel has written it since (a benchmark
+    # copying a fresh buffer back and forth), or work queued on the copy's own stream computed
+    # it on this path (``with torch.cuda.stream(s): out = model(x); out.to("cpu", ...)``):
+    # there is no producer on another stream to order behind.
     unwritten_source: bool = False
     # The copy's form fixes the destination (``x.cpu()``): it says nothing of the direction.
     implied_destination: bool = False

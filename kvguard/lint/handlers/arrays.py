@@ -62,7 +62,12 @@ class ArrayApi(Evaluator):
             else:
                 made = TensorV(Memory.HOST, _buffer_site("copy", frame, call))
                 fetched, written = made, (made.key, f"the result of {_spelling(call.func)}()")
-            source = receiver if receiver is not None and memory_of(receiver) is not None else None
+            # ``cupy.asnumpy(a, stream=s)`` copies its argument; ``a.get(stream=s)`` its receiver.
+            source_expr = call.args[0] if method == "asnumpy" and call.args else call.func
+            source_value = args[0] if method == "asnumpy" and args else receiver
+            source = (
+                source_value if source_value is not None and memory_of(source_value) is not None else None
+            )
             return fetched, self._copy(
                 call,
                 method,
@@ -71,7 +76,7 @@ class ArrayApi(Evaluator):
                 _opaque_stream(given_stream),
                 source or TensorV(Memory.DEVICE),
                 fetched,
-                _root_spelling(call.func.base) if isinstance(call.func, ir.Attr) else "",
+                _root_spelling(source_expr.base if isinstance(source_expr, ir.Attr) else source_expr),
                 None,
                 written=written,
                 # cupy waits for the copy before returning unless ``blocking=False``.

@@ -319,4 +319,9 @@ class TensorApi(Evaluator):
             return ConstV("cuda", dotted, frame.module.path, None), state
         if last == "device" and args and isinstance(args[0], ConstV):
             return args[0], state  # ``torch.device("cpu")`` places memory as "cpu" does
+        computed = taint(list(args)) if dotted == f"torch.{last}" else UNKNOWN
+        if isinstance(computed, TensorV):
+            # ``torch.argmax(logits, -1)``, ``torch.cat(parts)``: a new tensor computed from
+            # tensors, where they are (torch needs them on one device).
+            return replace(computed, key="", address=False), state
         return None
