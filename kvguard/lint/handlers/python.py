@@ -62,8 +62,9 @@ class PythonApi(Evaluator):
             if isinstance(holder, ir.Name) and args and not isinstance(frame.env.get(holder.id), Unknown):
                 current = frame.env.get(holder.id, UNKNOWN)
                 added = args[-1]
-                if method != "extend" and isinstance(added, (ObjectV, RecordV, StreamV, EventV)):
-                    added = SeqV((added,))  # ``objs.append(obj)``: a list holding obj
+                if method != "extend" and isinstance(added, (ObjectV, RecordV, StreamV, EventV, SeqV)):
+                    # ``objs.append(obj)``, ``staged.append((host, name))``: a list holding it
+                    added = SeqV((added,))
                 elif not (method != "extend" and isinstance(added, TensorV)):
                     # Elements of what ``extend`` is given; an element that is no one buffer.
                     added = taint([added]) if memory_of(added) else current
