@@ -171,6 +171,10 @@ SAME_MEMORY_METHODS = frozenset(
     | {"values", "items", "ravel", "t"}
 )
 
+# Python built-ins that give a fact about their argument (a count, a type, an identity),
+# never its memory: ``len(ptrs)`` is a number, not an address.
+PYTHON_FACTS = frozenset({"len", "isinstance", "issubclass", "hasattr", "callable", "id", "hash", "type"})
+
 # ``torch.nn.Module``'s computation, called by name as well as through the module itself: what
 # it returns was computed by work queued on the current stream.
 MODEL_FORWARD = "forward"

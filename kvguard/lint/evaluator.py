@@ -408,6 +408,9 @@ class Evaluator:
             # as the thread's current one (vLLM's ``current_stream()`` on its first call): the
             # caller's later work, its producer's kernels included, runs there.
             state.streams = entered_on
+        if frame.yielded and not frame.returns:
+            # A generator: what iterating it gives (``list(self._pairs(pages))``).
+            return SeqV(tuple(frame.yielded[:8])), state
         return (join(frame.returns) if frame.returns else UNKNOWN), state
 
     def _call_lambda(
@@ -623,6 +626,8 @@ class Evaluator:
                 yielded, state = self._eval(statement.value, frame, state)
             if frame.on_yield is not None:
                 return frame.on_yield(state, yielded, statement.span)
+            if yielded not in frame.yielded:
+                frame.yielded.append(yielded)
             if frame.thread == MAIN_THREAD:
                 # A generator resumed by its caller (``next(layers)`` once per layer): between
                 # the yield and the resumption the caller's kernels run and may write, or read,
@@ -1593,6 +1598,13 @@ class Evaluator:
             for side in expr.operands:
                 value, state = self._eval(side, frame, state)
                 operands.append(value)
+            ctypes_types = [
+                v for v in operands if isinstance(v, ExternalV) and v.dotted.startswith("ctypes.c_")
+            ]
+            if expr.symbol == "*" and len(ctypes_types) == 1:
+                # ``ctypes.c_uint64 * len(ptrs)``: an array type, whose instance holds what it is
+                # made from (``(c_uint64 * n)(*ptrs)``).
+                return ExternalV(f"ctypes.array.{ctypes_types[0].dotted.removeprefix('ctypes.')}"), state
             if any(isinstance(option, (SeqV, RecordV)) for value in operands for option in options(value)):
                 # ``tensors_host | others``, ``parts + [view]``, ``[buf] * n``: Python merging or
                 # repeating its containers, which reads no element of the tensors they hold.

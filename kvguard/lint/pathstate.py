@@ -229,6 +229,7 @@ class Frame:
     depth: int
     stack: tuple[str, ...]
     returns: list[Value] = field(default_factory=list)
+    yielded: list[Value] = field(default_factory=list)  # a generator's values, for its caller
     exits: list[PathState] = field(default_factory=list)  # states of paths that returned early
     # Runs a ``with`` block where a context-manager generator yields (the state there, and
     # what it yields, bound to the ``as`` name).

@@ -321,8 +321,9 @@ def _with_callers(
     names: set[str] = set()
     reached = list(gated)
     # What another file exports is also used without a call: handed on (a callback, a thread's
-    # target) or as the type of a parameter whose methods are then called. Subclassing it is
-    # no use of it: the inherited methods run on their own where no caller is found.
+    # target), as the type of a parameter whose methods are then called, or as a base class
+    # whose methods the subclass's own methods call in their order (``self.load(i)`` then
+    # ``self.sync()``).
     imported = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, callees))) + r")\b") if callees else None
     pending = [piece for (_, piece), keep in zip(pieces, gated, strict=True) if keep]
     own: set[str] = set()
@@ -352,7 +353,7 @@ def _with_callers(
                 and (
                     calls.search(piece)
                     or (bases and bases.search(piece))
-                    or (imported and imported.search(_without_bases(piece)))
+                    or (imported and imported.search(piece))
                 )
             ):
                 reached[index] = wanted[index] = True
@@ -381,12 +382,6 @@ def _with_callers(
                 exported.add(bound.group(1))
                 wanted[index] = True
     return [entry for entry, keep in zip(pieces, wanted, strict=True) if keep], tuple(sorted(exported))
-
-
-def _without_bases(piece: str) -> str:
-    """A piece without the base list of the class it defines."""
-    header = _CLASS_BASES.search(piece)
-    return piece[: header.start(1)] + piece[header.end(1) :] if header else piece
 
 
 _BOUND = re.compile(r"(\w+)\s*(?::[^=\n]*)?=(?!=)")

@@ -58,8 +58,6 @@ KNOWN_GAPS = {
     "method is not placed (direction not shown)",
     "srv_trtllm_cudart_transfer_buggy": "stream handles returned through `rest[0] if len(rest) == 1 "
     "else tuple(rest)` are not named",
-    "ds_swapper_base_ordering_buggy": "a subclass in another module overrides the base class's "
-    "ordering method; the base's own method is run",
     "mcore_layer_event_list_offload_buggy": "a write after the event record, to a tensor the code "
     "does not place, is matched to the copy's source only by name",
     "raw_cupy_nonblocking_record_ring_buggy": "an event recorded on the null stream after the "

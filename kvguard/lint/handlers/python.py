@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kvguard.lint import ir
-from kvguard.lint.api import NUMPY_SCALARS, ORDER_TYPES
+from kvguard.lint.api import NUMPY_SCALARS, ORDER_TYPES, PYTHON_FACTS
 from kvguard.lint.evaluator import _SPELT_RANGE, Evaluator, Handled
 from kvguard.lint.pathstate import Frame, PathState
 from kvguard.lint.reading import _element, _index
@@ -113,6 +113,8 @@ class PythonApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """Built-ins and wrappers that pass on what they are given."""
+        if dotted in PYTHON_FACTS:
+            return UNKNOWN, state  # ``len(ptrs)``: a fact about the argument, not its memory
         if last == "arange" and dotted.startswith("numpy"):
             # Index values (``base + np.arange(n) * stride``), not memory a copy reads or writes.
             return UNKNOWN, state
