@@ -72,12 +72,13 @@ class PythonApi(Evaluator):
             elif (
                 isinstance(holder, ir.Attr)
                 and isinstance(holder.base, ir.Name)
-                and isinstance(frame.env.get(holder.base.id), RecordV)
+                and isinstance(frame.env.get(holder.base.id), (RecordV, ObjectV))
                 and args
                 and isinstance(args[-1], TensorV)
                 and method != "extend"
             ):
-                # ``batch.buffers.append(buf)`` on a record made here: its list holds buf too.
+                # ``batch.buffers.append(buf)`` on a record made here, ``self.host.append(buf)``
+                # on an object: its list holds buf too.
                 current, _ = self._eval(holder, frame, state.copy())
                 if isinstance(current, (SeqV, UnionV)):
                     state = self._assign(holder, join([current, args[-1]]), frame, state, call)
