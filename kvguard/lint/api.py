@@ -169,6 +169,8 @@ SAME_MEMORY_METHODS = frozenset(
     | {"contiguous", "squeeze", "unsqueeze", "expand", "as_strided", "view_as", "unbind", "chunk"}
     | {"split", "index_select", "clone", "detach", "float", "half", "bfloat16", "data_ptr"}
     | {"values", "items", "ravel", "t"}
+    # ``memoryview(array).cast("B")``: the same bytes, seen as another format.
+    | {"cast"}
 )
 
 # Python built-ins that give a fact about their argument (a count, a type, an identity),

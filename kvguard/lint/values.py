@@ -252,6 +252,11 @@ def join(values: list[Value]) -> Value:
         return unknown[0] if unknown else (distinct[0] if distinct else UNKNOWN)
     if len(known) == 1:
         return known[0]
+    handles = [v for v in known if isinstance(v, (StreamV, EventV))]
+    if len(handles) == 1 and all(v == handles[0] or v == SeqV((handles[0],)) for v in known):
+        # ``values[0] if len(values) == 1 else values`` over ``(stream,)``: the stream itself
+        # (a handle is never iterated; a one-element result list is unwrapped).
+        return handles[0]
     tensors = [v for v in known if isinstance(v, TensorV)]
     if len(tensors) == len(known):
         memories = {v.memory for v in tensors}

@@ -56,8 +56,6 @@ KNOWN_GAPS = {
     "that takes the result from an output queue",
     "srv_sglang_param_offloader_buggy": "a destination held in a list of dicts filled in another "
     "method is not placed (direction not shown)",
-    "srv_trtllm_cudart_transfer_buggy": "stream handles returned through `rest[0] if len(rest) == 1 "
-    "else tuple(rest)` are not named",
     "mcore_layer_event_list_offload_buggy": "a write after the event record, to a tensor the code "
     "does not place, is matched to the copy's source only by name",
     "raw_cupy_nonblocking_record_ring_buggy": "an event recorded on the null stream after the "
@@ -103,16 +101,6 @@ KNOWN_GAPS = {
         "a model's output made under a side stream and copied there "
         "is taken as unordered, and that copy makes the stream a copy"
         " stream whose events order nothing"
-    ),
-    "vllm_driver_extstream_buggy": (
-        "a stream handle returned through `values[0] if len(values) "
-        "== 1 else values` is not linked to the ExternalStream over "
-        "it"
-    ),
-    "vllm_driver_extstream_correct": (
-        "a stream handle returned through `values[0] if len(values) "
-        "== 1 else values` is not linked to the ExternalStream over "
-        "it"
     ),
     "lmc_load_stream_property_buggy": (
         "a pinned buffer in a dataclass record read through a "
