@@ -75,6 +75,7 @@ def summarize(
     selection = _select(text, callees, definitions)
     # A package's ``__init__`` that imports what others export re-exports it: ``from package
     # import Name`` reads it there.
+    gated = gated and selection.gated
     if not gated and not selection.reaches and not (callees and path.endswith("__init__.py")):
         return _unparsed(summary, text)  # nothing here calls or defines what others need
     summary.parsed = True
@@ -242,6 +243,8 @@ class _Selection:
     total: int
     exported: tuple[str, ...]
     reaches: bool
+    # Whether code here (not its docstrings) names what the gate knows.
+    gated: bool = True
 
 
 def _select(text: str, callees: frozenset[str], definitions: frozenset[str]) -> _Selection:
@@ -258,7 +261,11 @@ def _select(text: str, callees: frozenset[str], definitions: frozenset[str]) -> 
             if keep or (not entry[1].startswith(_DEFINITIONS) and _wanted(entry[1]))
         ]
         return _Selection(wanted, len(pieces), (), any(defining))
-    gated = [passes_gate(piece.encode("utf-8", "surrogatepass")) for _, piece in pieces]
+    # A bare string (a docstring's prose) is no code that names anything.
+    gated = [
+        not _STRING_STATEMENT.match(piece) and passes_gate(piece.encode("utf-8", "surrogatepass"))
+        for _, piece in pieces
+    ]
     parsed_anyway = [keep or _wanted(piece) for keep, (_, piece) in zip(gated, pieces, strict=True)]
     wanted, exported = _with_callers(pieces, gated, parsed_anyway, callees)
     if not callees:
@@ -269,7 +276,7 @@ def _select(text: str, callees: frozenset[str], definitions: frozenset[str]) -> 
         # (a request's own ``record_event`` method is not the stream API).
         own = frozenset(_DEFINITION.findall(text)) & GATE_NAMES
         host = _PINNED_HOST.search(text) is not None
-        ordering = [_orders(piece, own, host) for _, piece in pieces]
+        ordering = [not _STRING_STATEMENT.match(piece) and _orders(piece, own, host) for _, piece in pieces]
         _, exported = _with_callers(pieces, ordering, list(ordering), callees)
     # And what those callers call here in turn (the backend class a reached engine makes).
     kept = {first for first, _ in wanted}
@@ -278,7 +285,11 @@ def _select(text: str, callees: frozenset[str], definitions: frozenset[str]) -> 
         for entry, keep in zip(pieces, _with_callees(pieces, [f in kept for f, _ in pieces]), strict=True)
         if keep
     ]
-    return _Selection(wanted, len(pieces), exported, bool(exported))
+    return _Selection(wanted, len(pieces), exported, bool(exported), any(gated))
+
+
+# A statement that is only a string literal (a docstring), possibly prefixed (``r"""``).
+_STRING_STATEMENT = re.compile(r"[rRbBuUfF]{0,2}(?:\"\"\"|'''|\"|')")
 
 
 def _parse_segments(text: str, selection: _Selection) -> list[Segment]:
@@ -468,8 +479,12 @@ def _top_level_pieces(text: str) -> list[tuple[int, str]]:
     lines = text.splitlines(keepends=True)
     starts: list[int] = []
     after_decorator = False
+    open_quote = ""  # the triple quote a string spanning lines is open with
     for number, line in enumerate(lines):
-        if not line or line.startswith(_CONTINUATION_STARTS) or _CLAUSE.match(line):
+        inside = bool(open_quote)
+        if '"""' in line or "'''" in line:
+            open_quote = _quote_after(line, open_quote)
+        if inside or not line or line.startswith(_CONTINUATION_STARTS) or _CLAUSE.match(line):
             continue
         if not after_decorator:
             starts.append(number)
@@ -478,6 +493,24 @@ def _top_level_pieces(text: str) -> list[tuple[int, str]]:
         starts.insert(0, 0)
     bounds = [*starts, len(lines)]
     return [(bounds[i] + 1, "".join(lines[bounds[i] : bounds[i + 1]])) for i in range(len(starts))]
+
+
+def _quote_after(line: str, open_quote: str) -> str:
+    """Which triple quote is still open after this line, given the one open before it (a
+    docstring's lines at column 0 start no statement)."""
+    position = 0
+    while True:
+        if open_quote:
+            end = line.find(open_quote, position)
+            if end < 0:
+                return open_quote
+            open_quote, position = "", end + 3
+        else:
+            found = [(index, quote) for quote in ('"""', "'''") if (index := line.find(quote, position)) >= 0]
+            if not found:
+                return ""
+            position, open_quote = min(found)
+            position += 3
 
 
 def _syntax_diagnostic(text: str, error: Exception) -> Diagnostic:

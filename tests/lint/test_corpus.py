@@ -70,10 +70,6 @@ KNOWN_GAPS = {
         "synchronized before reuse, makes the copy uncertain instead "
         "of unordered"
     ),
-    "ds_async_ckpt_closure_buggy": (
-        "a list of (name, buffer) tuples returned by a helper loses "
-        "its buffers when the caller unpacks it in a loop"
-    ),
     "ds_pipelined_state_swap_buggy": (
         "pinned buffers a pool method hands out, narrowed by a helper"
         " and kept in a dict of records across calls, lose their "
