@@ -280,6 +280,41 @@ KNOWN_GAPS = {
         "a torch function's result over a model's output, which the code does not place "
         "(`torch.argmax(logits, -1)`), is not read as a tensor: its copy to the host is not seen"
     ),
+    "mcore_reload_staging_slots_buggy": (
+        "a pool's acquire that allocates on a miss and reuses on a hit is taken as fresh on every path, "
+        "and a host source kept in a dataclass record in a dict across the forward and backward passes is"
+        " not placed"
+    ),
+    "sgl_d2h_handle_buggy": (
+        "a copy made in a closure a worker thread runs (handed over in a queue payload) is not linked to "
+        "the submitting thread's later read, and a result handed through deque.append((batch, result)) / "
+        "f(*deque.popleft()) is lost"
+    ),
+    "sgl_disagg_early_record_buggy": (
+        "an event recorded before the forward is launched, carried to the copy thread in a queued job, "
+        "counts there as a barrier behind the forward's writes"
+    ),
+    "vllm_ctypes_policy_thread_buggy": (
+        "a dataclass field's default_factory that copies a module-level dict (`lambda: dict(DEFAULTS)`) "
+        "is not resolved, and a thread's attribute lookup by the queued job's direction is not narrowed "
+        "to the direction the job was put with"
+    ),
+    "driver_stencil_snapshot_buggy": (
+        "driver-API kernel launches (cuLaunchKernel) and cuMemsetD32Async are not read as writes on the "
+        "stream they are given"
+    ),
+    "numba_lora_slot_loader_buggy": (
+        "a field read on an object the code does not place is resolved by the field's name in another "
+        "class (a GPU tensor there), so the copy looks GPU to GPU"
+    ),
+    "flexgen_store_this_layer_correct": (
+        "two buffers of one list indexed by `j % 2` and `(j - 1) % 2` are taken as one buffer: the write "
+        "to the other one is taken as a write after the barrier"
+    ),
+    "cudart_prefetch_slots_correct": (
+        "events in a list indexed by `i % DEPTH` are not matched between the record in one call and the "
+        "wait two calls later"
+    ),
 }
 
 

@@ -1,0 +1,4 @@
+from .config import ExportConfig
+from .runner import EncoderRunner
+
+__all__ = ["EncoderRunner", "ExportConfig"]

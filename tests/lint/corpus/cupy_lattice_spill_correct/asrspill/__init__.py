@@ -1,0 +1,4 @@
+from .config import SpillConfig
+from .decoder import ChunkDecoder
+
+__all__ = ["ChunkDecoder", "SpillConfig"]

@@ -1,0 +1,3 @@
+from .manager import LoRAManager
+
+__all__ = ["LoRAManager"]

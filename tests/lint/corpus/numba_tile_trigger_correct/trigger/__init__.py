@@ -1,0 +1,4 @@
+from .config import TriggerConfig
+from .pipeline import TilePipeline
+
+__all__ = ["TilePipeline", "TriggerConfig"]
