@@ -222,6 +222,9 @@ class Evaluator:
         self._host_readers: set[tuple[str, str]] = set()
         self._relevance()
         self._heap: dict[tuple[str, str, str], list[Value]] = {}
+        # The fields each holder (module, class or class@site) was given, for code that is
+        # handed the whole object.
+        self._fields_of: dict[tuple[str, str], set[str]] = {}
         self._methods_found: dict[tuple[str, str, str], tuple[str, str] | None] = {}
         # Constructions whose effects can be replayed, by what they depend on
         # (``_construction_memo``), with the heap keys they read and when those last changed.
@@ -1209,6 +1212,9 @@ class Evaluator:
                 state = self._holds(target.base, held, frame, state)
             elif isinstance(value, (StreamV, EventV, ObjectV, QueueV)):
                 state = self._holds(target.base, value, frame, state)  # ``events[key] = event``
+            elif isinstance(value, RecordV) and value.type_name != "dict":
+                # ``self.pending[room] = job``: a dict of such records (``pop(room)`` gives one).
+                state = self._holds(target.base, SeqV((value,)), frame, state)
             container = (
                 self._peek(target.base, frame) if isinstance(target.base, (ir.Name, ir.Attr)) else UNKNOWN
             )
@@ -1249,6 +1255,7 @@ class Evaluator:
     def _remember(self, key: tuple[str, str, str], value: Value) -> None:
         """An attribute or module global assigned somewhere: readers anywhere may see it."""
         values = self._heap.setdefault(key, [])
+        self._fields_of.setdefault(key[:2], set()).add(key[2])
         if value not in values and len(values) < 8:
             values.append(value)
             if _opens_paths(value):
@@ -1400,6 +1407,20 @@ class Evaluator:
         stream = self._stream(frame, state)
         where = stream.key if stream is not None else f"current@{frame.thread}"
         state.writes[key] = (self._clock, statement.span.line, where)
+
+    def _write_held_buffers(
+        self, holder: ObjectV, frame: Frame, state: PathState, span: Span, on: StreamV | None
+    ) -> None:
+        """Writes, by code the project does not show, of the GPU buffers an object's fields hold."""
+        stream = on or self._stream(frame, state)
+        where = stream.key if stream is not None else f"current@{frame.thread}"
+        owner = (holder.module, f"{holder.qualname}@{holder.site}" if holder.site else holder.qualname)
+        for name in sorted(self._fields_of.get(owner, ())):
+            for value in self._stored((*owner, name)):
+                for option in options(value):
+                    if isinstance(option, TensorV) and option.key and option.memory is not Memory.HOST:
+                        state.writes[option.key] = (self._clock, span.line, where)
+                        self._kernel_streams.add(where)
 
     def _computes(self, call: ir.Call, frame: Frame) -> bool:
         """Whether an unmodelled call computes its result: a function of an imported module, a
@@ -2052,6 +2073,10 @@ class Evaluator:
                 for written, held in _launch_arguments(arg, value):
                     if memory_of(held) not in (None, Memory.HOST):
                         state = self._write(written, frame, state, call.span, on=launch_stream)
+                    elif isinstance(held, ObjectV):
+                        # ``model_runner.forward(batch, kv_pool)``: it may write the GPU
+                        # buffers the object holds (the model writing the pool's KV cache).
+                        self._write_held_buffers(held, frame, state, call.span, launch_stream)
         return self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
 
     def _launch_stream(

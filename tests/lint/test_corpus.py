@@ -290,10 +290,6 @@ KNOWN_GAPS = {
         "the submitting thread's later read, and a result handed through deque.append((batch, result)) / "
         "f(*deque.popleft()) is lost"
     ),
-    "sgl_disagg_early_record_buggy": (
-        "an event recorded before the forward is launched, carried to the copy thread in a queued job, "
-        "counts there as a barrier behind the forward's writes"
-    ),
     "vllm_ctypes_policy_thread_buggy": (
         "a dataclass field's default_factory that copies a module-level dict (`lambda: dict(DEFAULTS)`) "
         "is not resolved, and a thread's attribute lookup by the queued job's direction is not narrowed "
