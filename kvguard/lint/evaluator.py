@@ -190,6 +190,12 @@ class Evaluator:
         self._mutating_classes = {(module, cls) for module, cls, _ in self._field_writers}
         for module_name, class_name, field_name in self._field_writers:
             self._field_owners.setdefault(field_name, set()).add((module_name, class_name))
+        # A record type (dataclass, NamedTuple) that declares the field owns it too: its value
+        # is whatever each record was made with.
+        for (module_name, class_name), info in self._classes.items():
+            for field_name in info.fields:
+                if field_name in self._field_owners:
+                    self._field_owners[field_name].add((module_name, class_name))
         # A class that answers the name with a method or property owns it too: its value is
         # not one of the assigned fields (``obj.tensor`` of a class whose ``tensor`` is a property).
         for (module_name, _), function in self._functions.items():

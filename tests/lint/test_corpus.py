@@ -299,10 +299,6 @@ KNOWN_GAPS = {
         "driver-API kernel launches (cuLaunchKernel) and cuMemsetD32Async are not read as writes on the "
         "stream they are given"
     ),
-    "numba_lora_slot_loader_buggy": (
-        "a field read on an object the code does not place is resolved by the field's name in another "
-        "class (a GPU tensor there), so the copy looks GPU to GPU"
-    ),
     "flexgen_store_this_layer_correct": (
         "two buffers of one list indexed by `j % 2` and `(j - 1) % 2` are taken as one buffer: the write "
         "to the other one is taken as a write after the barrier"
