@@ -66,6 +66,30 @@ RAW_COPIES: dict[str, RawCopy] = {
     "swap_blocks_batch": RawCopy("custom op", destination=1, source=0, stream=None, stream_keywords=()),
 }
 COPY_APIS = frozenset(RAW_COPIES)
+
+
+@dataclass(frozen=True)
+class RawWrite:
+    """An entry point that writes GPU memory on a stream without copying into it: a memset
+    (its ``destination``) or a kernel launch (every address among its arguments, ``None``)."""
+
+    stream: int
+    destination: int | None = None
+
+
+_MEMSET = RawWrite(stream=3, destination=0)
+RAW_WRITES: dict[str, RawWrite] = {
+    "cuMemsetD8Async": _MEMSET,
+    "cuMemsetD16Async": _MEMSET,
+    "cuMemsetD32Async": _MEMSET,
+    "cudaMemsetAsync": _MEMSET,
+    "hipMemsetAsync": _MEMSET,
+    # ``cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra)``
+    "cuLaunchKernel": RawWrite(stream=8),
+    # ``cudaLaunchKernel(func, grid, block, args, shared, stream)``
+    "cudaLaunchKernel": RawWrite(stream=5),
+    "hipLaunchKernel": RawWrite(stream=5),
+}
 # Tensors and storages made over memory at a raw address (``torch.from_blob(ptr, ...)``).
 RAW_ADDRESS_WRAPPERS = frozenset({"from_blob", "_construct_storage_from_data_pointer"})
 # The prefix of ROCm's spellings (``hipMemcpyBatchAsync``), which mirror CUDA's entry points.
@@ -317,6 +341,7 @@ WEAK_NAMES = (
     frozenset(
         {"copy_", "cpu", "to", "pin_memory", "cuda", "data_ptr", "get", "get_nowait", DEVICE_MODULE_LOOKUP}
     )
+    | frozenset(RAW_WRITES)
     | ALLOCATORS
     | DATA_CONSTRUCTORS
     | LIKE_ALLOCATORS

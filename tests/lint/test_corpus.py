@@ -296,8 +296,10 @@ KNOWN_GAPS = {
         "to the direction the job was put with"
     ),
     "driver_stencil_snapshot_buggy": (
-        "driver-API kernel launches (cuLaunchKernel) and cuMemsetD32Async are not read as writes on the "
-        "stream they are given"
+        "the kernels another entry point launches on the legacy default stream write the buffer "
+        "a property picks (`sim.current`, no one allocation), and the copy's wait on an event "
+        "recorded on the compute stream is taken as ordering it (barriers are not kept per "
+        "producer stream)"
     ),
     "flexgen_store_this_layer_correct": (
         "two buffers of one list indexed by `j % 2` and `(j - 1) % 2` are taken as one buffer: the write "

@@ -5,12 +5,22 @@
 from __future__ import annotations
 
 from kvguard.lint import ir
-from kvguard.lint.api import ADDRESS_WRAPPERS, COPY_APIS, KIND_MEMORY, RAW_COPIES
+from kvguard.lint.api import ADDRESS_WRAPPERS, COPY_APIS, KIND_MEMORY, RAW_COPIES, RAW_WRITES
 from kvguard.lint.evaluator import Evaluator, Handled
-from kvguard.lint.facts import ORDER_ANY, SourceOrder
+from kvguard.lint.facts import ORDER_ANY, Memory, SourceOrder
 from kvguard.lint.pathstate import Frame, PathState
 from kvguard.lint.reading import _kind, _opaque_stream, _order_in, _truth, _written
-from kvguard.lint.values import UNKNOWN, ConstV, CopyApiV, SeqV, StreamV, TensorV, Value
+from kvguard.lint.values import (
+    UNKNOWN,
+    ConstV,
+    CopyApiV,
+    RecordV,
+    SeqV,
+    StreamV,
+    TensorV,
+    UnionV,
+    Value,
+)
 
 
 class RawCopyApi(Evaluator):
@@ -28,6 +38,8 @@ class RawCopyApi(Evaluator):
         and objects standing for the memory at an address."""
         if last in COPY_APIS:
             return self._copy_api(last, args, kwargs, call, frame, state)
+        if last in RAW_WRITES:
+            return UNKNOWN, self._raw_write(last, args, kwargs, call, frame, state)
         if last in ADDRESS_WRAPPERS and args and isinstance(args[0], TensorV):
             return args[0], state  # ``Buffer.from_handle(ptr, size)``: the memory at that address
         if (
@@ -43,6 +55,30 @@ class RawCopyApi(Evaluator):
             if text in COPY_APIS:
                 return SeqV((UNKNOWN, CopyApiV(text), UNKNOWN)), state
         return None
+
+    def _raw_write(
+        self,
+        api: str,
+        args: tuple[Value, ...],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> PathState:
+        """A memset or a kernel launch: GPU memory written on the stream it is given."""
+        layout = RAW_WRITES[api]
+        positional = args[layout.stream] if len(args) > layout.stream else None
+        given = kwargs.get("hStream", kwargs.get("stream", positional))
+        stream = _opaque_stream(given) if given is not None else None
+        stream = stream or self._stream(frame, state)
+        where = stream.key if stream is not None else f"current@{frame.thread}"
+        at = layout.destination
+        written = list(args) if at is None else list(args[at : at + 1])
+        for value in written:
+            for buffer in _buffers_in(value):
+                state.writes[buffer.key] = (self._clock, call.span.line, where)
+                self._kernel_streams.add(where)
+        return state
 
     def _copy_api(
         self,
@@ -100,3 +136,19 @@ class RawCopyApi(Evaluator):
         return UNKNOWN, self._copy(
             call, api, frame, state, stream_value, source, destination, "", order, written=written
         )
+
+
+def _buffers_in(value: Value, depth: int = 0) -> list[TensorV]:
+    """The GPU buffers a launch argument points into (a kernel's parameter tuple holds them)."""
+    if isinstance(value, TensorV):
+        return [value] if value.key and value.memory is not Memory.HOST else []
+    if depth > 3:
+        return []
+    parts: tuple[Value, ...] = ()
+    if isinstance(value, SeqV):
+        parts = value.items
+    elif isinstance(value, UnionV):
+        parts = value.options
+    elif isinstance(value, RecordV):
+        parts = tuple(field for _, field in value.fields)
+    return [buffer for part in parts for buffer in _buffers_in(part, depth + 1)]
