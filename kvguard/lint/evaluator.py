@@ -138,6 +138,8 @@ _CALLS_PER_ROOT = 600
 _ANY_STREAM = "<any stream>"
 # Written by code the analysis does not see, which may write any buffer (a generator's caller).
 _ANY_BUFFER = "<any buffer>"
+# A buffer a function allocates on one path and takes from somewhere unknown on another.
+_OR_REUSED = " or one reused"
 # Where a value was computed on this path, by the name it was bound to (``Evaluator._note_made``).
 _MADE_ON = "made on stream: "
 _MAX_DEPTH = 12
@@ -420,7 +422,16 @@ class Evaluator:
         if frame.yielded and not frame.returns:
             # A generator: what iterating it gives (``list(self._pairs(pages))``).
             return SeqV(tuple(frame.yielded[:8])), state
-        return (join(frame.returns) if frame.returns else UNKNOWN), state
+        returned = join(frame.returns) if frame.returns else UNKNOWN
+        if (
+            isinstance(returned, TensorV)
+            and returned.key in self._fresh
+            and any(isinstance(option, Unknown) for value in frame.returns for option in options(value))
+        ):
+            # ``return bucket.pop() if bucket else torch.empty(...)``: fresh on one path only; on
+            # the other a buffer some earlier use left, which kernels may still read.
+            returned = replace(returned, key=f"{returned.key}{_OR_REUSED}")
+        return returned, state
 
     def _call_lambda(
         self,

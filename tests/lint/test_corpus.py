@@ -35,13 +35,10 @@ KNOWN_GAPS = {
     "train_fsdp_cpu_offload_grads_buggy": "loss.backward() runs no autograd Function's backward",
     "train_fsdp_grad_reduce_offload_buggy": "a collective on the side stream reads the unordered "
     "gradient; the copy reads only the shard that collective wrote there",
-    "train_mcore_pack_hook_offload_buggy": "a pool's acquire that is fresh on one path only",
     "srv_spec_draft_kv_offload_buggy": "an event recorded before a model that writes its own KV "
     "cache (not given the buffer) runs, waited on by the copy thread",
     "raw_driver_block_mover_buggy": "ANY read from a config dict a helper builds from module "
     "defaults (the helper names nothing the analysis follows)",
-    "train_activation_stream_switch_buggy": "a pool's acquire that is fresh on one path only (the "
-    "load into a recycled buffer)",
     "hf_continuous_batching_swap_correct": "a host wait that ends one call of the step orders the "
     "copies the next call issues before its compute (carried only for waits on the copy's stream)",
     "kv_offload_stream_pool_buggy": "a wait on the end event of the last job in a deque of "
