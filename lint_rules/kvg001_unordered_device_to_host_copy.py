@@ -381,6 +381,11 @@ class UnorderedDeviceToHostCopy(Rule):
             stream = stream_phrase(run.stream)
             if run.stale_write_line is not None:
                 problem = f"its barrier is taken before the producer's write at line {run.stale_write_line}"
+            elif run.missed_writer_line is not None:
+                problem = (
+                    "its barrier orders it behind other streams, not behind the stream that "
+                    f"wrote the source at line {run.missed_writer_line}"
+                )
             elif run.gap:
                 problem = "some paths reach it with no barrier"
             else:

@@ -246,7 +246,7 @@ class UnorderedLoadToDevice(Rule):
 def _ordered_load(run: CopyRun) -> bool:
     """A barrier precedes the load, and the compute stream did not use the destination after
     it. A later write of a host source does not matter to a load: any barrier orders it."""
-    barrier = run.ordered or run.stale_write_line is not None
+    barrier = run.ordered or run.stale_write_line is not None or run.missed_writer_line is not None
     return barrier and run.destination_used_line is None
 
 

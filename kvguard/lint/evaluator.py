@@ -2088,7 +2088,10 @@ class Evaluator:
                 if isinstance(callee, Unknown) and callee.spelling in _PYTHON_BUILTINS:
                     break  # a Python builtin (``enumerate(kv_caches)``) launches nothing
                 for written, held in _launch_arguments(arg, value):
-                    if memory_of(held) not in (None, Memory.HOST):
+                    # A buffer that may be on the GPU, or one the code does not place.
+                    if memory_of(held) not in (None, Memory.HOST) or (
+                        isinstance(held, Unknown) and held.spelling
+                    ):
                         state = self._write(written, frame, state, call.span, on=launch_stream)
                     elif isinstance(held, ObjectV):
                         # ``model_runner.forward(batch, kv_pool)``: it may write the GPU
@@ -2381,6 +2384,18 @@ class Evaluator:
             # stream: not the producer this rule orders against.
             write = None
         stale = barrier is not None and write is not None and write[0] > barrier
+        # A barrier behind other streams (an event recorded on the thread's current stream)
+        # while a stream the project made wrote the source: it does not order that write.
+        missed_writer = (
+            not stale
+            and barrier is not None
+            and write is not None
+            and memory_of(source) is not Memory.HOST
+            and _made_stream_key(write[2])
+            and (state.synced is None or state.synced < write[0])
+            and any(waiter == key and time >= write[0] for waiter, _, time in state.joined)
+            and not _joins_reach(state.joined, key, write[2], write[0])
+        )
         # A load's destination the producer used (wrote, so also read) after the barrier: the
         # barrier does not cover those kernels, and the load may land while they run.
         used_at = [
@@ -2411,9 +2426,10 @@ class Evaluator:
                 source_memory=memory_of(source) or Memory.UNKNOWN,
                 destination_memory=memory_of(destination) or Memory.UNKNOWN,
                 order=order,
-                ordered=barrier is not None and not stale,
+                ordered=barrier is not None and not stale and not missed_writer,
                 gap=state.gaps.get(key, ()) if barrier is None else (),
                 stale_write_line=write[1] if stale and write is not None else None,
+                missed_writer_line=write[1] if missed_writer and write is not None else None,
                 destination_used_line=used_after_barrier,
                 host_synced=state.synced is not None and (write is None or write[0] < state.synced),
                 maybe_host_synced=state.maybe_synced[1]
@@ -2756,6 +2772,27 @@ def _launch_arguments(arg: ir.Expr, value: Value) -> list[tuple[ir.Expr, Value]]
     if isinstance(arg, ir.Seq) and isinstance(value, SeqV) and len(arg.items) == len(value.items):
         return list(zip(arg.items, value.items, strict=True))
     return [(arg, value)]
+
+
+def _made_stream_key(key: str) -> bool:
+    """A stream the project made (not a thread's current or default one, nor one unresolved)."""
+    return bool(key) and not key.startswith(("current@", "opaque:", _DEFAULT_UNDER, _DISPLACED_DEFAULT))
+
+
+def _joins_reach(joined: frozenset[tuple[str, str, int]], waiter: str, target: str, since: int) -> bool:
+    """Whether ``waiter`` waited, at ``since`` or later, on ``target`` or on a stream that had
+    waited on it (each wait covering the other's work up to its time)."""
+    frontier = [(waiter, float("inf"))]
+    seen = {waiter}
+    while frontier:
+        stream, before = frontier.pop()
+        for waiting, waited, time in joined:
+            if waiting == stream and since <= time <= before and waited not in seen:
+                if waited == target:
+                    return True
+                seen.add(waited)
+                frontier.append((waited, time))
+    return False
 
 
 def _combined_containers(operands: list[Value]) -> Value:

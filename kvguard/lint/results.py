@@ -65,6 +65,9 @@ class CopyRun:
     # copy on it: that orders this copy after the producer's work up to then (what a load
     # overwriting a buffer those calls' kernels read needs), not after what came since.
     ordered_by_earlier_call: bool = False
+    # Where a stream the project made wrote the source, when the barrier orders the copy's
+    # stream behind other streams only (an event recorded on the thread's current stream).
+    missed_writer_line: int | None = None
     # The objects whose method call the copy is in (see ``ordered_by_earlier_call``).
     earlier_calls: tuple[tuple[str, str], ...] = ()
     # The destination was allocated on this path, before the copy: no kernel has read it.
