@@ -1204,7 +1204,9 @@ class Evaluator:
         elif isinstance(target, ir.Index):
             if (
                 isinstance(statement, ir.Assign)
-                and isinstance(target.index, ir.Opaque)  # a slice: ``dst[:] =``, not ``d[key] =``
+                # a slice (``dst[:] =``), not a key the code computes (``d[f"k.{i}"] =``)
+                and isinstance(target.index, ir.Opaque)
+                and not target.index.parts
                 and host_elements(value)
             ):
                 # ``file_array[:] = pinned_view[:]``: the host copies the elements out.
