@@ -360,6 +360,9 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             and key not in self._nested
             # A constructor runs where its class is constructed.
             and not (function.name == "__init__" and function.class_name.rsplit(".", 1)[-1] in called)
+            # Calling an instance runs ``__call__`` with its arguments, where the project makes
+            # one (of the class or a subclass) and so calls it.
+            and not (function.name == "__call__" and called & self._class_and_subclasses(function.class_name))
             # A thread's ``run`` runs on its thread, where ``start()`` is called.
             and not (
                 function.name == "run"
@@ -372,6 +375,20 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         puts = {"put", "put_nowait"}
         roots += sorted(plain, key=lambda key: not (self._uses[id(self._functions[key].body)][0] & puts))
         return roots
+
+    def _class_and_subclasses(self, class_name: str) -> set[str]:
+        """A class's name and those of the project's classes that derive from it, by name."""
+        names = {class_name.rsplit(".", 1)[-1]}
+        grown = True
+        while grown:
+            found = {
+                info.name
+                for info in self._classes.values()
+                if any(_spelling(base).rsplit(".", 1)[-1] in names for base in info.bases)
+            }
+            grown = not found <= names
+            names |= found
+        return names
 
     def _reads_its_objects_copies(self, key: tuple[str, str]) -> bool:
         """A method that reads buffers on the host, of a class whose other methods matter:
