@@ -842,8 +842,11 @@ class Evaluator:
     def _loop(self, statement: ir.Loop, frame: Frame, state: PathState) -> PathState:
         iterated, state = self._eval(statement.iter, frame, state)
         iterated = self._members(iterated)
-        if iterated is EMPTIED:
-            return self._block(statement.orelse, frame, state)  # no turn on this path
+        if iterated is EMPTIED or (
+            statement.target is not None and _known_truth(statement.iter, frame.env) is False
+        ):
+            # No turn on this path (``if plan.offloads or plan.onboards:`` was false: both empty).
+            return self._block(statement.orelse, frame, state)
         if statement.target is not None and _spelt_pairs(iterated):
             assert isinstance(iterated, SeqV)
             return self._block(statement.orelse, frame, self._each_pair(statement, iterated, frame, state))
@@ -2880,6 +2883,8 @@ def _tested_spellings(statements: Sequence[ir.Stmt]) -> set[str]:
     for statement in statements:
         if isinstance(statement, ir.If):
             tested(statement.test)
+        elif isinstance(statement, ir.Loop) and statement.target is not None:
+            tested(statement.iter)  # ``for op in plan.offloads:`` runs no turn where it is empty
     return found
 
 
