@@ -185,7 +185,16 @@ DEVICE_NAMES = frozenset({"device_name", "current_device_name", "current_device"
 # Copies spelt as methods of device arrays: name -> direction, for numba's
 # ``d.copy_to_host(h, stream=s)`` / ``d.copy_to_device(h, stream=s)`` and cupy's
 # ``d.set(h, stream=s)``. The receiver is the device side.
-ARRAY_METHOD_COPIES = {"copy_to_host": "to host", "copy_to_device": "to device", "set": "to device"}
+ARRAY_METHOD_COPIES = {
+    "copy_to_host": "to host",
+    "copy_to_device": "to device",
+    "set": "to device",
+    # cupy's ``MemoryPointer.copy_to_host_async(dst_ptr, size, stream)`` and its twin.
+    "copy_to_host_async": "to host",
+    "copy_from_host_async": "to device",
+}
+# Where those take their stream, positionally (numba's ``copy_to_host(h, stream)``: 1).
+ARRAY_METHOD_STREAM_ARGUMENT = {"copy_to_host_async": 2, "copy_from_host_async": 2}
 
 # Views: the same memory and the same buffer.
 SAME_MEMORY_METHODS = frozenset(

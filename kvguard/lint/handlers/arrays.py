@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from kvguard.lint import ir
-from kvguard.lint.api import ARRAY_METHOD_COPIES
+from kvguard.lint.api import ARRAY_METHOD_COPIES, ARRAY_METHOD_STREAM_ARGUMENT
 from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.facts import Memory
 from kvguard.lint.pathstate import Frame, PathState
@@ -96,7 +96,8 @@ class ArrayApi(Evaluator):
     ) -> tuple[Value, PathState]:
         """numba's ``d.copy_to_host(h, stream=s)`` / ``d.copy_to_device(h, stream=s)``, cupy's
         ``d.set(h, stream=s)``: the receiver is the device array."""
-        given = kwargs.get("stream", args[1] if len(args) > 1 else None)
+        at = ARRAY_METHOD_STREAM_ARGUMENT.get(method, 1)
+        given = kwargs.get("stream", args[at] if len(args) > at else None)
         stream = _opaque_stream(given) if given is not None else None
         stream = stream if stream is not None else self._stream(frame, state)
         device = receiver if memory_of(receiver) is not None else TensorV(Memory.DEVICE)
