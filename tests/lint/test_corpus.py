@@ -306,6 +306,38 @@ KNOWN_GAPS = {
         "events in a list indexed by `i % DEPTH` are not matched between the record in one call and the "
         "wait two calls later"
     ),
+    "ds_param_ring_release_event_buggy": (
+        "events in a list picked by a computed index (`slot = layer_id % n`) count as a barrier, "
+        "though every element is recorded only on the waiting stream itself"
+    ),
+    "mcore_timeline_phase_events_buggy": (
+        'an optimizer\'s in-place writes through `self.state[p]["exp_avg"]` are not linked to the same'
+        " tensors copied as `self.optimizer.state[p][key]` by another object"
+    ),
+    "sgl_disagg_scope_sender_buggy": (
+        "an event handed to a worker before it is recorded (recorded in a context's `__exit__` after "
+        "the hand-off) counts as a barrier on the worker"
+    ),
+    "vllm_pd_pull_ctypes_buggy": (
+        "a ctypes Structure the object fills in its constructor and passes as "
+        "`ctypes.byref(self._attrs)` does not carry its source order to the copy"
+    ),
+    "cupy_mn_host_allreduce_buggy": (
+        "memory from `cupy.cuda.alloc(n)` is not placed, so its MemoryPointer's `copy_to_host_async` "
+        "is not read as a copy"
+    ),
+    "vllm_disk_writethrough_correct": (
+        "a record popped from a deque only once its end event's `query()` is true is not taken as waited for"
+    ),
+    "cudart_tls_copy_stream_correct": (
+        "slots taken from a free queue the constructor filled run in the constructor's state, "
+        "dropping the worker's wait"
+    ),
+    "numba_fm_weight_publish_correct": (
+        "a thread runs in the state at its `start()`: an event the main thread records afterwards "
+        "(ordered by a shared lock) is not seen there, and kernels launched after `start()` count as "
+        "reading the weights"
+    ),
 }
 
 

@@ -1,0 +1,3 @@
+from .cg import PipelinedCG
+
+__all__ = ["PipelinedCG"]

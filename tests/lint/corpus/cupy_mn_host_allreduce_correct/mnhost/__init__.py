@@ -1,0 +1,3 @@
+from .communicator import HostAllreduceCommunicator, CommConfig
+
+__all__ = ["HostAllreduceCommunicator", "CommConfig"]

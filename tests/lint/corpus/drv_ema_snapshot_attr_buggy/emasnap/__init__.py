@@ -1,0 +1,3 @@
+from .ema import EmaSnapshotter
+
+__all__ = ["EmaSnapshotter"]

@@ -1,0 +1,23 @@
+"""Pinned host mirror of the device pool (layer-first layout)."""
+
+import torch
+
+
+class MHATokenToKVPoolHost:
+    def __init__(self, device_pool, num_pages):
+        self.page_size = device_pool.page_size
+        self.layer_num = device_pool.layer_num
+        k0 = device_pool.k_buffer[0]
+        shape = (self.layer_num, num_pages * self.page_size) + tuple(k0.shape[1:])
+        self.k_buffer = torch.empty(shape, dtype=k0.dtype, pin_memory=True)
+        self.v_buffer = torch.empty(shape, dtype=k0.dtype, pin_memory=True)
+
+    def load_to_device_per_layer(self, device_pool, host_pages, device_pages, layer_id):
+        ps = self.page_size
+        for h, d in zip(host_pages, device_pages):
+            # expect: KVG004
+            device_pool.k_buffer[layer_id][d * ps:(d + 1) * ps].copy_(
+                self.k_buffer[layer_id, h * ps:(h + 1) * ps], non_blocking=True)
+            # expect: KVG004
+            device_pool.v_buffer[layer_id][d * ps:(d + 1) * ps].copy_(
+                self.v_buffer[layer_id, h * ps:(h + 1) * ps], non_blocking=True)
