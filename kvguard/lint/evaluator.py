@@ -1101,6 +1101,13 @@ class Evaluator:
             for target in statement.targets:
                 state = self._assign(target, UNKNOWN, frame, state, statement)
             return self._block(rest, frame, state)
+        getter = frame.stack[-1] if frame.stack else ""
+        if all(put.putter.endswith(".__init__") or put.putter == getter for put in puts):
+            # A free list (slots the constructor put, given back by the function that takes
+            # them): taking one hands over no work, so this path goes on in its own state.
+            for target in statement.targets:
+                state = self._assign(target, join([put.payload for put in puts]), frame, state, statement)
+            return self._block(rest, frame, state)
         ends, steps = [], []
         for put in list(puts):  # the rest of the block may put on the same queue
             put_at = put.flow[-1]

@@ -249,6 +249,8 @@ class Put:
     payload: Value
     state: PathState
     flow: tuple[FlowStep, ...]
+    # The function that put it (its qualified name).
+    putter: str = ""
 
 
 @dataclass

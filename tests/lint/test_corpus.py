@@ -225,15 +225,6 @@ KNOWN_GAPS = {
         "a kernel that reads a buffer after the event a later load waits on was recorded is not "
         "taken to break that barrier"
     ),
-    "cupy_dlpack_batch_event_writer_buggy": (
-        "slots taken from a free queue the constructor filled run in the constructor's state, "
-        "dropping the barrier taken before; a cupy event put on the queue before it is recorded is "
-        "taken as recorded"
-    ),
-    "cupy_dlpack_batch_event_writer_correct": (
-        "slots taken from a free queue the constructor filled run in the constructor's state, "
-        "dropping the barrier taken before"
-    ),
     "drv_outside_stream_store_buggy": (
         "an event recorded on the thread's current stream after a `with "
         "torch.cuda.stream(model_stream):` block is taken as a barrier behind the model's kernels "
@@ -313,10 +304,6 @@ KNOWN_GAPS = {
     "mcore_timeline_phase_events_buggy": (
         'an optimizer\'s in-place writes through `self.state[p]["exp_avg"]` are not linked to the same'
         " tensors copied as `self.optimizer.state[p][key]` by another object"
-    ),
-    "sgl_disagg_scope_sender_buggy": (
-        "an event handed to a worker before it is recorded (recorded in a context's `__exit__` after "
-        "the hand-off) counts as a barrier on the worker"
     ),
     "vllm_pd_pull_ctypes_buggy": (
         "a ctypes Structure the object fills in its constructor and passes as "

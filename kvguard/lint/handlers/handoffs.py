@@ -32,7 +32,12 @@ class HandoffApi(Evaluator):
             self._handoffs_reached += 1
             if self._reporting or not self._puts.get(receiver.key):
                 self._puts.setdefault(receiver.key, []).append(
-                    Put(args[0], state.copy(), self._flow_to(frame, step))
+                    Put(
+                        args[0],
+                        state.copy(),
+                        self._flow_to(frame, step),
+                        frame.stack[-1] if frame.stack else "",
+                    )
                 )
             return UNKNOWN, state
         if method in ("get", "get_nowait") and isinstance(receiver, QueueV):
