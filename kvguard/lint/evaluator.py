@@ -233,6 +233,8 @@ class Evaluator:
         # The fields each holder (module, class or class@site) was given, for code that is
         # handed the whole object.
         self._fields_of: dict[tuple[str, str], set[str]] = {}
+        # The wrapper the project's decorators make of each function (``Evaluator._wrapper``).
+        self._wrappers: dict[tuple[str, str], Value | None] = {}
         self._methods_found: dict[tuple[str, str, str], tuple[str, str] | None] = {}
         # Constructions whose effects can be replayed, by what they depend on
         # (``_construction_memo``), with the heap keys they read and when those last changed.
@@ -317,6 +319,13 @@ class Evaluator:
         function = self._functions.get(key)
         if function is None or caller.depth >= _MAX_DEPTH or func.qualname in caller.stack:
             return UNKNOWN, state
+        wrapper = None if func.undecorated or not function.decorators else self._wrapper(func, function)
+        if wrapper is not None:
+            # ``@run_on_stream("copy")``: the wrapper the project's decorator made runs, and calls
+            # the function itself where it does (inside its stream context, after its wait).
+            receiver = (func.bound,) if func.bound is not None else ()
+            site = call or _definition_site(function)
+            return self._dispatch(wrapper, (*receiver, *func.partial, *args), kwargs, site, caller, state)
         self._budget -= 1
         if self._budget < 0:
             return taint([*args, *(v for _, v in kwargs)]), state  # this root has had its share
@@ -1436,6 +1445,23 @@ class Evaluator:
         stream = self._stream(frame, state)
         where = stream.key if stream is not None else f"current@{frame.thread}"
         state.writes[key] = (self._clock, statement.span.line, where)
+
+    def _wrapper(self, func: FuncV, function: ir.Function) -> Value | None:
+        """What the project's decorators of a function make of it (a closure calling it), read
+        once per function; None where none of them is the project's or each hands it back."""
+        key = (func.module, func.qualname)
+        if key not in self._wrappers:
+            self._wrappers[key] = None  # a decorator that calls the function gets it undecorated
+            definition = replace(self._definition_frame(func.module), depth=0)
+            original = FuncV(func.module, func.qualname, undecorated=True)
+            made: Value = original
+            for decorator in reversed(function.decorators):
+                value, _ = self._eval(decorator, definition, PathState())
+                if isinstance(value, (FuncV, LambdaV)):  # not ``staticmethod``, ``torch.no_grad()``
+                    site = _definition_site(function)
+                    made, _ = self._dispatch(value, (made,), (), site, definition, PathState())
+            self._wrappers[key] = made if isinstance(made, (FuncV, LambdaV)) and made != original else None
+        return self._wrappers[key]
 
     def _write_held_buffers(
         self, holder: ObjectV, frame: Frame, state: PathState, span: Span, on: StreamV | None
@@ -2784,6 +2810,12 @@ def _launch_arguments(arg: ir.Expr, value: Value) -> list[tuple[ir.Expr, Value]]
     if isinstance(arg, ir.Seq) and isinstance(value, SeqV) and len(arg.items) == len(value.items):
         return list(zip(arg.items, value.items, strict=True))
     return [(arg, value)]
+
+
+def _definition_site(function: ir.Function) -> ir.Call:
+    """A call standing for a function's definition (where its decorators apply to it)."""
+    span = function.span
+    return ir.Call(ir.Name(function.name, span), (), (), span, (span.line, span.line))
 
 
 def _made_stream_key(key: str) -> bool:

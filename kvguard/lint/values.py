@@ -111,6 +111,8 @@ class FuncV:
     partial: tuple[Value, ...] = ()  # leading arguments bound by ``functools.partial``
     # A nested function's enclosing names, as they are where it is named (``self`` among them).
     closure: tuple[tuple[str, Value], ...] = ()
+    # The function itself, as its decorators are given it (not the wrapper they make of it).
+    undecorated: bool = False
 
 
 @dataclass(frozen=True)

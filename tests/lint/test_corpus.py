@@ -217,10 +217,6 @@ KNOWN_GAPS = {
         "a backend class a decorator in another module registers with a factory is not found "
         "through the factory's registry lookup"
     ),
-    "swap_blocks_stream_decorator_buggy": (
-        "decorators are not applied: the stream context and the wait a wrapper adds around a method "
-        "are not seen"
-    ),
     "cudart_layer_prefetch_slots_buggy": (
         "a kernel that reads a buffer after the event a later load waits on was recorded is not "
         "taken to break that barrier"

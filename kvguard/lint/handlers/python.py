@@ -131,6 +131,17 @@ class PythonApi(Evaluator):
             # the driver's order type made from x carry x's meaning: the same stream handle,
             # pointer or order value.
             return args[0], state
+        if (
+            dotted == "getattr"
+            and len(args) >= 2
+            and isinstance(args[0], (ObjectV, RecordV))
+            and isinstance(args[1], ConstV)
+            and isinstance(args[1].value, str)
+            and call.args
+        ):
+            # ``getattr(self, stream_attr)`` with the name spelt (a decorator's argument): that field.
+            field = ir.Attr(call.args[0], args[1].value, call.span)
+            return self._attribute(args[0], field, frame), state
         if dotted == "getattr" and len(args) >= 2 and _names_torch(args[0]):
             # ``getattr(torch, device.type)`` is torch's module for that device, as
             # ``torch.get_device_module(device)`` gives it; a constant name is that module.
