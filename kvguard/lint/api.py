@@ -296,6 +296,8 @@ IN_PLACE_FILLS = frozenset({"zero_", "fill_", "normal_", "uniform_", "random_", 
 HOST_READ_ARGUMENT_METHODS = frozenset({"write", "pwrite", "async_pwrite", "sync_pwrite", "sendall"})
 HOST_READ_FUNCTIONS = frozenset(
     {"bytes", "bytearray", "int", "float", "bool", "asarray", "array", "save", "dump", "equal"}
+    # ``safetensors.torch.save_file({"kv": host}, path)``
+    | {"save_file"}
     # compressors and checksums given the buffer (``zlib.compress(view)``, ``zlib.crc32(view)``)
     | {"compress", "crc32", "adler32", "md5", "sha1", "sha256", "blake2b", "xxh64", "xxh3_64"}
 )

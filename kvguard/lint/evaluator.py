@@ -235,6 +235,8 @@ class Evaluator:
         self._fields_of: dict[tuple[str, str], set[str]] = {}
         # The wrapper the project's decorators make of each function (``Evaluator._wrapper``).
         self._wrappers: dict[tuple[str, str], Value | None] = {}
+        # The modules defining each class name (read when a record's method is called).
+        self._class_modules: dict[str, list[str]] | None = None
         self._methods_found: dict[tuple[str, str, str], tuple[str, str] | None] = {}
         # Constructions whose effects can be replayed, by what they depend on
         # (``_construction_memo``), with the heap keys they read and when those last changed.
@@ -319,6 +321,9 @@ class Evaluator:
         function = self._functions.get(key)
         if function is None or caller.depth >= _MAX_DEPTH or func.qualname in caller.stack:
             return UNKNOWN, state
+        if func.keywords:  # ``partial(helper, src_order=ANY)(...)``: the call's own keywords win
+            given = {name for name, _ in kwargs}
+            kwargs = (*((name, value) for name, value in func.keywords if name not in given), *kwargs)
         wrapper = None if func.undecorated or not function.decorators else self._wrapper(func, function)
         if wrapper is not None:
             # ``@run_on_stream("copy")``: the wrapper the project's decorator made runs, and calls
@@ -1860,6 +1865,16 @@ class Evaluator:
                 # Made without it, and set on some record of its type since (``slot.done =
                 # stream.record()`` on a ring slot): whatever was set there.
                 return join([found, UNKNOWN])
+            if found is None:
+                # A method of the record's own class (a dataclass's ``fetch()``), bound to it.
+                if self._class_modules is None:
+                    self._class_modules = {}
+                    for module, qualname in self._classes:
+                        self._class_modules.setdefault(qualname, []).append(module)
+                defined_in = self._class_modules.get(base.type_name, [])
+                method = self._method(defined_in[0], base.type_name, name) if len(defined_in) == 1 else None
+                if method is not None and not _is_property(self._functions[method]):
+                    return FuncV(method[0], method[1], base)
             return found if found is not None else UNKNOWN
         if isinstance(base, ModuleV):
             return self.resolve(f"{base.name}.{name}")

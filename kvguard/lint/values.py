@@ -109,6 +109,7 @@ class FuncV:
     qualname: str
     bound: Value | None = None  # the receiver of a bound method
     partial: tuple[Value, ...] = ()  # leading arguments bound by ``functools.partial``
+    keywords: tuple[tuple[str, Value], ...] = ()  # keywords it binds (``src_order=ANY``)
     # A nested function's enclosing names, as they are where it is named (``self`` among them).
     closure: tuple[tuple[str, Value], ...] = ()
     # The function itself, as its decorators are given it (not the wrapper they make of it).

@@ -178,7 +178,8 @@ class PythonApi(Evaluator):
             return RecordV("dict", ()), state  # an empty dict the code fills
         if last == "partial" and args:
             if isinstance(args[0], FuncV):
-                return replace(args[0], partial=(*args[0].partial, *args[1:])), state
+                bound = (*args[0].keywords, *kwargs.items())
+                return replace(args[0], partial=(*args[0].partial, *args[1:]), keywords=bound), state
             if isinstance(args[0], CopyApiV) and len(args) == 1:
                 # ``partial(ops.swap_blocks_batch, is_src_access_order_any=True)``
                 return replace(args[0], keywords=(*args[0].keywords, *kwargs.items())), state

@@ -82,6 +82,9 @@ class TensorApi(Evaluator):
             and memory_of(receiver) is Memory.HOST
         ):
             self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
+            # Computed on the CPU now (``pinned.float()``): a new tensor, which later reads of
+            # the result do not read the pinned buffer through.
+            return TensorV(Memory.HOST), state
         if isinstance(call.func, ir.Attr) and receiver is not None and method in HOST_READ_METHODS:
             self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
             if method in ("item", "tolist"):
