@@ -1394,6 +1394,22 @@ class Evaluator:
             return  # made on this path and not recorded yet: synchronizing it returns at once
         elif isinstance(target, EventV):
             record = state.records.get(target.key)
+            recorded_on = record[0] if record is not None else None
+            if (
+                isinstance(recorded_on, StreamV)
+                and _made_stream_key(recorded_on.key)
+                and all(copy.stream_key != recorded_on.key for copy in state.pending.values())
+                and any(_made_stream_key(copy.stream_key) for copy in state.pending.values())
+            ):
+                # Recorded on a stream the project made, where no copy still running was issued,
+                # while copies run on another stream it made (``landed.record()`` inside ``with
+                # compute:``): the event orders the compute stream's work, and that of the streams
+                # it waited on, not the copies'.
+                record_time = record[1] if record is not None else None
+                for waiter, waited, until in state.joined:
+                    if waiter == recorded_on.key and record_time is not None and until <= record_time:
+                        self._completed(state, waited, before=until)
+                return
             # Every copy launched before the record counts as waited for, whatever its stream:
             # streams switched by means the analysis does not model (``set_stream``) must not
             # make a correct wait look wrong. An unseen record counts as after every copy.
