@@ -232,6 +232,8 @@ STREAM_CONSTRUCTORS = frozenset(
 # Objects made over an address that stand for the memory there (cuda.core's ``Buffer``).
 ADDRESS_WRAPPERS = frozenset({"from_handle"})
 STREAM_CONTEXTS = frozenset({"stream", "StreamContext"})
+# ``contextlib.ExitStack()``: what its ``enter_context`` enters lasts until its block ends.
+EXIT_STACK = "ExitStack()"
 # numpy integer scalars made from an address (``np.uint64(t.data_ptr())``) are that address.
 NUMPY_SCALARS = frozenset({"uint64", "int64", "uintp", "intp", "uint32", "int32"})
 # numpy functions that make a view of an array or a new one without reading its elements;

@@ -21,6 +21,7 @@ from kvguard.lint.api import (
     COPY_APIS,
     DEVICE_ALLOCATORS,
     ENUM_TYPES,
+    EXIT_STACK,
     HOST_ONLY_MODULES,
     MODEL_FORWARD,
     ORDER_KEYWORDS,
@@ -1009,6 +1010,12 @@ class Evaluator:
             return state
         if name is not None:
             state = self._assign(name, context, frame, state, statement)
+        if isinstance(context, ExternalV) and context.dotted.endswith(EXIT_STACK):
+            # The contexts the stack entered exit with its block: the streams they made current.
+            saved = state.streams
+            state = self._with(statement, rest, frame, state)
+            state.streams = saved
+            return state
         return self._with(statement, rest, frame, state)
 
     def _plain_stream_spelling(

@@ -26,6 +26,7 @@ from kvguard.lint.reading import (
     _opaque_stream,
     _site,
     _spelling,
+    _stream_context,
     _stream_site,
 )
 from kvguard.lint.results import MAIN_THREAD
@@ -59,6 +60,11 @@ class StreamApi(Evaluator):
         """``s.wait_stream(p)``, ``s.wait_event(e)``, ``e.record(s)``, ``e.wait(s)``, ``x.synchronize()``
         and their cupy and cuda.core spellings."""
         now = self._clock
+        if method == "enter_context" and args and (entered := _stream_context(args[0])) is not None:
+            # ``stack.enter_context(torch.cuda.stream(s))``: s is current until the ExitStack's
+            # block ends (``Evaluator._with_context`` restores the streams there).
+            state.streams = (*state.streams, entered)
+            return args[0], state
         if (
             method in ("wait_stream", "wait_event")
             and self._fallback
