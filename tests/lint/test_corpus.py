@@ -321,6 +321,45 @@ KNOWN_GAPS = {
         "(ordered by a shared lock) is not seen there, and kernels launched after `start()` count as "
         "reading the weights"
     ),
+    "hf_device_map_snapshot_stream_buggy": (
+        "`torch.cuda.current_stream()` without a device is taken as the producer's stream on every "
+        "device: a side stream on cuda:1 waiting on it is taken as ordered behind cuda:1's layers"
+    ),
+    "hf_layer_prehook_slot_release_correct": (
+        "events a forward hook stores in list slots (`self.slot_free[i] = stream.record_event()`) are"
+        " not seen by the method that waits on them"
+    ),
+    "hf_paged_swap_enum_property_buggy": (
+        "a source order returned by a property or method of a project enum member is not resolved"
+    ),
+    "mcore_group_event_wait_helper_buggy": (
+        "a tensor handed to a `saved_tensors_hooks` pack function, kept in a dict and iterated later,"
+        " is neither placed nor taken as written: its copy is not seen"
+    ),
+    "sgl_disagg_layer_hook_event_buggy": (
+        "an event recorded in a forward pre-hook of the last layer is not placed before that layer's "
+        "writes, and writes made after a recorded event is handed to a copy thread are not compared "
+        "with that thread's copy"
+    ),
+    "sgl_disagg_rr_stream_cudart_correct": (
+        "a stream picked from a pool by a counter (`self._streams[next(self._rr) % n]`) and bound to "
+        "a local is not tied to itself between its wait and its copy"
+    ),
+    "cudart_graph_static_input_correct": (
+        "`cudart.cudaStreamWaitEvent(stream, torch_event.cuda_event, 0)` is not linked to that torch "
+        "event's `record()`"
+    ),
+    "cupy_nv12_split_planes_correct": (
+        "a loop waiting on an event per producer stream (`for plane in (luma, chroma): "
+        "download.wait_event(plane.record())`) counts as a barrier behind only one of them"
+    ),
+    "numba_pricer_ticket_poll_correct": (
+        "a `query()` poll through a helper method (`while not self.done():`) is not taken as a host wait"
+    ),
+    "numba_rollout_recorder_buggy": (
+        "an event made and recorded only under `if self.sealed is None:` is taken as recorded on "
+        "every call, though later calls wait on the stale event"
+    ),
 }
 
 

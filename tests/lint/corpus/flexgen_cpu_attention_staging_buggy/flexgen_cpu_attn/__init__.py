@@ -1,0 +1,9 @@
+"""FlexGen-style decoding with ``cpu_cache_compute``: the KV cache of every layer lives in host
+memory and decode attention runs on the CPU next to it, so only the new token's q/k/v cross the
+bus. The layer computes q/k/v on the GPU, a copy stream stages them into a pinned buffer, the CPU
+appends k/v to the host cache and attends, and the output goes back to the GPU.
+
+Bug: the staging records a ``copied`` event but the layer hands ``staging.qkv`` to the CPU
+attention right after queueing the copy; nothing on the host waits for the event, so the CPU
+reads (``qkv_host.float()``) whatever the pinned buffer held before: the previous step's q/k/v
+(KVG003)."""

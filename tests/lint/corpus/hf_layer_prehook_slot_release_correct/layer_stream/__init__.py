@@ -1,0 +1,8 @@
+"""Layer-by-layer weight streaming for a decoder that does not fit on the device, in the shape of
+accelerate's ``cpu_offload`` / diffusers' ``enable_group_offload(use_stream=True)``: every
+decoder layer's weights live in one pinned host buffer; two device slots hold the layer being run
+and the next one. Module hooks drive it: a layer's forward pre-hook waits for its own load, binds
+its parameters to views of its slot and starts loading the next layer into the other slot on a
+side stream. The load into a slot waits on a "slot free" event of the layer that last used it,
+recorded by that layer's forward hook (after its kernels were queued).
+"""
