@@ -1442,6 +1442,33 @@ class Evaluator:
             if isinstance(target, Unknown) and target.spelling:
                 target = EventV(f"opaque:{target.spelling}", target.spelling)
             return target, negated
+        if isinstance(call, ir.Call) and isinstance(call.func, ir.Attr) and not call.args:
+            # ``while not self.done():`` over a method that returns ``self.copied.query()``.
+            method, _ = self._eval(call.func, frame, state.copy())
+            function = (
+                self._functions.get((method.module, method.qualname)) if isinstance(method, FuncV) else None
+            )
+            if (
+                isinstance(method, FuncV)
+                and isinstance(method.bound, (ObjectV, RecordV))
+                and function is not None
+                and function.params
+                and len(function.body) == 1
+                and isinstance(function.body[0], ir.Return)
+                and function.body[0].value is not None
+            ):
+                module = self._modules[method.module]
+                inner = Frame(
+                    module,
+                    {function.params[0].name: method.bound},
+                    frame.thread,
+                    frame.flow,
+                    frame.depth + 1,
+                    frame.stack,
+                )
+                found = self._queried(function.body[0].value, inner, state)
+                if found is not None:
+                    return found[0], found[1] != negated
         return None
 
     def _note_made(

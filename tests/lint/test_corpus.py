@@ -353,9 +353,6 @@ KNOWN_GAPS = {
         "a loop waiting on an event per producer stream (`for plane in (luma, chroma): "
         "download.wait_event(plane.record())`) counts as a barrier behind only one of them"
     ),
-    "numba_pricer_ticket_poll_correct": (
-        "a `query()` poll through a helper method (`while not self.done():`) is not taken as a host wait"
-    ),
     "numba_rollout_recorder_buggy": (
         "an event made and recorded only under `if self.sealed is None:` is taken as recorded on "
         "every call, though later calls wait on the stale event"
