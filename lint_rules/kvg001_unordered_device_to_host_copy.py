@@ -400,6 +400,17 @@ class UnorderedDeviceToHostCopy(Rule):
             if not uncertain and all(r.maybe_host_synced or r.maybe_ordered for r in runs):
                 uncertain = run.maybe_host_synced or run.maybe_ordered
             fix, why_not = barrier_fix(runs, model.producer_streams) if not uncertain else (None, "uncertain")
+            if any(r.missed_writer_line is not None for r in runs):
+                # The wait a fix adds is behind the current stream, which did not write the source.
+                fix, why_not = (
+                    None,
+                    "the barrier must follow the stream that wrote the source, not the current one",
+                )
+            hint = (
+                "wait on an event recorded on the stream that wrote the source, after its last write"
+                if run.missed_writer_line is not None
+                else wait_advice(run.stream, "the producer stream")
+            )
             yield Finding(
                 path=run.path,
                 code=self.code,
@@ -409,8 +420,7 @@ class UnorderedDeviceToHostCopy(Rule):
                 statement_lines=run.lines,
                 flow=flow if len(flow) > 1 else (),
                 fix_hint="before the copy is issued, on the thread that produced the data and after its "
-                f"last write, {wait_advice(run.stream, 'the producer stream')}"
-                + (f" (no automatic fix: {why_not})" if fix is None else ""),
+                f"last write, {hint}" + (f" (no automatic fix: {why_not})" if fix is None else ""),
                 fix=fix,
                 uncertain=uncertain,
             )

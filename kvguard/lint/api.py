@@ -210,6 +210,10 @@ SAME_MEMORY_METHODS = frozenset(
 # never its memory: ``len(ptrs)`` is a number, not an address.
 PYTHON_FACTS = frozenset({"len", "isinstance", "issubclass", "hasattr", "callable", "id", "hash", "type"})
 
+# Top-level torch functions whose result is no new tensor computed from their arguments: a fact
+# about them, or a view of a buffer (``torch.frombuffer``).
+TORCH_NON_COMPUTING = frozenset({"numel", "frombuffer", "save", "load", "device", "get_device_module"})
+
 # ``torch.nn.Module``'s computation, called by name as well as through the module itself: what
 # it returns was computed by work queued on the current stream.
 MODEL_FORWARD = "forward"
@@ -379,7 +383,7 @@ GATE_NAMES = (
     | CURRENT_STREAM
     | DEFAULT_STREAM
     | {"wait_stream", "wait_event", "record_event", "cuda_stream", "cuGetProcAddress"}
-    | {"copy_to_host", "copy_to_device", "asnumpy"}
+    | {"copy_to_host", "copy_to_device", "asnumpy", "copy_from_host_async"}
     | STREAM_CREATORS
     | frozenset(EVENT_RECORDS)
     | frozenset(STREAM_WAITS)
@@ -407,6 +411,7 @@ GATE_STEMS = (
     b"cuGetProcAddress",
     b"copy_to_host",
     b"copy_to_device",
+    b"copy_from_host",
     b"asnumpy",
     b"StreamWaitEvent",
     b"EventRecord",

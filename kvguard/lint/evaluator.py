@@ -139,6 +139,8 @@ _CALLS_PER_ROOT = 600
 _ANY_STREAM = "<any stream>"
 # Written by code the analysis does not see, which may write any buffer (a generator's caller).
 _ANY_BUFFER = "<any buffer>"
+# Operators that merge, join or repeat Python containers (``a | b``, ``a + b``, ``[x] * n``).
+_CONTAINER_OPERATORS = frozenset({"+", "|", "*", "&", "^", "-"})
 # A buffer a function allocates on one path and takes from somewhere unknown on another.
 _OR_REUSED = " or one reused"
 # Where a value was computed on this path, by the name it was bound to (``Evaluator._note_made``).
@@ -331,7 +333,40 @@ class Evaluator:
             # the function itself where it does (inside its stream context, after its wait).
             receiver = (func.bound,) if func.bound is not None else ()
             site = call or _definition_site(function)
+            if receiver and isinstance(site.func, ir.Attr):
+                # The wrapper takes the object first: ``obj.f(x)`` is ``wrapper(obj, x)``.
+                site = replace(site, args=(site.func.base, *site.args))
             return self._dispatch(wrapper, (*receiver, *func.partial, *args), kwargs, site, caller, state)
+        this = func.bound
+        if this is None and func.undecorated and function.class_name and args:
+            this = args[0]  # a decorated method, called by its decorator's wrapper with self
+        holder = (this.module, this.qualname) if isinstance(this, ObjectV) else None
+        caller_self = caller.env.get("self")
+        if (
+            not func.undecorated  # its decorator's wrapper, given the object, is no method of it
+            and isinstance(caller_self, ObjectV)
+            and (caller_self.module, caller_self.qualname) == holder
+        ):
+            # A method the object's own method calls: its end is not the end of the object's
+            # call, and at its start the stream is as the calling method has it.
+            holder = None
+        if holder is not None and holder not in state.carried and function.name != "__init__":
+            # The object's first call on this path: an earlier call of it (the previous step)
+            # may have left copies unfinished (``propose()`` starts a copy into a field,
+            # ``get()`` reads it; a module-level singleton's ``check()`` reads what its previous
+            # call copied).
+            earlier = {
+                key: replace(copy, earlier_call=True)
+                for key, copy in self._left_pending.get(holder, {}).items()
+                if key not in state.pending
+            }
+            self._heap_reads.add((holder[0], holder[1], _LEFT_PENDING))
+            if earlier:
+                state.pending = {**state.pending, **earlier}
+                self._inherited_copies += len(earlier)
+            state.carried = state.carried | {holder}
+        elif holder is not None:
+            state.carried = state.carried | {holder}
         self._budget -= 1
         if self._budget < 0:
             return taint([*args, *(v for _, v in kwargs)]), state  # this root has had its share
@@ -384,29 +419,6 @@ class Evaluator:
         frame.global_names = function.global_names
         if call is not None:
             frame.aliases = self._aliases(function, func.bound, call, caller)
-        holder = (func.bound.module, func.bound.qualname) if isinstance(func.bound, ObjectV) else None
-        caller_self = caller.env.get("self")
-        if isinstance(caller_self, ObjectV) and (caller_self.module, caller_self.qualname) == holder:
-            # A method the object's own method calls: its end is not the end of the object's
-            # call, and at its start the stream is as the calling method has it.
-            holder = None
-        if holder is not None and holder not in state.carried:
-            # The object's first call on this path: an earlier call of it (the previous step)
-            # may have left copies unfinished (``propose()`` starts a copy into a field,
-            # ``get()`` reads it; a module-level singleton's ``check()`` reads what its previous
-            # call copied).
-            earlier = {
-                key: replace(copy, earlier_call=True)
-                for key, copy in self._left_pending.get(holder, {}).items()
-                if key not in state.pending
-            }
-            self._heap_reads.add((holder[0], holder[1], _LEFT_PENDING))
-            if earlier:
-                state.pending = {**state.pending, **earlier}
-                self._inherited_copies += len(earlier)
-            state.carried = state.carried | {holder}
-        elif holder is not None:
-            state.carried = state.carried | {holder}
         started = self._clock
         bound_at_entry = dict(env)
         entered_on = state.streams
@@ -548,7 +560,10 @@ class Evaluator:
                 env[param.name] = SeqV(tuple(positional))
                 positional = []
             elif param.star == "**":
-                env[param.name] = UNKNOWN
+                # The keywords no named parameter takes, as the dict a wrapper passes on
+                # (``fn(*args, **kwargs)``).
+                named = {p.name for p in params if not p.star}
+                env[param.name] = RecordV("dict", tuple((k, v) for k, v in kwargs if k not in named))
             elif positional:
                 env[param.name] = positional.pop(0)
             elif param.name in given:
@@ -1123,7 +1138,8 @@ class Evaluator:
                 state = self._assign(target, UNKNOWN, frame, state, statement)
             return self._block(rest, frame, state)
         getter = frame.stack[-1] if frame.stack else ""
-        if all(put.putter.endswith(".__init__") or put.putter == getter for put in puts):
+        setup = [put for put in puts if put.putter.endswith(".__init__") and not put.state.pending]
+        if all(put in setup or put.putter == getter for put in puts):
             # A free list (slots the constructor put, given back by the function that takes
             # them): taking one hands over no work, so this path goes on in its own state.
             for target in statement.targets:
@@ -1245,6 +1261,8 @@ class Evaluator:
             keyed = _keyed_spelling(target)
             if keyed:
                 frame.env[keyed] = value  # later reads of ``state[key]`` here see this value
+            if isinstance(target.base, (ir.Name, ir.Attr)):
+                frame.env.pop(f"{TRUTH_PREFIX}{_spelling(target.base)}", None)  # no longer known empty
             memory = memory_of(value)
             if memory is None and isinstance(value, Unknown):
                 # Something the code does not place goes in, so what comes out may be anything.
@@ -1412,10 +1430,12 @@ class Evaluator:
                 # while copies run on another stream it made (``landed.record()`` inside ``with
                 # compute:``): the event orders the compute stream's work, and that of the streams
                 # it waited on, not the copies'.
-                record_time = record[1] if record is not None else None
-                for waiter, waited, until in state.joined:
-                    if waiter == recorded_on.key and record_time is not None and until <= record_time:
-                        self._completed(state, waited, before=until)
+                assert record is not None
+                for copy in list(state.pending.values()):
+                    # Done where the event's stream waited, after the copy and before the record,
+                    # on the copy's stream (or on one that had waited on it).
+                    if _joins_reach(state.joined, recorded_on.key, copy.stream_key, copy.time, record[1]):
+                        self._completed(state, copy.stream_key, before=copy.time + 1)
                 return
             # Every copy launched before the record counts as waited for, whatever its stream:
             # streams switched by means the analysis does not model (``set_stream``) must not
@@ -1442,7 +1462,12 @@ class Evaluator:
             if isinstance(target, Unknown) and target.spelling:
                 target = EventV(f"opaque:{target.spelling}", target.spelling)
             return target, negated
-        if isinstance(call, ir.Call) and isinstance(call.func, ir.Attr) and not call.args:
+        if (
+            isinstance(call, ir.Call)
+            and isinstance(call.func, ir.Attr)
+            and not call.args
+            and frame.depth < _MAX_DEPTH
+        ):
             # ``while not self.done():`` over a method that returns ``self.copied.query()``.
             method, _ = self._eval(call.func, frame, state.copy())
             function = (
@@ -1493,7 +1518,7 @@ class Evaluator:
             )
         else:
             computed = False
-        key = f"{_MADE_ON}{_spelling(target)}"
+        key = f"{_MADE_ON}{'/'.join(frame.stack)}:{_spelling(target)}"
         if not computed:
             state.writes.pop(key, None)
             return
@@ -1542,7 +1567,12 @@ class Evaluator:
         module_function = (
             isinstance(root, ir.Name) and root.id in frame.module.code.imports and root.id not in frame.env
         )
-        return module_function or call.func.name == MODEL_FORWARD
+        holder = self._peek(call.func.base, frame)
+        # ``self.model(x)``: the object a field holds, called (its class has no such method).
+        held_object_called = isinstance(holder, ObjectV) and (
+            self._method(holder.module, holder.qualname, call.func.name) is None
+        )
+        return module_function or held_object_called or call.func.name == MODEL_FORWARD
 
     def _write(
         self,
@@ -1736,7 +1766,9 @@ class Evaluator:
                 # ``ctypes.c_uint64 * len(ptrs)``: an array type, whose instance holds what it is
                 # made from (``(c_uint64 * n)(*ptrs)``).
                 return ExternalV(f"ctypes.array.{ctypes_types[0].dotted.removeprefix('ctypes.')}"), state
-            if any(isinstance(option, (SeqV, RecordV)) for value in operands for option in options(value)):
+            if expr.symbol in _CONTAINER_OPERATORS and any(
+                isinstance(option, (SeqV, RecordV)) for value in operands for option in options(value)
+            ):
                 # ``tensors_host | others``, ``parts + [view]``, ``[buf] * n``: Python merging or
                 # repeating its containers, which reads no element of the tensors they hold.
                 return _combined_containers(operands), state
@@ -2185,20 +2217,21 @@ class Evaluator:
             # Code the project does not show (``self.model.forward(batch, kv)``, an instance of
             # a library's class called: a compiled kernel, a module) may write the buffers it is
             # given, on the current stream or the one its launch configuration names.
+            # A model or a kernel (not another method of an object the code does not show, such
+            # as ``registry.note(kv)``) may also write an unplaced buffer it is given, and the
+            # GPU buffers an object it is given holds (the model writing the pool's KV cache).
+            computes = launch_stream is not None or self._computes(call, frame)
             for arg, value in zip(call.args, args, strict=False):
                 # A kernel launched with its arguments in a tuple (cupy's ``kernel(grid, block,
                 # (pages, kv, n))``) may write each.
                 if isinstance(callee, Unknown) and callee.spelling in _PYTHON_BUILTINS:
                     break  # a Python builtin (``enumerate(kv_caches)``) launches nothing
                 for written, held in _launch_arguments(arg, value):
-                    # A buffer that may be on the GPU, or one the code does not place.
                     if memory_of(held) not in (None, Memory.HOST) or (
-                        isinstance(held, Unknown) and held.spelling
+                        computes and isinstance(held, Unknown) and held.spelling
                     ):
                         state = self._write(written, frame, state, call.span, on=launch_stream)
-                    elif isinstance(held, ObjectV):
-                        # ``model_runner.forward(batch, kv_pool)``: it may write the GPU
-                        # buffers the object holds (the model writing the pool's KV cache).
+                    elif computes and isinstance(held, ObjectV):
                         self._write_held_buffers(held, frame, state, call.span, launch_stream)
         return self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
 
@@ -2477,7 +2510,7 @@ class Evaluator:
             found for key in (source_key, buffer_key, _ANY_BUFFER) if key and (found := state.writes.get(key))
         ]
         write = max(writes) if writes else None
-        made = state.writes.get(f"{_MADE_ON}{source_key}") if source_key else None
+        made = state.writes.get(f"{_MADE_ON}{'/'.join(frame.stack)}:{source_key}") if source_key else None
         # Computed on this path by work queued on the copy's own stream, and not written since.
         made_on_copy_stream = (
             made is not None and made[2] == copy_stream and (write is None or write[0] <= made[0])
@@ -2888,10 +2921,12 @@ def _made_stream_key(key: str) -> bool:
     return bool(key) and not key.startswith(("current@", "opaque:", _DEFAULT_UNDER, _DISPLACED_DEFAULT))
 
 
-def _joins_reach(joined: frozenset[tuple[str, str, int]], waiter: str, target: str, since: int) -> bool:
-    """Whether ``waiter`` waited, at ``since`` or later, on ``target`` or on a stream that had
-    waited on it (each wait covering the other's work up to its time)."""
-    frontier = [(waiter, float("inf"))]
+def _joins_reach(
+    joined: frozenset[tuple[str, str, int]], waiter: str, target: str, since: int, until: float = float("inf")
+) -> bool:
+    """Whether ``waiter`` waited, between ``since`` and ``until``, on ``target`` or on a stream
+    that had waited on it (each wait covering the other's work up to its time)."""
+    frontier = [(waiter, until)]
     seen = {waiter}
     while frontier:
         stream, before = frontier.pop()

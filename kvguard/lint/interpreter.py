@@ -43,7 +43,6 @@ from kvguard.lint.handlers.tensors import TensorApi
 from kvguard.lint.pathstate import Frame, PathState, ThreadStart
 from kvguard.lint.reading import (
     _HOST_READS,
-    _LEFT_PENDING,
     _TENSOR_WRITE,
     _WHOLE_BUFFER_READS,
     BUILTIN_METHODS,
@@ -564,14 +563,9 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         bound: Value | None = instance
         if bound is None and function.class_name:
             bound = ObjectV(module_name, function.class_name)
-        holder = (module_name, function.class_name) if function.class_name else None
         frame = Frame(module, {}, MAIN_THREAD, (), 0, ())
-        _, end = self._invoke(FuncV(module_name, qualname, bound), (), (), PathState(), frame, None)
-        if holder is not None and end.pending:
-            left = self._left_pending.setdefault(holder, {})
-            if not end.pending.keys() <= left.keys():
-                self._changed((holder[0], holder[1], _LEFT_PENDING))
-            left.update(end.pending)
+        # What the call leaves running is kept for the object's later calls (``_invoke``).
+        self._invoke(FuncV(module_name, qualname, bound), (), (), PathState(), frame, None)
 
     def _run_thread(self, start: ThreadStart) -> None:
         self._budget = _CALLS_PER_ROOT

@@ -482,7 +482,7 @@ def _top_level_pieces(text: str) -> list[tuple[int, str]]:
     open_quote = ""  # the triple quote a string spanning lines is open with
     for number, line in enumerate(lines):
         inside = bool(open_quote)
-        if '"""' in line or "'''" in line:
+        if ('"""' in line or "'''" in line) and (inside or not line.lstrip().startswith("#")):
             open_quote = _quote_after(line, open_quote)
         if inside or not line or line.startswith(_CONTINUATION_STARTS) or _CLAUSE.match(line):
             continue

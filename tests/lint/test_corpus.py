@@ -163,22 +163,7 @@ KNOWN_GAPS = {
         "a wait on an event another call recorded on a copy stream after it waited on compute is "
         "taken as ordering later loads behind kernels queued since"
     ),
-    "drv_swap_policy_buggy": (
-        "host page indices kept in a dict field and popped in another method lose the host "
-        "placement of the addresses built from them: the swap-ins' ANY is reported as if their "
-        "source were GPU memory"
-    ),
-    "drv_swap_policy_correct": (
-        "host page indices kept in a dict field and popped in another method lose the host "
-        "placement of the addresses built from them: the swap-ins' ANY is reported as if their "
-        "source were GPU memory"
-    ),
     "hicache_overlap_load_buggy": (
-        "a model given a pool object under a forward stream the project made is not read as using "
-        "the pool's buffers there, and an event recorded on the thread's current stream is taken as "
-        "a barrier behind it"
-    ),
-    "hicache_overlap_load_correct": (
         "a model given a pool object under a forward stream the project made is not read as using "
         "the pool's buffers there, and an event recorded on the thread's current stream is taken as "
         "a barrier behind it"

@@ -63,7 +63,7 @@ class ArrayApi(Evaluator):
                 made = TensorV(Memory.HOST, _buffer_site("copy", frame, call))
                 fetched, written = made, (made.key, f"the result of {_spelling(call.func)}()")
             # ``cupy.asnumpy(a, stream=s)`` copies its argument; ``a.get(stream=s)`` its receiver.
-            source_expr = call.args[0] if method == "asnumpy" and call.args else call.func
+            source_expr = call.args[0] if method == "asnumpy" and call.args else _receiver_expr(call)
             source_value = args[0] if method == "asnumpy" and args else receiver
             source = (
                 source_value if source_value is not None and memory_of(source_value) is not None else None
@@ -76,7 +76,7 @@ class ArrayApi(Evaluator):
                 _opaque_stream(given_stream),
                 source or TensorV(Memory.DEVICE),
                 fetched,
-                _root_spelling(source_expr.base if isinstance(source_expr, ir.Attr) else source_expr),
+                _root_spelling(source_expr),
                 None,
                 written=written,
                 # cupy waits for the copy before returning unless ``blocking=False``.
@@ -114,3 +114,8 @@ class ArrayApi(Evaluator):
         source = args[0] if args else UNKNOWN
         source = source if memory_of(source) is not None else TensorV(Memory.HOST)
         return receiver, self._copy(call, method, frame, state, stream, source, device, "", None)
+
+
+def _receiver_expr(call: ir.Call) -> ir.Expr:
+    """What a method is called on (``a`` in ``a.get(...)``)."""
+    return call.func.base if isinstance(call.func, ir.Attr) else call.func

@@ -10,7 +10,7 @@ from kvguard.lint import ir
 from kvguard.lint.api import NUMPY_SCALARS, ORDER_TYPES, PYTHON_FACTS
 from kvguard.lint.evaluator import _SPELT_RANGE, Evaluator, Handled
 from kvguard.lint.pathstate import Frame, PathState
-from kvguard.lint.reading import _element, _index
+from kvguard.lint.reading import TRUTH_PREFIX, _element, _index, _spelling
 from kvguard.lint.values import (
     UNKNOWN,
     ConstV,
@@ -59,6 +59,8 @@ class PythonApi(Evaluator):
             return (join([stored, args[1]]) if method == "setdefault" and len(args) > 1 else stored), state
         if method in ("append", "extend", "add", "insert") and isinstance(call.func, ir.Attr):
             holder = call.func.base
+            if isinstance(holder, (ir.Name, ir.Attr)):
+                frame.env.pop(f"{TRUTH_PREFIX}{_spelling(holder)}", None)  # no longer known empty
             if isinstance(holder, ir.Name) and args and not isinstance(frame.env.get(holder.id), Unknown):
                 current = frame.env.get(holder.id, UNKNOWN)
                 added = args[-1]

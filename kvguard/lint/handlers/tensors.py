@@ -26,6 +26,7 @@ from kvguard.lint.api import (
     RAW_ADDRESS_WRAPPERS,
     RAW_ALLOCATORS,
     SAME_MEMORY_METHODS,
+    TORCH_NON_COMPUTING,
 )
 from kvguard.lint.evaluator import ENTRY_OF, Evaluator, Handled, _only_addresses
 from kvguard.lint.facts import Memory
@@ -322,7 +323,10 @@ class TensorApi(Evaluator):
             return ConstV("cuda", dotted, frame.module.path, None), state
         if last == "device" and args and isinstance(args[0], ConstV):
             return args[0], state  # ``torch.device("cpu")`` places memory as "cpu" does
-        computed = taint(list(args)) if dotted == f"torch.{last}" else UNKNOWN
+        tensor_function = (
+            dotted == f"torch.{last}" and last not in TORCH_NON_COMPUTING and not last.startswith("is_")
+        )
+        computed = taint(list(args)) if tensor_function else UNKNOWN
         if isinstance(computed, TensorV):
             # ``torch.argmax(logits, -1)``, ``torch.cat(parts)``: a new tensor computed from
             # tensors, where they are (torch needs them on one device).
