@@ -682,12 +682,7 @@ class Evaluator:
                 # A generator resumed by its caller (``next(layers)`` once per layer): between
                 # the yield and the resumption the caller's kernels run and may write, or read,
                 # any buffer.
-                stream = self._stream(frame, state)
-                state.writes[_ANY_BUFFER] = (
-                    self._clock,
-                    statement.span.line,
-                    stream.key if stream is not None else f"current@{frame.thread}",
-                )
+                state.writes[_ANY_BUFFER] = (self._clock, statement.span.line, self._running_on(frame, state))
             return state
         if isinstance(statement, ir.If):
             before = frame.env
@@ -1522,9 +1517,7 @@ class Evaluator:
         if not computed:
             state.writes.pop(key, None)
             return
-        stream = self._stream(frame, state)
-        where = stream.key if stream is not None else f"current@{frame.thread}"
-        state.writes[key] = (self._clock, statement.span.line, where)
+        state.writes[key] = (self._clock, statement.span.line, self._running_on(frame, state))
 
     def _wrapper(self, func: FuncV, function: ir.Function) -> Value | None:
         """What the project's decorators of a function make of it (a closure calling it), read
@@ -1547,15 +1540,24 @@ class Evaluator:
         self, holder: ObjectV, frame: Frame, state: PathState, span: Span, on: StreamV | None
     ) -> None:
         """Writes, by code the project does not show, of the GPU buffers an object's fields hold."""
-        stream = on or self._stream(frame, state)
-        where = stream.key if stream is not None else f"current@{frame.thread}"
+        where = self._running_on(frame, state, on)
         owner = (holder.module, f"{holder.qualname}@{holder.site}" if holder.site else holder.qualname)
         for name in sorted(self._fields_of.get(owner, ())):
             for value in self._stored((*owner, name)):
                 for option in options(value):
                     if isinstance(option, TensorV) and option.key and option.memory is not Memory.HOST:
-                        state.writes[option.key] = (self._clock, span.line, where)
-                        self._kernel_streams.add(where)
+                        self._kernel_wrote(option.key, span.line, where, state)
+
+    def _running_on(self, frame: Frame, state: PathState, on: StreamV | None = None) -> str:
+        """The stream work queued here runs on: ``on`` (a launch's own), the stream the path
+        entered, or the thread's current one."""
+        stream = on or self._stream(frame, state)
+        return stream.key if stream is not None else f"current@{frame.thread}"
+
+    def _kernel_wrote(self, key: str, line: int, where: str, state: PathState) -> None:
+        """A kernel the project does not show wrote the buffer ``key`` on stream ``where``."""
+        state.writes[key] = (self._clock, line, where)
+        self._kernel_streams.add(where)
 
     def _computes(self, call: ir.Call, frame: Frame) -> bool:
         """Whether an unmodelled call computes its result: a function of an imported module, a
@@ -1588,8 +1590,7 @@ class Evaluator:
         taken after it. ``kernel``: a kernel's write, not a copy's."""
         key = _root_spelling(target)
         if key:
-            stream = on or self._stream(frame, state)
-            where = stream.key if stream is not None else f"current@{frame.thread}"
+            where = self._running_on(frame, state, on)
             if memory_of(self._peek(_root_expr(target), frame)) in (Memory.DEVICE, Memory.UNKNOWN):
                 # A tensor that may be on the GPU (not a dict, not host memory).
                 (self._kernel_streams if kernel else self._copied_into_on).add(where)

@@ -69,15 +69,12 @@ class RawCopyApi(Evaluator):
         layout = RAW_WRITES[api]
         positional = args[layout.stream] if len(args) > layout.stream else None
         given = kwargs.get("hStream", kwargs.get("stream", positional))
-        stream = _opaque_stream(given) if given is not None else None
-        stream = stream or self._stream(frame, state)
-        where = stream.key if stream is not None else f"current@{frame.thread}"
+        where = self._running_on(frame, state, _opaque_stream(given) if given is not None else None)
         at = layout.destination
         written = list(args) if at is None else list(args[at : at + 1])
         for value in written:
             for buffer in _buffers_in(value):
-                state.writes[buffer.key] = (self._clock, call.span.line, where)
-                self._kernel_streams.add(where)
+                self._kernel_wrote(buffer.key, call.span.line, where, state)
         return state
 
     def _copy_api(
