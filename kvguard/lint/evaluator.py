@@ -12,7 +12,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 from kvguard.lint import ir
 from kvguard.lint.api import (
@@ -161,6 +161,26 @@ _BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict"})
 Handled: TypeAlias = tuple[Value, PathState] | None
 
 
+class Reportable(NamedTuple):
+    """Counts of what an entry point's run may report from (see ``Evaluator._reportable``)."""
+
+    recordable_copies: int
+    handoffs: int
+    threads: int
+    inherited_copies: int
+    host_reads: int
+
+    def reports_since(self, before: Reportable) -> bool:
+        """Whether a run between ``before`` and this may report: it reached a copy the
+        reporting pass records, a hand-off or a thread start, or copies inherited from an
+        earlier call where it read buffers on the host (a read may come before the copy in a
+        loop's body, which the reporting pass runs twice)."""
+        inherited_read = (
+            self.inherited_copies != before.inherited_copies and self.host_reads != before.host_reads
+        )
+        return self[:3] != before[:3] or inherited_read
+
+
 class Evaluator:
     """How the project's lowered code is read: functions with their arguments bound, statements
     along every path, expressions to abstract values, calls dispatched to project code or to
@@ -263,7 +283,11 @@ class Evaluator:
         # a coroutine call that runs nothing unless awaited.
         self._async_names = {function.name for function in self._functions.values() if function.is_async}
         # Fields each instance under construction has been given so far in this construction.
-        self._constructing: dict[ObjectV, dict[str, Value]] = {}
+        # Per object being constructed, each field's latest value and the branch arms (and
+        # loop bodies) it was assigned in.
+        self._constructing: dict[ObjectV, dict[str, tuple[Value, tuple[tuple[int, bool], ...]]]] = {}
+        # The arms of the ``if`` statements (``(id, taken)``) and the loop bodies being run.
+        self._arms: tuple[tuple[int, bool], ...] = ()
         # How many except branches the running code is inside: what they assign is an
         # alternative to what the failed block assigned, not its replacement.
         self._in_except = 0
@@ -290,10 +314,16 @@ class Evaluator:
         self._recorded_on: dict[str, set[str]] = {}
         # Functions entered this pass through a resolved call, a thread start or a ``with``.
         self._called: set[tuple[str, str]] = set()
+        self._called_in_order: list[tuple[str, str]] = []  # the same, as they were first called
         # Entry points whose collecting run reached a copy (or started with one an earlier call
         # left unfinished) or handed work on, and how many of each the analysis has seen.
         self._effective: set[tuple[str, str]] = set()
         self._copies_reached = 0
+        # Copies the reporting pass would record, or whose destination a host read may report
+        # (not those of a fallback root on a stream it cannot resolve into device memory): an
+        # entry point that reached none cannot report.
+        self._recordable_copies = 0
+        self._host_reads_seen = 0  # reads on the host of a buffer, pending copy or not
         self._handoffs_reached = 0  # puts on queues
         self._inherited_copies = 0  # copies entry points started with, left by earlier calls
         # Fields and globals (heap keys) read by the entry point now running; for each entry
@@ -301,7 +331,11 @@ class Evaluator:
         # instances it ran for; and when each heap key last changed (the entry point's number).
         self._heap_reads: set[tuple[str, str, str]] = set()
         self._root_runs = 0
-        self._collected: dict[tuple[str, str], tuple[int, set[tuple[str, str, str]], int]] = {}
+        # Per entry point of the collecting pass: when it ran, the heap keys it read, how many
+        # instances it ran on, and the functions it called first.
+        self._collected: dict[
+            tuple[str, str], tuple[int, set[tuple[str, str, str]], int, list[tuple[str, str]]]
+        ] = {}
         self._heap_changed: dict[tuple[str, str, str], int] = {}
         self._clock = 0
         self._budget = _CALLS_PER_ROOT
@@ -399,7 +433,7 @@ class Evaluator:
             return taint([*args, *(v for _, v in kwargs)]), state
         self._entered.add(key)
         if call is not None or caller.thread != MAIN_THREAD:
-            self._called.add(key)
+            self._note_called(key)
         module = self._modules[func.module]
         flow = caller.flow
         if call is not None:
@@ -749,6 +783,7 @@ class Evaluator:
         if placed is not None and not placed[2]:
             self._place(placed[0], placed[1], frame)
         narrowed = _narrowed(statement.test, frame.env)
+        arms, self._arms = self._arms, (*self._arms, (id(statement), True))
         if narrowed is None:
             taken = self._block(statement.body, frame, taken)
         else:
@@ -759,6 +794,7 @@ class Evaluator:
             taken = self._block(statement.body, frame, taken)
             if frame.env.get(name) is inside:
                 frame.env[name] = before
+        self._arms = arms
         taken_env = frame.env
         frame.env = dict(entry_names)
         _note_truth(statement.test, False, frame.env)
@@ -771,7 +807,9 @@ class Evaluator:
             frame.env[flag] = ConstV(False, flag, frame.module.path, None)
         if placed is not None and placed[2]:
             self._place(placed[0], placed[1], frame)
+        self._arms = (*arms, (id(statement), False))
         other = self._block(statement.orelse, frame, other)
+        self._arms = arms
         waited, who_waits = _wait_if_set(statement)
         skipped = (
             f"the wait on `{waited}` at line {line} is skipped only where `{waited}` is unset, where "
@@ -924,10 +962,12 @@ class Evaluator:
         """One run of a loop's body: the state its turn ends in (continues included) and the
         states of the paths that broke out."""
         frame.loops.append(([], []))
+        arms, self._arms = self._arms, (*self._arms, (id(statement), True))
         try:
             end = self._block(statement.body, frame, start)
         finally:
             broke, continued = frame.loops.pop()
+            self._arms = arms
         if continued:
             end = merge_or_end([end, *continued], end)
         return end, broke
@@ -1104,7 +1144,7 @@ class Evaluator:
 
         inner.on_yield = body
         self._entered.add((func.module, func.qualname))
-        self._called.add((func.module, func.qualname))
+        self._note_called((func.module, func.qualname))
         state = self._block(function.body, inner, state)
         return state if entered else self._with(statement, rest, frame, state)
 
@@ -1202,17 +1242,21 @@ class Evaluator:
             holder, state = self._eval(target.base, frame, state)
             if isinstance(holder, ObjectV):
                 # In one construction a later assignment replaces an earlier one for this
-                # instance (``super().__init__()`` sets it, the subclass sets it again).
+                # instance (``super().__init__()`` sets it, the subclass sets it again) where
+                # every path through the earlier one reaches it: not one in another arm of an
+                # ``if`` (``if overlap: self.s = {...} else: self.s = {...}``) or under a test
+                # or in a loop the earlier one was not.
                 chain = self._constructing.get(holder)
                 if chain is not None and not self._in_except:
-                    earlier = chain.get(target.name)
-                    if earlier is not None and holder.site:
+                    earlier, earlier_arms = chain.get(target.name, (None, ()))
+                    follows = earlier_arms[: len(self._arms)] == self._arms
+                    if earlier is not None and holder.site and follows:
                         key = (holder.module, f"{holder.qualname}@{holder.site}", target.name)
                         values = self._stored(key)
                         if earlier in values and earlier != value:
                             values.remove(earlier)
                             self._changed(key)
-                    chain[target.name] = value
+                    chain[target.name] = (value, self._arms)
                 self._remember_field(holder, target.name, value)
                 if isinstance(statement, ir.Assign) and _has_none_branch(statement.value):
                     # ``self.stream = Stream() if on_cuda else None``: the field may hold None.
@@ -1375,7 +1419,10 @@ class Evaluator:
         frame: Frame,
         state: PathState,
     ) -> None:
-        if not state.pending or not self._reporting or _only_addresses(value):
+        if _only_addresses(value):
+            return
+        self._host_reads_seen += 1
+        if not state.pending or not self._reporting:
             return
         copy = state.pending.get(self._identity(value, expr, frame))
         if copy is None and isinstance(expr, ir.Index) and not how.startswith(_SCALAR_READS):
@@ -1417,14 +1464,19 @@ class Evaluator:
             recorded_on = record[0] if record is not None else None
             if (
                 isinstance(recorded_on, StreamV)
-                and _made_stream_key(recorded_on.key)
+                # A stream the project made, or the thread's current one where nothing replaced it
+                # (no ``set_stream`` seen): an event there follows that stream's work alone.
+                and (
+                    _made_stream_key(recorded_on.key)
+                    or (recorded_on.key.startswith("current@") and not state.default_displaced)
+                )
                 and all(copy.stream_key != recorded_on.key for copy in state.pending.values())
                 and any(_made_stream_key(copy.stream_key) for copy in state.pending.values())
             ):
-                # Recorded on a stream the project made, where no copy still running was issued,
-                # while copies run on another stream it made (``landed.record()`` inside ``with
-                # compute:``): the event orders the compute stream's work, and that of the streams
-                # it waited on, not the copies'.
+                # Recorded on a stream where no copy still running was issued, while copies run on
+                # a stream the project made (``landed.record()`` inside ``with compute:``, or after
+                # the copy's ``with`` block): the event orders that stream's work, and that of the
+                # streams it waited on, not the copies'.
                 assert record is not None
                 for copy in list(state.pending.values()):
                     # Done where the event's stream waited, after the copy and before the record,
@@ -1565,16 +1617,22 @@ class Evaluator:
         does not show."""
         if not isinstance(call.func, ir.Attr):
             return True
-        root = _root_expr(call.func.base)
-        module_function = (
-            isinstance(root, ir.Name) and root.id in frame.module.code.imports and root.id not in frame.env
-        )
+        return self._model_call(call, frame) or self._module_function(call.func, frame)
+
+    def _module_function(self, func: ir.Attr, frame: Frame) -> bool:
+        root = _root_expr(func.base)
+        return isinstance(root, ir.Name) and root.id in frame.module.code.imports and root.id not in frame.env
+
+    def _model_call(self, call: ir.Call, frame: Frame) -> bool:
+        """``self.model(x)`` (the object a field holds, called: its class has no such method)
+        or ``forward``."""
+        if not isinstance(call.func, ir.Attr):
+            return False
         holder = self._peek(call.func.base, frame)
-        # ``self.model(x)``: the object a field holds, called (its class has no such method).
         held_object_called = isinstance(holder, ObjectV) and (
             self._method(holder.module, holder.qualname, call.func.name) is None
         )
-        return module_function or held_object_called or call.func.name == MODEL_FORWARD
+        return held_object_called or call.func.name == MODEL_FORWARD
 
     def _write(
         self,
@@ -1667,6 +1725,16 @@ class Evaluator:
             keyed = _keyed_spelling(expr)
             if keyed in frame.env:
                 return frame.env[keyed], state
+            item_method = (
+                self._method(base.module, base.qualname, "__getitem__") if isinstance(base, ObjectV) else None
+            )
+            span = expr.base.span if isinstance(expr.base, (ir.Name, ir.Attr)) else None
+            if item_method is not None and span is not None:
+                # ``self.streams["store"]`` on a project object: its ``__getitem__`` answers.
+                at = ir.Call(
+                    ir.Attr(expr.base, "__getitem__", span), (expr.index,), (), span, (span.line, span.line)
+                )
+                return self._invoke(FuncV(*item_method, base), (index,), (), state, frame, at)
             return _index(base, index), state
         if isinstance(expr, ir.Cond):
             test, state = self._eval(expr.test, frame, state)
@@ -1956,7 +2024,7 @@ class Evaluator:
                         self._class_modules.setdefault(qualname, []).append(module)
                 defined_in = self._class_modules.get(base.type_name, [])
                 method = self._method(defined_in[0], base.type_name, name) if len(defined_in) == 1 else None
-                if method is not None and not _is_property(self._functions[method]):
+                if method is not None:  # a property's getter runs where it is read
                     return FuncV(method[0], method[1], base)
             return found if found is not None else UNKNOWN
         if isinstance(base, ModuleV):
@@ -2222,12 +2290,22 @@ class Evaluator:
             # as ``registry.note(kv)``) may also write an unplaced buffer it is given, and the
             # GPU buffers an object it is given holds (the model writing the pool's KV cache).
             computes = launch_stream is not None or self._computes(call, frame)
+            # A model reads its inputs: a buffer this entry point allocated and filled (the
+            # batch it packed) is one, unlike the state it writes (a KV cache it keeps or is given).
+            model = launch_stream is None and self._model_call(call, frame)
             for arg, value in zip(call.args, args, strict=False):
                 # A kernel launched with its arguments in a tuple (cupy's ``kernel(grid, block,
                 # (pages, kv, n))``) may write each.
                 if isinstance(callee, Unknown) and callee.spelling in _PYTHON_BUILTINS:
                     break  # a Python builtin (``enumerate(kv_caches)``) launches nothing
                 for written, held in _launch_arguments(arg, value):
+                    if (
+                        model
+                        and isinstance(held, TensorV)
+                        and held.key in self._fresh
+                        and held.key in state.writes
+                    ):
+                        continue
                     if memory_of(held) not in (None, Memory.HOST) or (
                         computes and isinstance(held, Unknown) and held.spelling
                     ):
@@ -2391,6 +2469,21 @@ class Evaluator:
         """How many copies, inherited copies, puts and thread starts the analysis has seen."""
         return (self._copies_reached, self._inherited_copies, self._handoffs_reached, len(self._threads))
 
+    def _note_called(self, key: tuple[str, str]) -> None:
+        if key not in self._called:
+            self._called.add(key)
+            self._called_in_order.append(key)
+
+    def _reportable(self) -> Reportable:
+        """What the analysis has seen so far that an entry point's run may report from."""
+        return Reportable(
+            self._recordable_copies,
+            self._handoffs_reached,
+            len(self._threads),
+            self._inherited_copies,
+            self._host_reads_seen,
+        )
+
     def _construction_memo(
         self, obj: ObjectV, args: tuple[Value, ...], kwargs: tuple[tuple[str, Value], ...], frame: Frame
     ) -> tuple[object, ...] | None:
@@ -2467,6 +2560,7 @@ class Evaluator:
         """A copy launch; ``written`` names the destination buffer (identity, spelling) for host reads."""
         copy_stream = stream.key if stream is not None else f"current@{frame.thread}"
         self._copies_reached += 1
+        unresolved = stream is None or stream.key.startswith("opaque:")
         if stream is not None:
             state.issued[stream.key] = self._clock
             if not (memory_of(source) is Memory.DEVICE and memory_of(destination) is Memory.DEVICE):
@@ -2496,9 +2590,12 @@ class Evaluator:
                 copy_stream,
                 self._clock,
             )
+            self._recordable_copies += 1  # a host read of its destination may report
+        elif not (self._fallback and unresolved):
+            self._recordable_copies += 1
         if not self._reporting:
             return state
-        if self._fallback and (stream is None or stream.key.startswith("opaque:")):
+        if self._fallback and unresolved:
             return state  # reached only as a fallback root: its stream is not known here
         if stream is not None and stream.label in self._taught.producer_streams:
             stream = None  # issued on a configured producer stream: no barrier needed

@@ -43,6 +43,7 @@ from kvguard.lint.handlers.tensors import TensorApi
 from kvguard.lint.pathstate import Frame, PathState, ThreadStart
 from kvguard.lint.reading import (
     _HOST_READS,
+    _LEFT_PENDING,
     _TENSOR_WRITE,
     _WHOLE_BUFFER_READS,
     BUILTIN_METHODS,
@@ -123,7 +124,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         for reporting in (False, True):
             self._reporting = reporting
             self._puts, self._threads = {}, []
-            self._called = set()
+            self._called, self._called_in_order = set(), []
             self._constructions = {}  # the reporting pass runs with every field known
             for root in [*writers, *roots]:
                 self._run_root_and_instances(root)
@@ -211,28 +212,35 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
     def _run_root_and_instances(self, key: tuple[str, str], instances: bool = True) -> None:
         """Run an entry point (and, for a method, once per instance the project constructs,
         with its own fields). The reporting pass runs only those whose collecting run reached
-        a copy (its own or one an earlier call left unfinished) or handed work to another
+        a copy it records (its own or one an earlier call left unfinished) or handed work to another
         thread, and those that read a field or global that was given a value opening new
         paths (or an instance was made) after that run: the rest cannot report, and what
         they store in fields the collecting pass stored."""
         runs = self._instances_for(key) if instances else []
         if self._reporting and key not in self._effective and key in self._collected:
-            if self._fallback:
-                return  # run alone, with no arguments: what it reads changes little
-            started, read, instance_count = self._collected[key]
-            if len(runs) <= instance_count and all(self._heap_changed.get(k, -1) <= started for k in read):
+            started, read, instance_count, called = self._collected[key]
+            changed = [k for k in read if self._heap_changed.get(k, -1) > started]
+            # Run alone, with no arguments, a fallback root's fields change little; copies an
+            # earlier call of an object it calls left unfinished, learnt after it ran, do.
+            fallback_unchanged = self._fallback and not any(k[2] == _LEFT_PENDING for k in changed)
+            # Skipped, it still counts as calling what it called: those do not run on their own.
+            if fallback_unchanged or (len(runs) <= instance_count and not changed):
+                for function in called:
+                    self._note_called(function)
                 return
         self._heap_reads = set()
         started = self._root_runs
         self._root_runs += 1
-        before = self._reached()
+        calls_before = len(self._called_in_order)
+        before = self._reportable()
         self._run_root(key)
         for instance in runs:
             self._run_root(key, instance)
-        if self._reached() != before:
+        if self._reportable().reports_since(before):
             self._effective.add(key)
         if not self._reporting:
-            self._collected[key] = (started, self._heap_reads, len(runs))
+            called = self._called_in_order[calls_before:]
+            self._collected[key] = (started, self._heap_reads, len(runs), called)
 
     def _thread_code(self) -> set[tuple[str, str]]:
         """The functions threads started so far run."""
@@ -551,6 +559,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         self._budget = _CALLS_PER_ROOT
         self._fresh = set()
         self._unwritten = set()
+        self._arms = ()
         if key[0] == "<module>":
             module = self._modules[key[1]]
             self._units_read.add((module.name, BODY))

@@ -61,14 +61,12 @@ class PathState:
     joined: frozenset[tuple[str, str, int]] = frozenset()
 
     def ordered_since(self, stream: str) -> int | None:
-        times = [t for t in (self.barriers.get(stream), self.all_ordered_since()) if t is not None]
-        return max(times) if times else None
+        return _later(self.barriers.get(stream), self.all_ordered_since())
 
     def all_ordered_since(self) -> int | None:
         """Since when every stream is ordered behind the producer (a host sync, a taught
         barrier helper)."""
-        times = [t for t in (self.synced, self.ordered_all) if t is not None]
-        return max(times) if times else None
+        return _later(self.synced, self.ordered_all)
 
     def copy(self) -> PathState:
         return PathState(
@@ -140,9 +138,11 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
         return done
     states, steps = [s for s, _ in live], [step for _, step in live]
     merged = PathState(streams=states[0].streams, default_displaced=all(s.default_displaced for s in states))
+    # ``ordered_since`` per key below, with each path's ``all_ordered_since`` computed once.
+    all_ordered = [s.all_ordered_since() for s in states]
     keys = set().union(*(s.barriers for s in states)) | set().union(*(s.gaps for s in states))
     for key in keys:
-        times = [s.ordered_since(key) for s in states]
+        times = [_later(s.barriers.get(key), every) for s, every in zip(states, all_ordered, strict=True)]
         present = [t for t in times if t is not None]
         if len(present) == len(states):
             merged.barriers[key] = min(present)
@@ -159,19 +159,25 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
         merged.records[event] = max(
             (s.records[event] for s in states if event in s.records), key=lambda r: r[1]
         )
-    for state in states:
+    writes = merged.writes
+    for state, ordered in zip(states, all_ordered, strict=True):
         # A write its own path ordered every stream behind (a host sync after it) is done
         # for every later copy: merged with another path's older barrier it would look stale.
-        ordered = state.all_ordered_since()
         for tensor, write in state.writes.items():
             if ordered is not None and write[0] < ordered:
                 continue
-            if tensor not in merged.writes or merged.writes[tensor][0] < write[0]:
-                merged.writes[tensor] = write
+            latest = writes.get(tensor)
+            if latest is None or latest[0] < write[0]:
+                writes[tensor] = write
+    reads = merged.reads
     for state in states:
+        if not reads:
+            reads.update(state.reads)
+            continue
         for tensor, read in state.reads.items():
-            if tensor not in merged.reads or merged.reads[tensor][0] < read[0]:
-                merged.reads[tensor] = read
+            latest = reads.get(tensor)
+            if latest is None or latest[0] < read[0]:
+                reads[tensor] = read
     for state in states:
         for key, copy in state.pending.items():
             # Still running on some path: reading is unsafe; surely so where the code shows
@@ -202,10 +208,18 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
     merged.ordered_all = _earliest([s.ordered_all for s in states])
     # Likewise per stream: where each path is ordered or may be, and not every path surely is.
     for key in set().union(*(s.maybe_ordered for s in states)):
-        covered = all(s.ordered_since(key) is not None or key in s.maybe_ordered for s in states)
+        covered = all(
+            _later(s.barriers.get(key), every) is not None or key in s.maybe_ordered
+            for s, every in zip(states, all_ordered, strict=True)
+        )
         if key not in merged.barriers and covered:
             merged.maybe_ordered[key] = min(s.maybe_ordered[key] for s in states if key in s.maybe_ordered)
     return merged
+
+
+def _later(one: int | None, other: int | None) -> int | None:
+    """The later of two times, either of which may be missing."""
+    return one if other is None else other if one is None else max(one, other)
 
 
 def _earliest(times: list[int | None]) -> int | None:

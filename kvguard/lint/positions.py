@@ -1,17 +1,18 @@
 """Source positions of every node of a libcst module, in one code-generation pass.
 
 The same positions as libcst's ``PositionProvider`` (syntactic ranges: leading and trailing
-whitespace excluded) at about a quarter of its cost: positions are plain tuples, and a token
-moves the cursor by a newline count instead of a regular expression. It builds on libcst's
+whitespace excluded) at a fraction of its cost: positions are plain tuples keyed by the node's
+``id`` (a node's own ``__hash__`` is a Python call), a token moves the cursor by a newline count
+instead of a regular expression, and the syntactic-position hook is a plain object rather than
+a generator-based context manager. The nodes must outlive the answer. It builds on libcst's
 code-generation state, as ``PositionProvider`` does; ``tests/lint/test_positions.py`` pins the
 two to the same answers, so a libcst release that changes that state fails the suite.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import TracebackType
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -20,7 +21,8 @@ from libcst._nodes.internal import CodegenState
 Position = tuple[int, int, int, int]
 
 
-def positions(module: cst.Module) -> dict[cst.CSTNode, Position]:
+def positions(module: cst.Module) -> dict[int, Position]:
+    """Each node's position, keyed by ``id(node)``."""
     state = _PositionState(default_indent=module.default_indent, default_newline=module.default_newline)
     module._codegen(state)
     return state.found
@@ -28,7 +30,7 @@ def positions(module: cst.Module) -> dict[cst.CSTNode, Position]:
 
 @dataclass(frozen=False)
 class _PositionState(CodegenState):
-    found: dict[cst.CSTNode, Position] = field(default_factory=dict)
+    found: dict[int, Position] = field(default_factory=dict)
     line: int = 1
     column: int = 0
     _starts: list[tuple[int, int]] = field(default_factory=list)
@@ -51,24 +53,49 @@ class _PositionState(CodegenState):
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         line, column = self._starts.pop()
-        if node not in self.found:  # a syntactic position recorded inside the node wins
-            self.found[node] = (line, column, self.line, self.column)
+        # A syntactic position recorded inside the node wins.
+        self.found.setdefault(id(node), (line, column, self.line, self.column))
 
-    @contextmanager
-    def record_syntactic_position(
+    def record_syntactic_position(  # type: ignore[override]
         self,
         node: cst.CSTNode,
         *,
         start_node: cst.CSTNode | None = None,
         end_node: cst.CSTNode | None = None,
-    ) -> Iterator[None]:
-        line, column = self.line, self.column
-        try:
-            yield
-        finally:
-            end_line, end_column = self.line, self.column
-            if start_node is not None:
-                line, column = self.found[start_node][:2]
-            if end_node is not None:
-                end_line, end_column = self.found[end_node][2:]
-            self.found[node] = (line, column, end_line, end_column)
+    ) -> _SyntacticPosition:
+        return _SyntacticPosition(self, node, start_node, end_node)
+
+
+class _SyntacticPosition:
+    """Records a node's position from the tokens generated inside the ``with`` block (or
+    from the start of ``start_node`` and the end of ``end_node``)."""
+
+    __slots__ = ("_end_node", "_line_column", "_node", "_start_node", "_state")
+
+    def __init__(
+        self,
+        state: _PositionState,
+        node: cst.CSTNode,
+        start_node: cst.CSTNode | None,
+        end_node: cst.CSTNode | None,
+    ) -> None:
+        self._state, self._node, self._start_node, self._end_node = state, node, start_node, end_node
+        self._line_column = (state.line, state.column)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        state = self._state
+        line, column = self._line_column
+        end_line, end_column = state.line, state.column
+        if self._start_node is not None:
+            line, column = state.found[id(self._start_node)][:2]
+        if self._end_node is not None:
+            end_line, end_column = state.found[id(self._end_node)][2:]
+        state.found[id(self._node)] = (line, column, end_line, end_column)

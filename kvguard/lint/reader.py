@@ -37,7 +37,7 @@ class Segment:
 class ModuleReader:
     def __init__(self, segments: Sequence[Segment]) -> None:
         self._segments = segments
-        self._positions: Mapping[cst.CSTNode, Position] = {}
+        self._positions: Mapping[int, Position] = {}
         self._offset = 0
         self._globals: list[set[str]] = []
         self.code = ir.ModuleCode()
@@ -46,7 +46,7 @@ class ModuleReader:
         for segment in self._segments:
             self._positions = positions(segment.module)
             body = segment.module.body
-            offsets = [segment.offset_at(self._positions[statement][0]) for statement in body]
+            offsets = [segment.offset_at(self._positions[id(statement)][0]) for statement in body]
             self._module_level(body, offsets)
         return self.code
 
@@ -427,11 +427,11 @@ class ModuleReader:
 
     # ----------------------------------------------------------------- positions
     def _span(self, node: cst.CSTNode) -> Span:
-        line, column, end_line, end_column = self._positions[node]
+        line, column, end_line, end_column = self._positions[id(node)]
         return Span(line + self._offset, column + 1, end_line + self._offset, end_column + 1)
 
     def _lines(self, node: cst.CSTNode) -> tuple[int, int]:
-        line, _, end_line, _ = self._positions[node]
+        line, _, end_line, _ = self._positions[id(node)]
         return (line + self._offset, end_line + self._offset)
 
 

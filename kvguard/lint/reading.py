@@ -370,18 +370,25 @@ def _nested(statements: Sequence[ir.Stmt]) -> Iterable[ir.Stmt]:
             yield from _nested(statement.final)
 
 
+# Where a hand-off to a worker thread takes its job, by method; its arguments follow.
+EXECUTOR_JOB_AT = {"submit": 0, "to_thread": 0, "run_in_executor": 1}
+
+
 def _executor_job(
     method: str, receiver: Value | None, args: list[Value]
 ) -> tuple[Value, tuple[Value, ...]] | None:
     """The job and its arguments of a hand-off to a worker thread, if the call is one."""
     if isinstance(receiver, (ObjectV, ClassV)):
         return None  # the project's own ``submit``: followed as a call
-    if method in ("submit", "to_thread") and args and isinstance(args[0], (FuncV, LambdaV)):
-        return args[0], tuple(args[1:])
+    at = EXECUTOR_JOB_AT.get(method)
+    if at is not None and len(args) > at and isinstance(args[at], (FuncV, LambdaV)):
+        return args[at], tuple(args[at + 1 :])
     if method == "map" and len(args) >= 2 and isinstance(args[0], (FuncV, LambdaV)):
         return args[0], tuple(_element(a) for a in args[1:])
-    if method == "run_in_executor" and len(args) >= 2 and isinstance(args[1], (FuncV, LambdaV)):
-        return args[1], tuple(args[2:])
+    if method in ("apply_async", "apply") and args and isinstance(args[0], (FuncV, LambdaV)):
+        # ``multiprocessing.pool.ThreadPool.apply_async(fn, (a, b))``: its arguments in a tuple.
+        given = args[1] if len(args) > 1 else SeqV(())
+        return args[0], given.items if isinstance(given, SeqV) else (UNKNOWN,)
     return None
 
 

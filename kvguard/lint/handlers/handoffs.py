@@ -10,8 +10,19 @@ from kvguard.lint.api import HOOK_REGISTRATIONS, QUEUES
 from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.findings import FlowStep
 from kvguard.lint.pathstate import Frame, PathState, Put, ThreadStart
-from kvguard.lint.reading import _executor_job, _site
-from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, QueueGetV, QueueV, SeqV, Value
+from kvguard.lint.reading import EXECUTOR_JOB_AT, _executor_job, _site
+from kvguard.lint.values import (
+    UNKNOWN,
+    ClassV,
+    ExternalV,
+    FuncV,
+    LambdaV,
+    ObjectV,
+    QueueGetV,
+    QueueV,
+    SeqV,
+    Value,
+)
 
 
 class HandoffApi(Evaluator):
@@ -42,6 +53,14 @@ class HandoffApi(Evaluator):
             return UNKNOWN, state
         if method in ("get", "get_nowait") and isinstance(receiver, QueueV):
             return QueueGetV(receiver), state
+        waited = _worker_wait(method, receiver, call)
+        if waited is not None:
+            # ``await loop.run_in_executor(None, done.synchronize)``, ``asyncio.to_thread(
+            # stream.synchronize)``: a worker thread waits for the event or stream and the
+            # caller resumes once it has, as if it had waited itself.
+            target, state = self._eval(waited, frame, state)
+            found = self._special(call, "synchronize", target, UNKNOWN, [], {}, frame, state)
+            return (UNKNOWN, found[1]) if found is not None else (UNKNOWN, state)
         handed = _executor_job(method, receiver, args)
         if handed is not None:
             # ``pool.submit(fn, *args)``, ``pool.map(fn, items)``, ``loop.run_in_executor(pool, fn,
@@ -132,3 +151,21 @@ class HandoffApi(Evaluator):
                 )
             return ExternalV(f"{dotted}()"), state  # its ``start()`` is the library's
         return None
+
+
+# Hand-offs whose result the caller awaits (``submit`` returns a future it may never wait on).
+_AWAITED_JOBS = ("run_in_executor", "to_thread")
+
+
+def _worker_wait(method: str, receiver: Value | None, call: ir.Call) -> ir.Expr | None:
+    """What a job handed to a worker thread synchronizes, where the job is a bound
+    ``synchronize`` (``run_in_executor(pool, event.synchronize)``, ``to_thread(s.synchronize)``)."""
+    if isinstance(receiver, (ObjectV, ClassV)) or method not in _AWAITED_JOBS:
+        return None  # the project's own method of that name is followed as a call
+    position = EXECUTOR_JOB_AT[method]
+    if len(call.args) <= position:
+        return None
+    job = call.args[position]
+    if isinstance(job, ir.Attr) and job.name == "synchronize" and len(call.args) == position + 1:
+        return job.base
+    return None

@@ -1,0 +1,39 @@
+"""Copy attributes per transfer direction."""
+import enum
+from typing import NamedTuple
+
+from cuda.bindings import runtime as cudart
+
+_Order = cudart.cudaMemcpySrcAccessOrder
+_Flags = cudart.cudaMemcpyFlags
+
+
+class Direction(enum.Enum):
+    SPILL = "d2h"       # device pages -> pinned host pages
+    RESTORE = "h2d"     # pinned host pages -> device pages
+
+
+class TransferSpec(NamedTuple):
+    src_order: object
+    overlap_with_compute: bool
+
+    def to_attrs(self) -> cudart.cudaMemcpyAttributes:
+        attrs = cudart.cudaMemcpyAttributes()
+        attrs.srcAccessOrder = self.src_order
+        if self.overlap_with_compute:
+            attrs.flags = _Flags.cudaMemcpyFlagPreferOverlapWithCompute
+        return attrs
+
+    @classmethod
+    def for_direction(cls, direction: Direction) -> "TransferSpec":
+        match direction:
+            case Direction.SPILL:
+                # the source is device memory the compute stream writes: it must be
+                # read in stream order, after the wait on the compute mark
+                return cls(_Order.cudaMemcpySrcAccessOrderStream, True)
+            case Direction.RESTORE:
+                # pinned host pages: a page is restored only after wait_spills() saw
+                # its spill land, and nothing writes it while the restore is in flight
+                return cls(_Order.cudaMemcpySrcAccessOrderAny, True)
+            case _:
+                raise ValueError(direction)

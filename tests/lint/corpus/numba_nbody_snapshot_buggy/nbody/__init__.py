@@ -1,0 +1,4 @@
+from .sim import NBodySim, SimParams
+from .writer import SnapshotWriter
+
+__all__ = ["NBodySim", "SimParams", "SnapshotWriter"]
