@@ -98,6 +98,7 @@ from kvguard.lint.reading import (
     _wait_if_set,
     _waits_on_each,
     dict_key,
+    spelt_key,
 )
 from kvguard.lint.results import MAIN_THREAD, CopyRun, HostRead, PendingCopy, entry_step
 from kvguard.lint.values import (
@@ -1718,6 +1719,13 @@ class Evaluator:
             for item in expr.items:
                 value, state = self._eval(item, frame, state)
                 items.append(value)
+            keys: list[str | None] = []
+            for key_expr in expr.keys:
+                key, state = self._eval(key_expr, frame, state)
+                keys.append(spelt_key(key))
+            if keys and all(key is not None for key in keys):
+                # Keyed by constants the code spells: a lookup by one picks its entry.
+                return RecordV("dict", tuple((str(k), v) for k, v in zip(keys, items, strict=True))), state
             return SeqV(tuple(items)), state
         if isinstance(expr, ir.Index):
             base, state = self._eval(expr.base, frame, state)

@@ -48,9 +48,11 @@ class Const:
 
 @dataclass(frozen=True)
 class Seq:
-    """A tuple or list display."""
+    """A tuple or list display; or a dict display whose keys are not all strings, its values
+    with the key expressions beside them (``{(GPU, CPU): ANY}``, ``{Kind.LOAD: s}``)."""
 
     items: tuple[Expr, ...]
+    keys: tuple[Expr, ...] = ()
 
 
 @dataclass(frozen=True)

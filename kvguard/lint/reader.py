@@ -423,6 +423,8 @@ class ModuleReader:
             # ``{**DEFAULTS, "order": x}``: the dicts spread into it, then its own entries.
             fields = tuple((str(key), value) for key, value in zip(keys, values, strict=True))
             return ir.Call(ir.Name("dict"), splats, fields, self._span(node), self._lines(node))
+        if elements and not splats:
+            return ir.Seq(values, tuple(self._expr(e.key) for e in elements))
         return ir.Seq(values)
 
     # ----------------------------------------------------------------- positions

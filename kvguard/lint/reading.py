@@ -889,6 +889,18 @@ def dict_key(value: object) -> str:
     return value if isinstance(value, str) else f"#{value!r}"
 
 
+def spelt_key(value: Value) -> str | None:
+    """A dict key the code spells as constants (``"load"``, ``3``, ``Kind.LOAD``, ``(GPU, CPU)``),
+    as a record's field name; None for a key computed from what is not known."""
+    if isinstance(value, ConstV) and value.value is not None:
+        return dict_key(value.value)
+    if isinstance(value, SeqV) and value.items:
+        parts = [spelt_key(item) for item in value.items]
+        if all(part is not None for part in parts):
+            return f"#({', '.join(str(part) for part in parts)})"
+    return None
+
+
 def _index(base: Value, index: Value) -> Value:
     if isinstance(base, UnionV):
         # A container held in a field: its empty display and what was stored in it since. A
@@ -913,8 +925,8 @@ def _index(base: Value, index: Value) -> Value:
         items: list[Value] = list(base.items)
         handles: list[Value] = [i for i in items if isinstance(i, (StreamV, EventV, TensorV))]
         return join(handles or items)
-    if isinstance(base, RecordV) and isinstance(index, ConstV) and index.value is not None:
-        return base.get(dict_key(index.value)) or UNKNOWN
+    if isinstance(base, RecordV) and (key := spelt_key(index)) is not None:
+        return base.get(key) or UNKNOWN
     if isinstance(base, RecordV) and base.fields:
         # Under a key the code computes (``for k in streams: streams[k]``): one of the entries.
         spelt = index.options if isinstance(index, UnionV) else (index,)

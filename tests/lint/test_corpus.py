@@ -265,11 +265,6 @@ KNOWN_GAPS = {
         "the submitting thread's later read, and a result handed through deque.append((batch, result)) / "
         "f(*deque.popleft()) is lost"
     ),
-    "vllm_ctypes_policy_thread_buggy": (
-        "a dataclass field's default_factory that copies a module-level dict (`lambda: dict(DEFAULTS)`) "
-        "is not resolved, and a thread's attribute lookup by the queued job's direction is not narrowed "
-        "to the direction the job was put with"
-    ),
     "driver_stencil_snapshot_buggy": (
         "the kernels another entry point launches on the legacy default stream write the buffer "
         "a property picks (`sim.current`, no one allocation), and the copy's wait on an event "
