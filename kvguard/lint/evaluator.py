@@ -485,14 +485,10 @@ class Evaluator:
             # A generator: what iterating it gives (``list(self._pairs(pages))``).
             return SeqV(tuple(frame.yielded[:8])), state
         returned = join(frame.returns) if frame.returns else UNKNOWN
-        if (
-            isinstance(returned, TensorV)
-            and returned.key in self._fresh
-            and any(isinstance(option, Unknown) for value in frame.returns for option in options(value))
-        ):
+        if any(isinstance(option, Unknown) for value in frame.returns for option in options(value)):
             # ``return bucket.pop() if bucket else torch.empty(...)``: fresh on one path only; on
             # the other a buffer some earlier use left, which kernels may still read.
-            returned = replace(returned, key=f"{returned.key}{_OR_REUSED}")
+            returned = self._maybe_reused(returned)
         return returned, state
 
     def _call_lambda(
@@ -887,7 +883,7 @@ class Evaluator:
             )
         )
         if not split:
-            frame.env = _merge_names(before, paths)
+            frame.env = self._reused_on_some_path(_merge_names(before, paths), paths)
             return merge_paths([p.state for p in paths], [p.step for p in paths]), False
         ends, envs = [], []
         self._splits += 1
@@ -900,8 +896,31 @@ class Evaluator:
                 envs.append(Branch(ends[-1], frame.env, path.step))
         finally:
             self._splits -= 1
-        frame.env = _merge_names(before, envs)
+        frame.env = self._reused_on_some_path(_merge_names(before, envs), envs)
         return merge_paths(ends, [p.step for p in paths]), True
+
+    def _reused_on_some_path(self, merged: dict[str, Value], paths: Sequence[Branch]) -> dict[str, Value]:
+        """``buf = pool.pop() if pool else torch.empty(n)`` as an ``if``: a buffer allocated on
+        one path and one the code does not show on another is not fresh after them."""
+        live = [path.env for path in paths if not path.state.returned]
+        for name, value in merged.items():
+            if any(isinstance(env.get(name), Unknown) for env in live):
+                merged[name] = self._maybe_reused(value)
+        return merged
+
+    def _maybe_reused(self, value: Value) -> Value:
+        """A value whose fresh buffers (itself, or in the tuple it is) may be reused ones."""
+        if isinstance(value, TensorV) and value.key in self._fresh:
+            return replace(value, key=f"{value.key}{_OR_REUSED}")
+        if (
+            isinstance(value, SeqV)
+            and len(value.items) <= _SPELT_RANGE
+            and not any(isinstance(item, ConstV) and item.value is None for item in value.items)
+        ):
+            # (A tuple with a None beside the buffer, ``(torch.empty(n), None)``, tells the
+            # fresh path apart: what comes with a reused buffer, its release event, orders it.)
+            return SeqV(tuple(self._maybe_reused(item) for item in value.items))
+        return value
 
     def _loop(self, statement: ir.Loop, frame: Frame, state: PathState) -> PathState:
         iterated, state = self._eval(statement.iter, frame, state)
@@ -1650,8 +1669,12 @@ class Evaluator:
         key = _root_spelling(target)
         if key:
             where = self._running_on(frame, state, on)
-            if memory_of(self._peek(_root_expr(target), frame)) in (Memory.DEVICE, Memory.UNKNOWN):
-                # A tensor that may be on the GPU (not a dict, not host memory).
+            root = self._peek(_root_expr(target), frame)
+            if memory_of(root) in (Memory.DEVICE, Memory.UNKNOWN) and not (
+                isinstance(target, ir.Index) and any(isinstance(o, (SeqV, RecordV)) for o in options(root))
+            ):
+                # A tensor that may be on the GPU (not a dict, not host memory; not a list the
+                # code fills, whose ``layers[i] = t`` stores a tensor in it).
                 (self._kernel_streams if kernel else self._copied_into_on).add(where)
             written = (self._clock, span.line if span else 0, where)
             keys = [key]
@@ -1878,6 +1901,17 @@ class Evaluator:
                 return None
             value, state = self._eval(expr.element, scope, state)
             fields.append((dict_key(key.value), value))
+        first = fields[0][1] if fields else UNKNOWN
+        if (
+            len(fields) > 1
+            and isinstance(expr.element, ir.Call)
+            and all(value == first for _, value in fields)
+            and isinstance(first, (StreamV, EventV))
+            and not (isinstance(first, StreamV) and first.current_of)
+            and not first.key.startswith("opaque:")
+        ):
+            # ``{name: torch.cuda.Stream() for name in NAMES}``: a stream made for each key.
+            fields = [(name, replace(first, key=f"{first.key}[{name}]")) for name, _ in fields]
         return RecordV("dict", tuple(fields)), state
 
     def _members(self, value: Value) -> Value:
@@ -2070,7 +2104,7 @@ class Evaluator:
             owners = self._field_owners.get(name, set())
             if 1 <= len(owners) <= _MAX_OVERRIDES:
                 stored = [v for module, cls in sorted(owners) for v in self._stored((module, cls, name))]
-                handles = (TensorV, StreamV, EventV)
+                handles = (TensorV, StreamV, EventV, QueueV)
                 held: list[Value] = [v for v in stored if isinstance(v, handles)]
                 holders = {
                     owner

@@ -4,6 +4,7 @@ spellings, places of memory, source orders, stream handles, what a statement nam
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -607,12 +608,25 @@ def _opaque_stream(value: Value) -> StreamV | None:
         streams = [o for o in streams if not (isinstance(o, ConstV) and o.value is None)]
         if len(streams) == 1:
             value = streams[0]
+        elif len({_pool_of(o) for o in streams}) == 1 and _pool_of(streams[0]):
+            # One of the streams a comprehension made (``self._copy[next(order)]``): the first
+            # stands for them, as waits and syncs through the same name reach each of them.
+            value = min(streams, key=lambda o: o.key if isinstance(o, StreamV) else "")
     if isinstance(value, StreamV):
         return value
     if isinstance(value, ConstV) and value.value in (0, None):
         return None  # the legacy default stream, or the current one
     label = value.spelling if isinstance(value, Unknown) and value.spelling else "an unresolved stream"
     return StreamV(f"opaque:{label}", label)
+
+
+def _pool_of(value: Value) -> str:
+    """The creation site of a stream one of several a comprehension made (``site#1``,
+    ``site[copy]``), or ""."""
+    if not isinstance(value, StreamV) or value.current_of or value.key.startswith("opaque:"):
+        return ""
+    member = re.search(r"(?:#\d+|\[[^\]]*\])$", value.key)
+    return value.key[: member.start()] if member else ""
 
 
 def _stream_context(value: Value) -> StreamV | None:

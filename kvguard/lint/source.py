@@ -108,11 +108,13 @@ _PINNED_HOST = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _PINNED_HOST
 def _unparsed(summary: FileSummary, text: str) -> FileSummary:
     """A file the analysis does not read: what it imports and defines, for the files it does."""
     summary.imported = _imported_names(text)
-    summary.defined = tuple(sorted(set(_DEFINITION.findall(text))))
+    summary.defined = tuple(sorted(set(_DEFINITION.findall(text)) | set(_CONSTANT.findall(text))))
     return summary
 
 
 _DEFINITION = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+# A module-level name bound by assignment (``STREAM_NAMES = (...)``, ``ORDER: int = 1``).
+_CONSTANT = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
 _FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)", re.MULTILINE)
 
 
@@ -419,7 +421,9 @@ def _defines(piece: str, names: frozenset[str]) -> bool:
     record): a large class that does nothing the analysis follows (a configuration) is as
     good unread."""
     if not piece.startswith(_DEFINITIONS):
-        return False
+        # A module constant another file imports (``from .config import STREAM_NAMES``).
+        bound = _CONSTANT.match(piece)
+        return bound is not None and bound.group(1) in names
     if not (
         set(_DEFINED.findall(piece)) & names
         or any(f".{name}" in names for name in _METHOD_DEFINED.findall(piece))
@@ -448,13 +452,20 @@ _KNOWN_CALL = re.compile(
 _METHOD_DEFINED = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 
 
+# A name called (``f(``), or passed bare as an argument or keyword value (``submit(f, x)``).
+_CALLED_OR_PASSED = re.compile(r"\b(\w+)\s*\(|(?<=[(,=])\s*(\w+)\s*(?=[,)])")
+
+
 def _with_callees(pieces: list[tuple[int, str]], reached: list[bool]) -> list[bool]:
-    """The reached pieces and the top-level definitions they call, to a fixed point."""
+    """The reached pieces and the top-level definitions they call or hand on as an argument
+    (``pool.submit(_write, path)``, ``Thread(target=run)``), to a fixed point."""
     reached = list(reached)
     defined = [set(_DEFINED.findall(piece)) for _, piece in pieces]
     pending = [piece for (_, piece), keep in zip(pieces, reached, strict=True) if keep]
     while pending:
-        called = {name for piece in pending for name in re.findall(r"\b(\w+)\s*\(", piece)}
+        called = {
+            name for piece in pending for pair in _CALLED_OR_PASSED.findall(piece) for name in pair if name
+        }
         pending = []
         for index, (_, piece) in enumerate(pieces):
             if not reached[index] and piece.startswith(_DEFINITIONS) and defined[index] & called:

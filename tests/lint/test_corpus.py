@@ -23,15 +23,84 @@ Found = set[tuple[str, int, str]]
 # Projects the analysis does not get right yet, and why. Each is an expected failure that
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
-    "cupy_ann_early_record_buggy": "a record taken with `list.pop()` from a list a classmethod's "
-    "comprehension built loses its pinned buffer, and a handle object returned to code outside the "
-    "project is not read",
-    "cupy_pfb_slot_upload_correct": "slots the constructor puts on a free queue with no event take the event "
-    "a later round records into the slot's field, which is then taken as recorded after the put",
-    "swap_optim_classvar_events_buggy": "events kept in a class-level dict under a computed key are not "
-    "resolved: the wait on another transfer's event counts as a barrier",
-    "trt_priority_stream_dict_buggy": "a dict literal keyed by enum members holds its streams as one list: "
-    "a wait on one entry's stream counts for the other's",
+    "sgl_disagg_rr_stream_cudart_buggy": (
+        "two picks from a pool of streams by a counter (`self._streams[next(self._rr) % n]`, once for the"
+        " wait and again for the copy) are taken as one stream"
+    ),
+    "nb_chunked_kv_scan_buggy": (
+        "a dict `pop(key, None)` under a key no put used (stored by slot, taken by chunk) is taken to "
+        "find the event: the miss that skips the wait is not a path"
+    ),
+    "sgl_hicache_write_through_buggy": (
+        "a field read on an object the code does not place is guessed by name from the one class with "
+        "that field: the device pool's buffer becomes the host pool's own, and the copy reads as host to "
+        "host"
+    ),
+    "sgl_overlap_batch_copy_buggy": (
+        "`self.worker.method()` on an unplaced field resolves to the caller's own method of that name "
+        "(host memory); a queue taken from by an entry point is filled only by a thread that runs later"
+    ),
+    "lmc_async_disk_put_correct": (
+        "an event set on a dataclass record through the loop variable is not seen through the list the "
+        "records are handed on in"
+    ),
+    "lmc_layerwise_retrieve_buggy": (
+        "`torch.empty(..., device=t.device)` with t a GPU tensor is not placed, so the staging slot's "
+        "load is not read as host to GPU"
+    ),
+    "lmc_paged_store_buggy": (
+        "names bound in an `except ImportError:` fallback are not read, and a compiled extension's "
+        "function is not taken to write the GPU tensors it is given"
+    ),
+    "vc_batch_memcpy_buggy": (
+        "a batch copy's `srcLocHint`/`dstLocHint` are not read: a load from pointers the code does not "
+        "place, with ANY, is taken as possibly reading GPU memory"
+    ),
+    "vc_batch_memcpy_correct": (
+        "a batch copy's `srcLocHint`/`dstLocHint` are not read: a load from pointers the code does not "
+        "place, with ANY, is taken as possibly reading GPU memory"
+    ),
+    "cp_kvswap_buggy": (
+        "a method of an object the code does not show (`self.decoder.decode_step(cache)`) is not taken to"
+        " write the project object it is given, and a parameter annotated with a project class is not an "
+        "instance of it"
+    ),
+    "cp_sampler_buggy": (
+        "a result computed under `with compute:` (cupy) does not make compute a kernel stream, so a raw "
+        "copy on compute itself is taken as a side-stream copy"
+    ),
+    "cp_sampler_correct": (
+        "a result computed under `with compute:` (cupy) does not make compute a kernel stream, so a raw "
+        "copy on compute itself is taken as a side-stream copy and a host sync on its event is not a "
+        "producer sync"
+    ),
+    "mc_dynctx_buggy": (
+        "a property read on an object the code does not place (`self.context.host_metadata`) is not run"
+    ),
+    "mc_finegrained_buggy": (
+        "a pool's `allocate` returning `(torch.empty(...), None)` or a reused entry is taken as fresh on "
+        "the path that ignores the release event"
+    ),
+    "trt_kvtransfer_buggy": (
+        "pools passed to the constructor are not placed (only their annotations say torch.Tensor), so "
+        "neither copy's direction is shown"
+    ),
+    "cupy_ann_early_record_buggy": (
+        "a record taken with `list.pop()` from a list a classmethod's comprehension built loses its "
+        "pinned buffer, and a handle object returned to code outside the project is not read"
+    ),
+    "cupy_pfb_slot_upload_correct": (
+        "slots the constructor puts on a free queue with no event take the event a later round records "
+        "into the slot's field, which is then taken as recorded after the put"
+    ),
+    "swap_optim_classvar_events_buggy": (
+        "events kept in a class-level dict under a computed key are not resolved: the wait on another "
+        "transfer's event counts as a barrier"
+    ),
+    "trt_priority_stream_dict_buggy": (
+        "a dict literal keyed by enum members holds its streams as one list: a wait on one entry's stream"
+        " counts for the other's"
+    ),
     "kv_device_scratch_drain_correct": "a source only the copy's own stream writes, on a path that skips it",
     "hf_accelerate_stream_hooks_buggy": "KVG003 after copies in a forward hook registered on the model",
     "hf_flexgen_three_streams_buggy": "loads into one buffer of a set made together, used by compute",
@@ -41,215 +110,210 @@ KNOWN_GAPS = {
     "train_activation_offload_buggy": "barrier before an opaque call that writes",
     "train_offload_config_barrier_buggy": "KVG003 under a constructor flag that is off by default",
     "train_fsdp_cpu_offload_grads_buggy": "loss.backward() runs no autograd Function's backward",
-    "train_fsdp_grad_reduce_offload_buggy": "a collective on the side stream reads the unordered "
-    "gradient; the copy reads only the shard that collective wrote there",
-    "srv_spec_draft_kv_offload_buggy": "an event recorded before a model that writes its own KV "
-    "cache (not given the buffer) runs, waited on by the copy thread",
-    "raw_driver_block_mover_buggy": "ANY read from a config dict a helper builds from module "
-    "defaults (the helper names nothing the analysis follows)",
-    "hf_continuous_batching_swap_correct": "a host wait that ends one call of the step orders the "
-    "copies the next call issues before its compute (carried only for waits on the copy's stream)",
-    "kv_offload_stream_pool_buggy": "a wait on the end event of the last job in a deque of "
-    "dataclasses (not placed, so taken as a barrier)",
-    "mcore_moe_dtoh_sync_point_buggy": "a field reset then raised in order (the sync point) is read "
-    "as every value it ever holds, so the branch that waits is not the only one",
-    "mcore_moe_dtoh_sync_point_correct": "a field reset then raised in order (the sync point) is "
-    "read as every value it ever holds, so the branch that waits is not the only one",
-    "srv_overlap_forward_thread_buggy": "a copy a worker thread leaves running, read by the thread "
-    "that takes the result from an output queue",
-    "srv_sglang_param_offloader_buggy": "a destination held in a list of dicts filled in another "
-    "method is not placed (direction not shown)",
-    "mcore_layer_event_list_offload_buggy": "a write after the event record, to a tensor the code "
-    "does not place, is matched to the copy's source only by name",
-    "raw_cupy_nonblocking_record_ring_buggy": "an event recorded on the null stream after the "
-    "compute stream's block is taken as a barrier behind the compute stream",
+    "train_fsdp_grad_reduce_offload_buggy": (
+        "a collective on the side stream reads the unordered gradient; the copy reads only the shard that"
+        " collective wrote there"
+    ),
+    "srv_spec_draft_kv_offload_buggy": (
+        "an event recorded before a model that writes its own KV cache (not given the buffer) runs, "
+        "waited on by the copy thread"
+    ),
+    "raw_driver_block_mover_buggy": (
+        "ANY read from a config dict a helper builds from module defaults (the helper names nothing the "
+        "analysis follows)"
+    ),
+    "hf_continuous_batching_swap_correct": (
+        "a host wait that ends one call of the step orders the copies the next call issues before its "
+        "compute (carried only for waits on the copy's stream)"
+    ),
+    "kv_offload_stream_pool_buggy": (
+        "a wait on the end event of the last job in a deque of dataclasses (not placed, so taken as a "
+        "barrier)"
+    ),
+    "mcore_moe_dtoh_sync_point_buggy": (
+        "a field reset then raised in order (the sync point) is read as every value it ever holds, so the"
+        " branch that waits is not the only one"
+    ),
+    "mcore_moe_dtoh_sync_point_correct": (
+        "a field reset then raised in order (the sync point) is read as every value it ever holds, so the"
+        " branch that waits is not the only one"
+    ),
+    "srv_overlap_forward_thread_buggy": (
+        "a copy a worker thread leaves running, read by the thread that takes the result from an output queue"
+    ),
+    "srv_sglang_param_offloader_buggy": (
+        "a destination held in a list of dicts filled in another method is not placed (direction not shown)"
+    ),
+    "mcore_layer_event_list_offload_buggy": (
+        "a write after the event record, to a tensor the code does not place, is matched to the copy's "
+        "source only by name"
+    ),
+    "raw_cupy_nonblocking_record_ring_buggy": (
+        "an event recorded on the null stream after the compute stream's block is taken as a barrier "
+        "behind the compute stream"
+    ),
     "cudart_event_after_handoff_buggy": (
-        "an event taken from a pool (a list pop or a fresh create) is"
-        " not placed, so a wait on it is taken as a barrier: the "
-        "record after the hand-off is missed"
+        "an event taken from a pool (a list pop or a fresh create) is not placed, so a wait on it is "
+        "taken as a barrier: the record after the hand-off is missed"
     ),
     "cupy_dlpack_logprobs_buggy": (
-        "a ring slot's event recorded on the copy stream itself, "
-        "synchronized before reuse, makes the copy uncertain instead "
-        "of unordered"
+        "a ring slot's event recorded on the copy stream itself, synchronized before reuse, makes the "
+        "copy uncertain instead of unordered"
     ),
     "ds_pipelined_state_swap_buggy": (
-        "pinned buffers a pool method hands out, narrowed by a helper"
-        " and kept in a dict of records across calls, lose their "
-        "placement"
+        "pinned buffers a pool method hands out, narrowed by a helper and kept in a dict of records "
+        "across calls, lose their placement"
     ),
     "lmc_layerwise_generator_buggy": (
-        "a pinned buffer from an allocator handed to the constructor "
-        "is not placed (the finding is only uncertain)"
+        "a pinned buffer from an allocator handed to the constructor is not placed (the finding is only "
+        "uncertain)"
     ),
     "overlap_launch_done_backup_buggy": (
-        "an event recorded on the thread's current stream is taken as"
-        " a barrier though the writer ran on a stream the project "
-        "made; a model output made under a side stream and copied "
-        "there is flagged"
+        "an event recorded on the thread's current stream is taken as a barrier though the writer ran on "
+        "a stream the project made; a model output made under a side stream and copied there is flagged"
     ),
     "overlap_launch_done_backup_correct": (
         "a model's output made under `with torch.cuda.stream(s):` and copied on s is taken as unordered"
     ),
     "trt_connector_stream_arg_buggy": (
-        "an event recorded on the thread's current stream is taken as"
-        " a barrier though the writer ran on a stream the project "
-        "made"
+        "an event recorded on the thread's current stream is taken as a barrier though the writer ran on "
+        "a stream the project made"
     ),
     "trt_connector_stream_arg_correct": (
-        "a model's output made under a side stream and copied there "
-        "is taken as unordered, and that copy makes the stream a copy"
-        " stream whose events order nothing"
+        "a model's output made under a side stream and copied there is taken as unordered, and that copy "
+        "makes the stream a copy stream whose events order nothing"
     ),
     "lmc_load_stream_property_buggy": (
-        "a pinned buffer in a dataclass record read through a "
-        "property, or a record kept in a dict across calls, is not "
-        "placed (the load's direction is not shown)"
+        "a pinned buffer in a dataclass record read through a property, or a record kept in a dict across"
+        " calls, is not placed (the load's direction is not shown)"
     ),
     "lmc_remote_async_put_buggy": (
-        "a property read on an element of a list built by append and "
-        "passed to another function is not linked to the copy still "
-        "running into it"
+        "a property read on an element of a list built by append and passed to another function is not "
+        "linked to the copy still running into it"
     ),
     "ds_pipe_loss_timer_sync_buggy": (
-        "methods dispatched through a class-level dict "
-        "(`MethodType(self._INSTRUCTION_MAP[...], self)`) are not "
-        "followed: the copy is reached only as an earlier call's "
-        "(uncertain)"
+        "methods dispatched through a class-level dict (`MethodType(self._INSTRUCTION_MAP[...], self)`) "
+        "are not followed: the copy is reached only as an earlier call's (uncertain)"
     ),
     "mcore_rl_refit_set_stream_buggy": (
-        "a host wait on an event recorded before the next step was "
-        "queued is taken as waiting for that step's kernels too"
+        "a host wait on an event recorded before the next step was queued is taken as waiting for that "
+        "step's kernels too"
     ),
     "trt_overlap_sampler_override_buggy": (
-        "a module that names no ordering construct is not read, and a"
-        " class imported inside a function body is not resolved: the "
-        "override that reads early is not run"
+        "a module that names no ordering construct is not read, and a class imported inside a function "
+        "body is not resolved: the override that reads early is not run"
     ),
     "cupy_correlator_dump_buggy": (
-        "a wait on the thread's current (null) stream is taken as a "
-        "barrier though the kernels ran on a stream the project made "
-        "that also copies"
+        "a wait on the thread's current (null) stream is taken as a barrier though the kernels ran on a "
+        "stream the project made that also copies"
     ),
     "cupy_runtime_feature_cache_buggy": (
-        "a victim slot returned by a method that loops over a dict "
-        "field, then stored back into it, hides the load; a "
-        "destination the entry point allocated counts as fresh even "
-        "after kernels read it"
+        "a victim slot returned by a method that loops over a dict field, then stored back into it, hides"
+        " the load; a destination the entry point allocated counts as fresh even after kernels read it"
     ),
     "cupy_stream_use_spectrogram_buggy": (
-        "results of out-of-place cupy ops under `s.use()` are not "
-        "taken as made on s (a false KVG001 where they are copied "
-        "there), and pinned buffers kept in a deque field lose their "
-        "pending copy"
+        "results of out-of-place cupy ops under `s.use()` are not taken as made on s (a false KVG001 "
+        "where they are copied there), and pinned buffers kept in a deque field lose their pending copy"
     ),
     "numba_ensemble_params_buggy": (
-        "a destination the entry point allocated counts as fresh "
-        "though kernels on other streams read it before the load"
+        "a destination the entry point allocated counts as fresh though kernels on other streams read it "
+        "before the load"
     ),
     "numba_heat_snapshot_buggy": (
-        "a host sync at the end of the constructor is taken to cover "
-        "copies in later methods whose source kernels wrote again"
+        "a host sync at the end of the constructor is taken to cover copies in later methods whose source"
+        " kernels wrote again"
     ),
     "vllm_coalesced_saves_buggy": (
-        "a wait on the first coalesced job's event stands for every "
-        "job's; pointer lists wrapped in ctypes arrays lose their "
-        "placement"
+        "a wait on the first coalesced job's event stands for every job's; pointer lists wrapped in "
+        "ctypes arrays lose their placement"
     ),
     "vllm_direction_property_buggy": (
-        "an enum whose members are tuples, tested through a property "
-        "over `self.value`, resolves to the wrong branch"
+        "an enum whose members are tuples, tested through a property over `self.value`, resolves to the "
+        "wrong branch"
     ),
     "vllm_store_only_step_buggy": (
-        "an event recorded only on another branch or in a previous "
-        "call counts as recorded before the path began (the "
-        "conservative choice for events whose record is not visible)"
+        "an event recorded only on another branch or in a previous call counts as recorded before the "
+        "path began (the conservative choice for events whose record is not visible)"
     ),
     "cudart_swapin_executor_buggy": (
-        "a wait on an event another call recorded on a copy stream after it waited on compute is "
-        "taken as ordering later loads behind kernels queued since"
+        "a wait on an event another call recorded on a copy stream after it waited on compute is taken as"
+        " ordering later loads behind kernels queued since"
     ),
     "hicache_overlap_load_buggy": (
-        "a model given a pool object under a forward stream the project made is not read as using "
-        "the pool's buffers there, and an event recorded on the thread's current stream is taken as "
-        "a barrier behind it"
+        "a model given a pool object under a forward stream the project made is not read as using the "
+        "pool's buffers there, and an event recorded on the thread's current stream is taken as a barrier"
+        " behind it"
     ),
     "disk_tier_futures_payload_buggy": (
-        "a final flush over a list of (event, offset) records a loop left pending is not linked to "
-        "the copies still running into the staging slots it writes out (views a helper makes, "
-        "os.pwritev)"
+        "a final flush over a list of (event, offset) records a loop left pending is not linked to the "
+        "copies still running into the staging slots it writes out (views a helper makes, os.pwritev)"
     ),
     "flexgen_executor_store_cache_buggy": (
-        "a bound method passed to a project helper and called from a closure that helper submits to "
-        "a ThreadPoolExecutor is not run"
+        "a bound method passed to a project helper and called from a closure that helper submits to a "
+        "ThreadPoolExecutor is not run"
     ),
     "hf_cb_async_io_pairs_buggy": (
-        "a host sync made in the previous loop step, under a flag that says the pair is in use, is "
-        "not taken to order the next step's load into that pair"
+        "a host sync made in the previous loop step, under a flag that says the pair is in use, is not "
+        "taken to order the next step's load into that pair"
     ),
     "hf_cb_async_io_pairs_correct": (
-        "a host sync made in the previous loop step, under a flag that says the pair is in use, is "
-        "not taken to order the next step's load into that pair"
+        "a host sync made in the previous loop step, under a flag that says the pair is in use, is not "
+        "taken to order the next step's load into that pair"
     ),
     "mcore_dyn_ctx_mirror_override_buggy": (
-        "a flag on an object made in another object's constructor keeps its constructor value: the "
-        "method another entry point calls to set it is not seen"
+        "a flag on an object made in another object's constructor keeps its constructor value: the method"
+        " another entry point calls to set it is not seen"
     ),
     "offload_asyncio_step_event_buggy": (
-        "an event kept in a field and recorded after the hand-off counts as recorded before the "
-        "path began; a source order read through `config.get(key, DEFAULT)` is not taken to be "
-        "the default (a configured name there may be any value)"
+        "an event kept in a field and recorded after the hand-off counts as recorded before the path "
+        "began; a source order read through `config.get(key, DEFAULT)` is not taken to be the default (a "
+        "configured name there may be any value)"
     ),
     "runner_scope_step_event_buggy": (
-        "a copy a worker thread leaves running, read by the thread that takes its completion off a "
-        "queue, is not linked to the read"
+        "a copy a worker thread leaves running, read by the thread that takes its completion off a queue,"
+        " is not linked to the read"
     ),
     "sgl_hicache_storage_factory_buggy": (
-        "a backend class a decorator in another module registers with a factory is not found "
-        "through the factory's registry lookup"
+        "a backend class a decorator in another module registers with a factory is not found through the "
+        "factory's registry lookup"
     ),
     "cudart_layer_prefetch_slots_buggy": (
-        "a kernel that reads a buffer after the event a later load waits on was recorded is not "
-        "taken to break that barrier"
+        "a kernel that reads a buffer after the event a later load waits on was recorded is not taken to "
+        "break that barrier"
     ),
     "drv_outside_stream_store_buggy": (
-        "an event recorded on the thread's current stream after a `with "
-        "torch.cuda.stream(model_stream):` block is taken as a barrier behind the model's kernels "
-        "there"
+        "an event recorded on the thread's current stream after a `with torch.cuda.stream(model_stream):`"
+        " block is taken as a barrier behind the model's kernels there"
     ),
     "ds_async_grad_swapper_buggy": (
         "a non-blocking copy a method makes into its object's field is not linked to a read of that "
         "buffer by the caller through another object's dict of views"
     ),
     "flexgen_disk_relay_worker_buggy": (
-        "a helper returning a numpy memmap on one branch and a field that holds a GPU tensor on "
-        "another: the host-to-host copy into the memmap is read as a load into GPU memory"
+        "a helper returning a numpy memmap on one branch and a field that holds a GPU tensor on another: "
+        "the host-to-host copy into the memmap is read as a load into GPU memory"
     ),
     "lmc_store_done_callback_buggy": (
         "`Future.add_done_callback` is not followed: the callback does not run after the job, with its state"
     ),
     "mcore_ctx_spill_post_init_buggy": (
-        "an event recorded by another entry point of the object after the producer's last write is "
-        "not taken as a barrier where a second entry point waits on it"
+        "an event recorded by another entry point of the object after the producer's last write is not "
+        "taken as a barrier where a second entry point waits on it"
     ),
     "mcore_ctx_spill_post_init_correct": (
-        "an event recorded by another entry point of the object after the producer's last write is "
-        "not taken as a barrier where a second entry point waits on it"
-    ),
-    "mcore_fgo_reload_slots_buggy": (
-        "a destination taken from a dict of device slots filled by another entry point (the forward "
-        "pass) is not placed, and neither is the source: nothing is reported"
+        "an event recorded by another entry point of the object after the producer's last write is not "
+        "taken as a barrier where a second entry point waits on it"
     ),
     "numba_spill_callback_buggy": (
         "numba's `Stream.add_callback(fn, arg)` is not read as running fn after the stream's queued work"
     ),
     "trt_copy_policy_registry_buggy": (
-        "a registry a decorator fills is not read as holding the classes; a method inherited from "
-        "the base class then runs only with the base class's attribute value"
+        "a registry a decorator fills is not read as holding the classes; a method inherited from the "
+        "base class then runs only with the base class's attribute value"
     ),
     "vllm_eager_store_step_event_buggy": (
-        "handlers yielded by a generator method lose their caches, and an event recorded in a field "
-        "by another hook before the forward counts as a barrier"
+        "handlers yielded by a generator method lose their caches, and an event recorded in a field by "
+        "another hook before the forward counts as a barrier"
     ),
     "sampler_forward_stream_tokens_buggy": (
         "a torch function's result over a model's output, which the code does not place "
@@ -266,10 +330,9 @@ KNOWN_GAPS = {
         "f(*deque.popleft()) is lost"
     ),
     "driver_stencil_snapshot_buggy": (
-        "the kernels another entry point launches on the legacy default stream write the buffer "
-        "a property picks (`sim.current`, no one allocation), and the copy's wait on an event "
-        "recorded on the compute stream is taken as ordering it (barriers are not kept per "
-        "producer stream)"
+        "the kernels another entry point launches on the legacy default stream write the buffer a "
+        "property picks (`sim.current`, no one allocation), and the copy's wait on an event recorded on "
+        "the compute stream is taken as ordering it (barriers are not kept per producer stream)"
     ),
     "flexgen_store_this_layer_correct": (
         "two buffers of one list indexed by `j % 2` and `(j - 1) % 2` are taken as one buffer: the write "
@@ -280,27 +343,27 @@ KNOWN_GAPS = {
         "wait two calls later"
     ),
     "ds_param_ring_release_event_buggy": (
-        "events in a list picked by a computed index (`slot = layer_id % n`) count as a barrier, "
-        "though every element is recorded only on the waiting stream itself"
+        "events in a list picked by a computed index (`slot = layer_id % n`) count as a barrier, though "
+        "every element is recorded only on the waiting stream itself"
     ),
     "mcore_timeline_phase_events_buggy": (
-        'an optimizer\'s in-place writes through `self.state[p]["exp_avg"]` are not linked to the same'
-        " tensors copied as `self.optimizer.state[p][key]` by another object"
+        'an optimizer\'s in-place writes through `self.state[p]["exp_avg"]` are not linked to the same '
+        "tensors copied as `self.optimizer.state[p][key]` by another object"
     ),
     "vllm_pd_pull_ctypes_buggy": (
-        "a ctypes Structure the object fills in its constructor and passes as "
-        "`ctypes.byref(self._attrs)` does not carry its source order to the copy"
+        "a ctypes Structure the object fills in its constructor and passes as `ctypes.byref(self._attrs)`"
+        " does not carry its source order to the copy"
     ),
     "cupy_mn_host_allreduce_buggy": (
-        "memory from `cupy.cuda.alloc(n)` is not placed, so its MemoryPointer's `copy_to_host_async` "
-        "is not read as a copy"
+        "memory from `cupy.cuda.alloc(n)` is not placed, so its MemoryPointer's `copy_to_host_async` is "
+        "not read as a copy"
     ),
     "vllm_disk_writethrough_correct": (
         "a record popped from a deque only once its end event's `query()` is true is not taken as waited for"
     ),
     "cudart_tls_copy_stream_correct": (
-        "slots taken from a free queue the constructor filled run in the constructor's state, "
-        "dropping the worker's wait"
+        "slots taken from a free queue the constructor filled run in the constructor's state, dropping "
+        "the worker's wait"
     ),
     "numba_fm_weight_publish_correct": (
         "a thread runs in the state at its `start()`: an event the main thread records afterwards "
@@ -312,24 +375,20 @@ KNOWN_GAPS = {
         "device: a side stream on cuda:1 waiting on it is taken as ordered behind cuda:1's layers"
     ),
     "hf_layer_prehook_slot_release_correct": (
-        "events a forward hook stores in list slots (`self.slot_free[i] = stream.record_event()`) are"
-        " not seen by the method that waits on them"
+        "events a forward hook stores in list slots (`self.slot_free[i] = stream.record_event()`) are not"
+        " seen by the method that waits on them"
     ),
     "hf_paged_swap_enum_property_buggy": (
         "a source order returned by a property or method of a project enum member is not resolved"
     ),
     "mcore_group_event_wait_helper_buggy": (
-        "a tensor handed to a `saved_tensors_hooks` pack function, kept in a dict and iterated later,"
-        " is neither placed nor taken as written: its copy is not seen"
+        "a tensor handed to a `saved_tensors_hooks` pack function, kept in a dict and iterated later, is "
+        "neither placed nor taken as written: its copy is not seen"
     ),
     "sgl_disagg_layer_hook_event_buggy": (
         "an event recorded in a forward pre-hook of the last layer is not placed before that layer's "
-        "writes, and writes made after a recorded event is handed to a copy thread are not compared "
-        "with that thread's copy"
-    ),
-    "sgl_disagg_rr_stream_cudart_correct": (
-        "a stream picked from a pool by a counter (`self._streams[next(self._rr) % n]`) and bound to "
-        "a local is not tied to itself between its wait and its copy"
+        "writes, and writes made after a recorded event is handed to a copy thread are not compared with "
+        "that thread's copy"
     ),
     "cudart_graph_static_input_correct": (
         "`cudart.cudaStreamWaitEvent(stream, torch_event.cuda_event, 0)` is not linked to that torch "
@@ -340,8 +399,8 @@ KNOWN_GAPS = {
         "download.wait_event(plane.record())`) counts as a barrier behind only one of them"
     ),
     "numba_rollout_recorder_buggy": (
-        "an event made and recorded only under `if self.sealed is None:` is taken as recorded on "
-        "every call, though later calls wait on the stale event"
+        "an event made and recorded only under `if self.sealed is None:` is taken as recorded on every "
+        "call, though later calls wait on the stale event"
     ),
 }
 

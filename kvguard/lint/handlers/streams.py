@@ -171,6 +171,15 @@ class StreamApi(Evaluator):
                     # Recorded on the producer's stream (current, or one the project runs its
                     # kernels on): the host waited for the producer's work up to the record.
                     state.synced = record[1]
+                elif (
+                    record is not None
+                    and recorded_on is not None
+                    and (ordered := state.barriers.get(recorded_on.key)) is not None
+                    and ordered <= record[1]
+                ):
+                    # Recorded on a stream ordered behind the producer (a download stream that
+                    # waited for the compute): the producer's work up to that barrier is done.
+                    state.synced = ordered if state.synced is None else max(state.synced, ordered)
             elif isinstance(target, StreamV) and self._is_compute_stream(target):
                 state.synced = now  # the host waited for the producer's own stream
             elif isinstance(target, StreamV) and target.key in state.barriers:

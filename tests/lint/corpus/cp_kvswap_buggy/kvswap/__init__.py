@@ -1,0 +1,5 @@
+from .cache import PagedKVCache
+from .scheduler import Scheduler
+from .swapper import SwapWorker
+
+__all__ = ["PagedKVCache", "Scheduler", "SwapWorker"]

@@ -1,0 +1,4 @@
+"""ZeRO-Infinity style NVMe swapper for partitioned fp16 parameters."""
+
+from .partitioned_param_swapper import (AsyncPartitionedParameterSwapper,
+                                        PartitionedParamStatus)

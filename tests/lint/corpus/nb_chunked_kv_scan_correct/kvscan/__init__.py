@@ -1,0 +1,3 @@
+from .scanner import HostKeyScanner
+
+__all__ = ["HostKeyScanner"]

@@ -1,0 +1,3 @@
+from .spiller import BlockSpiller
+
+__all__ = ["BlockSpiller"]

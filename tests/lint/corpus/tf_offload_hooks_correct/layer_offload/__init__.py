@@ -1,0 +1,3 @@
+from .attach import attach_layerwise_offload
+
+__all__ = ["attach_layerwise_offload"]

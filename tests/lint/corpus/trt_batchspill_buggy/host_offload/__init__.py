@@ -1,0 +1,4 @@
+from .offloader import HostKVOffloader
+from .spill import DiskSpiller
+
+__all__ = ["HostKVOffloader", "DiskSpiller"]

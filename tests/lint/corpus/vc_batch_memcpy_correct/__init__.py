@@ -1,0 +1,3 @@
+"""Worker-side CPU<->GPU KV block transfers using cuMemcpyBatchAsync."""
+
+from .handler import CpuGpuOffloadingHandler, TransferSpec

@@ -1,0 +1,3 @@
+"""Worker-side CPU offload connector with a dedicated copy thread."""
+
+from .worker import CPUOffloadConnectorWorker, StoreRequest
