@@ -276,6 +276,7 @@ class Evaluator:
         self._fresh: set[str] = set()
         self._unwritten: set[str] = set()  # fresh buffers no kernel filled (``empty``)
         self._methods_by_name: dict[str, list[tuple[str, str, bool]]] | None = None
+        self._properties_by_name: dict[str, list[tuple[str, str]]] | None = None
         self._field_setters: dict[tuple[str, str], bool] = {}
         self._functions_by_name: dict[str, list[tuple[str, str]]] | None = None
         self._callees: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -1719,6 +1720,17 @@ class Evaluator:
             if isinstance(expr.base, ir.Name) and f"{expr.base.id}.{expr.name}" in frame.env:
                 return frame.env[f"{expr.base.id}.{expr.name}"], state
             value = self._attribute(base, expr, frame)
+            if (
+                isinstance(base, Unknown)
+                and isinstance(value, Unknown)
+                and isinstance(expr.base, ir.Attr)
+                and isinstance(expr.base.base, ir.Name)
+                and expr.base.base.id == "self"
+            ):
+                # ``self.context.host_metadata``: a collaborator the object keeps, made where
+                # the code does not show; the project's properties of that name, where few
+                # classes have one.
+                value = self._properties_named(expr.name, base.spelling) or value
             if all(
                 isinstance(option, FuncV)
                 and (getter := self._functions.get((option.module, option.qualname))) is not None
@@ -2202,7 +2214,13 @@ class Evaluator:
                 kwargs.append((key, value))
         return args, kwargs, state
 
-    def _overrides(self, name: str, receiver: str = "", call: ir.Call | None = None) -> Value | None:
+    def _overrides(
+        self,
+        name: str,
+        receiver: str = "",
+        call: ir.Call | None = None,
+        excluded: tuple[str, str] | None = None,
+    ) -> Value | None:
         """A method called on an object the analysis cannot place: every project method of
         that name that matters runs (a backend chosen by configuration), when there are few."""
         if self._methods_by_name is None:
@@ -2223,7 +2241,8 @@ class Evaluator:
             (module, cls, strong)
             for module, cls, strong in self._methods_by_name.get(name, [])
             # ``comm.init()`` is not a call of ``Backend.init(self, caches, stream)``.
-            if call is None or _accepts(self._functions[(module, f"{cls}.{name}")], call)
+            if (call is None or _accepts(self._functions[(module, f"{cls}.{name}")], call))
+            and (module, cls) != excluded
         ]
         # Those that name a stream construct or a copy first; only if none does, those that
         # write or read buffers (a helper class whose method fills what a copy reads).
@@ -2236,6 +2255,23 @@ class Evaluator:
             if (found := self._method(module, cls, name)) is not None
         ]
         return options[0] if len(options) == 1 else UnionV(tuple(options))
+
+    def _properties_named(self, name: str, receiver: str) -> Value | None:
+        """The getters of the project's properties called ``name``, each bound to an instance of
+        its class, where one to a few classes define one."""
+        if self._properties_by_name is None:
+            self._properties_by_name = {}
+            for (module, qualname), function in self._functions.items():
+                if function.class_name and _is_property(function):
+                    self._properties_by_name.setdefault(function.name, []).append((module, qualname))
+        found = self._properties_by_name.get(name, [])
+        if not 1 <= len(found) <= _MAX_OVERRIDES:
+            return None
+        getters = [
+            FuncV(module, qualname, ObjectV(module, qualname.rsplit(".", 1)[0], alias=receiver))
+            for module, qualname in found
+        ]
+        return getters[0] if len(getters) == 1 else UnionV(tuple(getters))
 
     def _super_method(self, call: ir.Call, frame: Frame) -> FuncV | None:
         """``super().name(...)`` in a method: the base classes' ``name``, bound to this ``self``."""
@@ -2296,7 +2332,18 @@ class Evaluator:
             else:
                 callee = self._attribute(receiver, call.func, frame)
             if isinstance(receiver, Unknown):
-                callee = self._overrides(call.func.name, receiver.spelling, call) or callee
+                holder = frame.env.get("self")
+                # ``self.worker.step()``: a wrapped object's method, not the wrapper's own.
+                wrapped = (
+                    isinstance(spelled, ir.Attr)
+                    and isinstance(spelled.base, ir.Name)
+                    and spelled.base.id == "self"
+                    and isinstance(holder, ObjectV)
+                )
+                excluded = (
+                    (holder.module, holder.qualname) if wrapped and isinstance(holder, ObjectV) else None
+                )
+                callee = self._overrides(call.func.name, receiver.spelling, call, excluded) or callee
         else:
             callee, state = self._eval(call.func, frame, state)
         args, kwargs, state = self._arguments(call, frame, state)

@@ -37,8 +37,8 @@ KNOWN_GAPS = {
         "host"
     ),
     "sgl_overlap_batch_copy_buggy": (
-        "`self.worker.method()` on an unplaced field resolves to the caller's own method of that name "
-        "(host memory); a queue taken from by an entry point is filled only by a thread that runs later"
+        "a queue an entry point takes from is filled only by a thread that runs after it, and a pointer "
+        "list over two pinned outputs names neither buffer"
     ),
     "lmc_async_disk_put_correct": (
         "an event set on a dataclass record through the loop variable is not seen through the list the "
@@ -73,9 +73,6 @@ KNOWN_GAPS = {
         "a result computed under `with compute:` (cupy) does not make compute a kernel stream, so a raw "
         "copy on compute itself is taken as a side-stream copy and a host sync on its event is not a "
         "producer sync"
-    ),
-    "mc_dynctx_buggy": (
-        "a property read on an object the code does not place (`self.context.host_metadata`) is not run"
     ),
     "mc_finegrained_buggy": (
         "a pool's `allocate` returning `(torch.empty(...), None)` or a reused entry is taken as fresh on "
