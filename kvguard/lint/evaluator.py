@@ -276,6 +276,10 @@ class Evaluator:
         self._fresh: set[str] = set()
         self._unwritten: set[str] = set()  # fresh buffers no kernel filled (``empty``)
         self._methods_by_name: dict[str, list[tuple[str, str, bool]]] | None = None
+        # The entry point running now, and those that took from a queue nothing had been put
+        # on yet (by the queue): threads, which run after the entry points, may fill it.
+        self._running_root: tuple[str, str] = ("", "")
+        self._starved: dict[tuple[str, str], set[str]] = {}
         self._properties_by_name: dict[str, list[tuple[str, str]]] | None = None
         self._field_setters: dict[tuple[str, str], bool] = {}
         self._functions_by_name: dict[str, list[tuple[str, str]]] | None = None
@@ -1190,6 +1194,8 @@ class Evaluator:
                 for put in made
             ]
         if not puts:
+            if frame.thread == MAIN_THREAD:
+                self._starved.setdefault(self._running_root, set()).add(queue.queue.key.split("@")[0])
             for target in statement.targets:
                 state = self._assign(target, UNKNOWN, frame, state, statement)
             return self._block(rest, frame, state)
@@ -2106,6 +2112,10 @@ class Evaluator:
             return MethodV(base, name)
         if isinstance(base, ConstV) and name == "value":
             return base
+        if name == "device" and (placed := memory_of(base)) in (Memory.DEVICE, Memory.HOST):
+            # ``torch.empty(n, device=t.device)`` allocates where t lives.
+            path = frame.module.path if frame else ""
+            return ConstV("cuda" if placed is Memory.DEVICE else "cpu", _spelling(expr), path, expr.span)
         if name in ARRAY_METADATA and memory_of(base) is not None:
             return UNKNOWN  # a shape or a dtype: host metadata, not the array's memory
         if name in ARRAY_ADDRESSES and isinstance(base, TensorV):

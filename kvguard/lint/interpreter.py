@@ -163,6 +163,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
                         self._run_root_and_instances(key, instances=False)
             self._fallback = False
         self._run_threads()
+        self._rerun_starved()
         dependencies = Dependencies(consulted=self._consulted())
         return Analysis(self._carried(self.runs), self._settled(self.host_reads), self.failed, dependencies)
 
@@ -229,6 +230,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
                     self._note_called(function)
                 return
         self._heap_reads = set()
+        self._running_root = key
         started = self._root_runs
         self._root_runs += 1
         calls_before = len(self._called_in_order)
@@ -241,6 +243,16 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         if not self._reporting:
             called = self._called_in_order[calls_before:]
             self._collected[key] = (started, self._heap_reads, len(runs), called)
+
+    def _rerun_starved(self) -> None:
+        """Entry points that took from a queue only threads fill (a result queue a worker
+        thread puts on), run again now that those threads have put on it."""
+        starved, self._starved = self._starved, {}
+        self._reporting = True
+        for key, queues in sorted(starved.items()):
+            filled = any(made.split("@")[0] in queues for made, puts in self._puts.items() if puts)
+            if filled and key in self._functions:
+                self._run_root(key)
 
     def _thread_code(self) -> set[tuple[str, str]]:
         """The functions threads started so far run."""

@@ -266,10 +266,6 @@ KNOWN_GAPS = {
         "began; a source order read through `config.get(key, DEFAULT)` is not taken to be the default (a "
         "configured name there may be any value)"
     ),
-    "runner_scope_step_event_buggy": (
-        "a copy a worker thread leaves running, read by the thread that takes its completion off a queue,"
-        " is not linked to the read"
-    ),
     "sgl_hicache_storage_factory_buggy": (
         "a backend class a decorator in another module registers with a factory is not found through the "
         "factory's registry lookup"
