@@ -222,6 +222,10 @@ class UnorderedLoadToDevice(Rule):
                 else "the destination is memory the code wraps at a raw address, so which kernels read "
                 "it, in this process or in others it is shared with, is not shown"
                 if all(r.destination_mapped for r in runs)
+                else "the destination belongs to one of several alike objects one comprehension made (a "
+                "double buffer) and the host waits on events those objects hold: which object the compute "
+                "stream still reads is not told apart"
+                if all(r.destination_pooled for r in runs)
                 else (ON_SHARED_DEFAULT_STREAM if all(r.on_thread_default_stream for r in runs) else "")
             )
             if not uncertain and all(r.maybe_ordered for r in runs):

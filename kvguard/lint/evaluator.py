@@ -276,6 +276,11 @@ class Evaluator:
         self._fresh: set[str] = set()
         self._unwritten: set[str] = set()  # fresh buffers no kernel filled (``empty``)
         self._methods_by_name: dict[str, list[tuple[str, str, bool]]] | None = None
+        # Buffers and events made for one of several alike objects (a double buffer's pairs),
+        # and whether the host waits on such an event (a protocol per object, which the
+        # analysis does not follow object by object).
+        self._pooled: set[str] = set()
+        self._pooled_waited = False
         # The entry point running now, and those that took from a queue nothing had been put
         # on yet (by the queue): threads, which run after the entry points, may fill it.
         self._running_root: tuple[str, str] = ("", "")
@@ -457,6 +462,7 @@ class Evaluator:
             thread = f"copy thread running {function.qualname} (configured)"
         frame = Frame(module, env, thread, flow, caller.depth + 1, (*caller.stack, func.qualname))
         frame.global_names = function.global_names
+        frame.several = caller.several
         if call is not None:
             frame.aliases = self._aliases(function, func.bound, call, caller)
         started = self._clock
@@ -1810,10 +1816,12 @@ class Evaluator:
                 entries = self._keyed_comprehension(expr, expr.key, iterable, frame, state)
                 if entries is not None:
                     return entries
-            scope = replace(frame, env=dict(frame.env))
+            count = _small_range(iterable)
+            # ``[Pair() for _ in range(2)]``: one object stands for several.
+            several = frame.several or (count >= 2 and isinstance(expr.element, ir.Call))
+            scope = replace(frame, env=dict(frame.env), several=several)
             state = self._assign(expr.target, _element(iterable), scope, state, expr)
             element, state = self._eval(expr.element, scope, state)
-            count = _small_range(iterable)
             if isinstance(element, (StreamV, EventV)) and count:
                 # ``[torch.cuda.Stream() for _ in range(2)]``: that many distinct streams.
                 return SeqV(tuple(replace(element, key=f"{element.key}#{i}") for i in range(count))), state
@@ -2792,6 +2800,7 @@ class Evaluator:
                 blocking=not asynchronous,
                 destination_from_caller=isinstance(destination, Unknown) and destination.from_caller,
                 destination_mapped=_wrapped_at_raw_address(destination),
+                destination_pooled=isinstance(destination, TensorV) and destination.key in self._pooled,
             )
         )
         return state
@@ -2818,6 +2827,14 @@ class Evaluator:
             )
         )
         return state
+
+    def _note_pooled(self, frame: Frame, site: str) -> None:
+        if frame.several:
+            self._pooled.add(site)
+
+    def _host_waited_on(self, event: Value) -> None:
+        if isinstance(event, EventV) and event.key in self._pooled:
+            self._pooled_waited = True
 
     def _fresh_buffer(self, memory: Memory, site: str, allocator: str) -> TensorV:
         """A buffer this entry point allocates: no kernel has read it before its first copy.

@@ -169,7 +169,10 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
 
     def _carried(self, runs: list[CopyRun]) -> list[CopyRun]:
         """Copies on a stream an earlier call of their object left ordered (every call of it
-        that copied there ended ordered), known only once every call has run."""
+        that copied there ended ordered), known only once every call has run; and loads into
+        one of several alike objects only where the code waits on events such objects hold."""
+        if not self._pooled_waited:
+            runs = [replace(run, destination_pooled=False) if run.destination_pooled else run for run in runs]
         return [
             replace(run, ordered_by_earlier_call=True)
             if run.stream is not None

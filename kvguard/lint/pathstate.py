@@ -256,6 +256,9 @@ class Frame:
     loops: list[tuple[list[PathState], list[PathState]]] = field(default_factory=list)
     # Names bound to a comparison (``on_side = current != side``): an ``if`` on the name tests it.
     comparisons: dict[str, ir.Equals] = field(default_factory=dict)
+    # Building one of several alike objects a comprehension makes (``[Pair() for _ in
+    # range(2)]``): what it allocates stands for each object's own.
+    several: bool = False
 
 
 @dataclass

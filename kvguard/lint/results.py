@@ -84,6 +84,10 @@ class CopyRun:
     destination_from_caller: bool = False
     # The destination is memory wrapped at a raw address (values.TensorV.mapped).
     destination_mapped: bool = False
+    # The destination is a buffer of one of several alike objects one comprehension made (a
+    # double buffer), and the host waits on events those objects hold: which object's kernels
+    # a wait orders is not told apart.
+    destination_pooled: bool = False
 
     @property
     def on_side_stream(self) -> bool:

@@ -249,14 +249,6 @@ KNOWN_GAPS = {
         "a bound method passed to a project helper and called from a closure that helper submits to a "
         "ThreadPoolExecutor is not run"
     ),
-    "hf_cb_async_io_pairs_buggy": (
-        "a host sync made in the previous loop step, under a flag that says the pair is in use, is not "
-        "taken to order the next step's load into that pair"
-    ),
-    "hf_cb_async_io_pairs_correct": (
-        "a host sync made in the previous loop step, under a flag that says the pair is in use, is not "
-        "taken to order the next step's load into that pair"
-    ),
     "mcore_dyn_ctx_mirror_override_buggy": (
         "a flag on an object made in another object's constructor keeps its constructor value: the method"
         " another entry point calls to set it is not seen"

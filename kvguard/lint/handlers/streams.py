@@ -161,6 +161,7 @@ class StreamApi(Evaluator):
             if device_wide or (isinstance(target, StreamV) and target.current_of == MAIN_THREAD):
                 state.synced = now
             elif isinstance(target, EventV):
+                self._host_waited_on(target)
                 record = state.records.get(target.key)
                 recorded_on = record[0] if record is not None else None
                 if (
@@ -221,6 +222,7 @@ class StreamApi(Evaluator):
             return SeqV((ConstV(0, "err", frame.module.path, None), made)), state
         if last in EVENT_CREATORS or (last == "event" and "numba" in dotted):
             site = _site(frame, call)
+            self._note_pooled(frame, site)
             event = EventV(site, f"event created at {site}")
             state.unrecorded = state.unrecorded | {site}
             return (
@@ -260,6 +262,7 @@ class StreamApi(Evaluator):
             return (ContextV(stream) if stream is not None else UNKNOWN), state
         if last == "Event":
             site = _site(frame, call)
+            self._note_pooled(frame, site)
             state.unrecorded = state.unrecorded | {site}
             return EventV(site, f"event created at {site}"), state
         if last in DEVICE_SYNCS:

@@ -204,6 +204,7 @@ class TensorApi(Evaluator):
             device = kwargs.get("device")
             placed = _device_memory(device) if device is not None else receiver.memory
             site = _buffer_site("alloc", frame, call)
+            self._note_pooled(frame, site)
             return self._fresh_buffer(placed or Memory.UNKNOWN, site, method), state
         if method == "pin_memory" and args and not isinstance(receiver, TensorV):
             # ``get_accelerator().pin_memory(t)``: the tensor is the argument.
@@ -303,6 +304,7 @@ class TensorApi(Evaluator):
             return taint([args[0]]), state
         if last in ALLOCATORS or last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS:
             site = _buffer_site("alloc", frame, call)
+            self._note_pooled(frame, site)
             if dotted.startswith(DEVICE_MODULES) and not dotted.startswith("cupyx"):
                 return self._fresh_buffer(
                     Memory.DEVICE, site, last
