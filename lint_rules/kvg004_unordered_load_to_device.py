@@ -66,8 +66,11 @@ class UnorderedLoadToDevice(Rule):
             "(its callers may have just allocated it): shown with `--include-uncertain`, never "
             "fixed; so is one reached only past a wait skipped where what it waits on is unset "
             "(`if last_use is not None: stream.wait_event(last_use)`: by the code's own account "
-            "no kernel was using the destination). The source access order is not this rule's "
-            "concern: ANY is fine for a pinned host source."
+            "no kernel was using the destination), and a load into one of several alike objects one "
+            "comprehension made (`[IOPair() for _ in range(2)]`, a double buffer) where the host "
+            "waits on events those objects hold: the analysis does not tell the objects apart, so "
+            "whether the compute stream still reads this one is not shown. The source access order "
+            "is not this rule's concern: ANY is fine for a pinned host source."
         ),
         why=(
             "A load overwrites GPU blocks. The scheduler hands a load blocks it just freed, and "
