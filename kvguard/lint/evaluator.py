@@ -102,6 +102,7 @@ from kvguard.lint.reading import (
 )
 from kvguard.lint.results import MAIN_THREAD, CopyRun, HostRead, PendingCopy, entry_step
 from kvguard.lint.values import (
+    SENTINEL,
     UNKNOWN,
     ClassV,
     ConstV,
@@ -1859,6 +1860,15 @@ class Evaluator:
             if isinstance(left, ConstV) and isinstance(right, ConstV):
                 equal = left.value == right.value
                 return ConstV(equal != expr.negated, "==", frame.module.path, None), state
+            if expr.identity and any(
+                isinstance(a, ConstV)
+                and isinstance(a.value, str)
+                and a.value.startswith(SENTINEL)
+                and isinstance(b, (RecordV, ObjectV, TensorV, StreamV, EventV, SeqV))
+                for a, b in ((left, right), (right, left))
+            ):
+                # A sentinel is no record, object or buffer the code made (``job is _STOP``).
+                return ConstV(expr.negated, "is", frame.module.path, None), state
             return UNKNOWN, state
         if isinstance(expr, ir.Not):
             operand, state = self._eval(expr.operand, frame, state)

@@ -28,6 +28,8 @@ class Unknown:
 
 
 UNKNOWN = Unknown()
+# The value of a sentinel ``object()`` starts with this, then where it was made.
+SENTINEL = "<object made at "
 
 
 class StreamEntry(NamedTuple):

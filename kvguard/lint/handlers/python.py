@@ -12,6 +12,7 @@ from kvguard.lint.evaluator import _SPELT_RANGE, Evaluator, Handled
 from kvguard.lint.pathstate import Frame, PathState
 from kvguard.lint.reading import TRUTH_PREFIX, _element, _index, _spelling
 from kvguard.lint.values import (
+    SENTINEL,
     UNKNOWN,
     ConstV,
     CopyApiV,
@@ -118,6 +119,10 @@ class PythonApi(Evaluator):
         """Built-ins and wrappers that pass on what they are given."""
         if dotted in PYTHON_FACTS:
             return UNKNOWN, state  # ``len(ptrs)``: a fact about the argument, not its memory
+        if dotted == "object" and not args and not kwargs:
+            # ``_STOP = object()``: a sentinel, itself and nothing else (``job is _STOP``).
+            site = f"{frame.module.path}:{call.span.line}:{call.span.column}"
+            return ConstV(f"{SENTINEL}{site}", "object()", frame.module.path, call.span), state
         if last == "arange" and dotted.startswith("numpy"):
             # Index values (``base + np.arange(n) * stride``), not memory a copy reads or writes.
             return UNKNOWN, state

@@ -1,0 +1,3 @@
+from flexgen_cpu.generate import generate
+
+__all__ = ["generate"]

@@ -1,0 +1,3 @@
+from flexgen_mt.engine import OffloadedDecoder
+
+__all__ = ["OffloadedDecoder"]

@@ -1,0 +1,1 @@
+"""Chunked KV offload from vLLM paged memory to pinned CPU and local disk."""

@@ -1,0 +1,1 @@
+"""Batched reranker: numba scoring kernel, CuPy streams, executor read-back."""

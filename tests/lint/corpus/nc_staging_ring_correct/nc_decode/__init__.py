@@ -1,0 +1,1 @@
+"""Greedy decode step with asynchronous token read-back through a pinned ring."""

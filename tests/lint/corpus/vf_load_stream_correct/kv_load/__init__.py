@@ -1,0 +1,3 @@
+from kv_load.connector_worker import LayerwiseOffloadWorker, LoadSpec, StoreSpec
+
+__all__ = ["LayerwiseOffloadWorker", "LoadSpec", "StoreSpec"]

@@ -1,0 +1,3 @@
+from disk_offload.handler import BlockTransfer, CpuDiskOffloadingHandler
+
+__all__ = ["BlockTransfer", "CpuDiskOffloadingHandler"]

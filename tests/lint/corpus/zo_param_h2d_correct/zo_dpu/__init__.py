@@ -1,0 +1,3 @@
+from .engine import ZeroOffloadEngine
+
+__all__ = ["ZeroOffloadEngine"]
