@@ -2846,10 +2846,14 @@ class Evaluator:
         if isinstance(event, EventV) and event.key in self._pooled:
             self._pooled_waited = True
 
-    def _fresh_buffer(self, memory: Memory, site: str, allocator: str) -> TensorV:
+    def _fresh_buffer(self, memory: Memory, site: str, allocator: str, state: PathState) -> TensorV:
         """A buffer this entry point allocates: no kernel has read it before its first copy.
-        ``empty`` and its kin leave it unwritten; the rest fill it on the current stream."""
+        ``empty`` and its kin leave it unwritten; the rest fill it on the current stream. Made
+        again (a loop's next turn), it is a new buffer: the uses of the one made before at this
+        site are not its uses."""
         self._fresh.add(site)
+        state.writes.pop(site, None)
+        state.reads.pop(site, None)
         if allocator.startswith(("empty", "new_empty")) or allocator in DEVICE_ALLOCATORS:
             self._unwritten.add(site)
         return TensorV(memory, site)

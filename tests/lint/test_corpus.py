@@ -24,28 +24,25 @@ Found = set[tuple[str, int, str]]
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
     "fg_store_cache_buggy": (
-        "not yet diagnosed: an event recorded on the compute stream before the forward that writes the "
-        "new K/V, waited on by the store-cache stream"
+        "a tensor a kernel computes carries no write on its stream once it passes through a list field "
+        "and a call, so a wait on an event recorded before the forward is not found stale"
     ),
     "vf_spill_writer_buggy": (
-        "not yet diagnosed: a host read in a thread-pool job submitted through functools.partial, before "
-        "the event carried with it is synchronized"
+        "`from pkg import mod` then `mod.f` handed to `partial(...)` does not read mod, and a batch copy "
+        "through a pointer table keys its pending copy by the table's name, not the pinned buffer"
     ),
     "acc_prefetch_buggy": (
-        "not yet diagnosed: a prefetch hook triggered through a functools.partial on the previous layer's"
-        " hook loads into a pooled slot whose release event is ignored"
+        "a field set to None by the constructor and another method and to an event by a third is taken as"
+        " never None, so `if self.loaded is not None: return` always returns"
     ),
     "clx_async_placement_buggy": (
-        "not yet diagnosed: a property that returns the result of an asynchronous `.to('cpu', "
-        "non_blocking=True)` read on a thread-pool worker"
-    ),
-    "clx_chunk_reload_correct": (
-        "not yet diagnosed: a block allocated fresh inside the chunk stream's context on every take is "
-        "not taken as fresh"
+        "a module whose only threads are a ThreadPoolExecutor is not read, and a copy left running into a"
+        " buffer handed to a third object's field is not seen by another object's entry point that reads "
+        "it"
     ),
     "lc_batched_memcpy_buggy": (
-        "not yet diagnosed: an asyncio put task writes the raw pinned object before awaiting the event's "
-        "synchronize"
+        "an address taken from an object's field (`obj.address + off`, a free list's `pop()`) loses which"
+        " pinned memory it points into, so the read through `from_address(self.address)` is not matched"
     ),
     "nc_readback_executor_buggy": (
         "a host read after a callback added with `stream.add_callback` fired (it runs after the stream's "

@@ -205,7 +205,7 @@ class TensorApi(Evaluator):
             placed = _device_memory(device) if device is not None else receiver.memory
             site = _buffer_site("alloc", frame, call)
             self._note_pooled(frame, site)
-            return self._fresh_buffer(placed or Memory.UNKNOWN, site, method), state
+            return self._fresh_buffer(placed or Memory.UNKNOWN, site, method, state), state
         if method == "pin_memory" and args and not isinstance(receiver, TensorV):
             # ``get_accelerator().pin_memory(t)``: the tensor is the argument.
             pinned = args[0]
@@ -307,11 +307,11 @@ class TensorApi(Evaluator):
             self._note_pooled(frame, site)
             if dotted.startswith(DEVICE_MODULES) and not dotted.startswith("cupyx"):
                 return self._fresh_buffer(
-                    Memory.DEVICE, site, last
+                    Memory.DEVICE, site, last, state
                 ), state  # cupy's arrays live on the device
             like = last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS
             memory = _allocation_memory(args, kwargs, like=like, from_data=last in DATA_CONSTRUCTORS)
-            return self._fresh_buffer(memory, site, last), state
+            return self._fresh_buffer(memory, site, last, state), state
         if last in PINNED_ALLOCATORS:
             return TensorV(Memory.HOST, _buffer_site("alloc", frame, call)), state
         if last in RAW_ALLOCATORS:
@@ -320,7 +320,7 @@ class TensorApi(Evaluator):
         if last in RAW_ADDRESS_WRAPPERS:
             return TensorV(Memory.UNKNOWN, _buffer_site("alloc", frame, call), mapped=True), state
         if last in DEVICE_ALLOCATORS and dotted.startswith(DEVICE_MODULES):
-            return self._fresh_buffer(Memory.DEVICE, _buffer_site("alloc", frame, call), last), state
+            return self._fresh_buffer(Memory.DEVICE, _buffer_site("alloc", frame, call), last, state), state
         if last in DEVICE_NAMES:
             return ConstV("cuda", dotted, frame.module.path, None), state
         if last == "device" and args and isinstance(args[0], ConstV):
