@@ -2130,10 +2130,12 @@ class Evaluator:
             return MethodV(base, name)
         if isinstance(base, ConstV) and name == "value":
             return base
-        if name == "device" and (placed := memory_of(base)) in (Memory.DEVICE, Memory.HOST):
-            # ``torch.empty(n, device=t.device)`` allocates where t lives.
+        if name == "device" and memory_of(base) is Memory.DEVICE:
+            # ``torch.empty(n, device=t.device)`` allocates where the GPU tensor t lives. (A
+            # tensor made with no device is not placed by it: a default device the code sets
+            # elsewhere, or a later ``.to()``, moves what it stands for.)
             path = frame.module.path if frame else ""
-            return ConstV("cuda" if placed is Memory.DEVICE else "cpu", _spelling(expr), path, expr.span)
+            return ConstV("cuda", _spelling(expr), path, expr.span)
         if name in ARRAY_METADATA and memory_of(base) is not None:
             return UNKNOWN  # a shape or a dtype: host metadata, not the array's memory
         if name in ARRAY_ADDRESSES and isinstance(base, TensorV):
