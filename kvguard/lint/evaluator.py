@@ -2363,16 +2363,15 @@ class Evaluator:
                 callee = self._attribute(receiver, call.func, frame)
             if isinstance(receiver, Unknown):
                 holder = frame.env.get("self")
-                # ``self.worker.step()``: a wrapped object's method, not the wrapper's own.
-                wrapped = (
+                excluded = None
+                if (
                     isinstance(spelled, ir.Attr)
                     and isinstance(spelled.base, ir.Name)
                     and spelled.base.id == "self"
                     and isinstance(holder, ObjectV)
-                )
-                excluded = (
-                    (holder.module, holder.qualname) if wrapped and isinstance(holder, ObjectV) else None
-                )
+                ):
+                    # ``self.worker.step()``: a wrapped object's method, not the wrapper's own.
+                    excluded = (holder.module, holder.qualname)
                 callee = self._overrides(call.func.name, receiver.spelling, call, excluded) or callee
         else:
             callee, state = self._eval(call.func, frame, state)
