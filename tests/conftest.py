@@ -1,5 +1,6 @@
 """Settings for the whole suite."""
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # No test may depend on how fast the machine is: CI machines are small and busy, and a first
@@ -7,3 +8,9 @@ from hypothesis import HealthCheck, settings
 # their count, not by a deadline, and slow data generation is no failure.
 settings.register_profile("kvguard", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("kvguard")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked slow (a whole real code base checked, a real vLLM release's suite) first,
+    so that under xdist they start at once on every worker rather than last on one."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -1,19 +1,22 @@
-"""kvguard over the whole installed vLLM package of each tested release: no crash, the
-offload code of the newest release clean, and exactly the findings docs/triage-vllm.md
-explains."""
+"""kvguard over the whole vLLM package of each tested release, copied into a fork's git work
+tree: no crash, the offload code of the newest release clean, exactly the findings
+docs/triage-vllm.md explains, each regression of the store fix found and a backport clean."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.lint.conftest import json_findings
 from tests.lint.vllm_edits import backport, regressions
 from tests.vllm import venvs
 
@@ -44,18 +47,73 @@ def _package(release: str) -> Path:
     return Path(found)
 
 
-@pytest.mark.parametrize("release", venvs.RELEASES)
-def test_findings_on_the_vllm_package_are_the_triaged_ones(release: str) -> None:
-    package = _package(release)
-    result = subprocess.run(
-        [sys.executable, "-I", "-m", "kvguard", "check", "--format", "json", "--exit-zero", "vllm"],
-        cwd=package.parent,
+@dataclass(frozen=True)
+class Fork:
+    """A release's package copied into a git work tree (a fork's checkout), checked once
+    whole: its findings, and a summary cache the tests that copy it start warm from."""
+
+    root: Path
+    findings: list[dict[str, Any]]
+    env: dict[str, str]
+
+    def copy(self, destination: Path) -> Path:
+        """The checkout, cache included, copied to ``destination``."""
+        shutil.copytree(self.root, destination, symlinks=True)
+        return destination
+
+
+def _check(cwd: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-I", "-m", "kvguard", "check", *args],
+        cwd=cwd,
+        env=env,
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=1800,
     )
+
+
+def _findings(cwd: Path, env: dict[str, str], *targets: str) -> list[dict[str, Any]]:
+    result = _check(cwd, env, "--format", "json", "--exit-zero", *targets)
     assert result.returncode == 0, result.stderr
-    findings = json.loads(result.stdout)["findings"]
+    findings: list[dict[str, Any]] = json.loads(result.stdout)["findings"]
+    return findings
+
+
+def _found(cwd: Path, env: dict[str, str], *targets: str) -> set[tuple[str, str]]:
+    return {(f["path"], f["code"]) for f in _findings(cwd, env, *targets)}
+
+
+@pytest.fixture(scope="module")
+def forks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Fork]]:
+    """Each release's fork, made and checked on first use. The cache key's home is the
+    module's, so that copies of a fork read its cache (a key per test would refuse it)."""
+    home = tmp_path_factory.mktemp("vllm-tree-cache-key")
+    env = {**os.environ, "XDG_CACHE_HOME": str(home)}
+    made: dict[str, Fork] = {}
+
+    class Forks(dict[str, Fork]):
+        def __missing__(self, release: str) -> Fork:
+            root = _copy(release, tmp_path_factory.mktemp(f"vllm-{release}"))
+            made[release] = self[release] = Fork(root, _findings(root, env, "vllm"), env)
+            return made[release]
+
+    yield Forks()
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("vllm-0.33.0")
+def test_findings_on_the_0_33_package_are_the_triaged_ones(forks: dict[str, Fork]) -> None:
+    _assert_triaged(forks["0.33.0"].findings, "0.33.0")
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("vllm-0.23.0")
+def test_findings_on_the_0_23_package_are_the_triaged_ones(forks: dict[str, Fork]) -> None:
+    _assert_triaged(forks["0.23.0"].findings, "0.23.0")
+
+
+def _assert_triaged(findings: list[dict[str, Any]], release: str) -> None:
     assert [f for f in findings if f["code"] == "KVG000"] == []  # every file read and parsed
     found = {(f"{f['path']}:{f['line']}", f["code"]) for f in findings}
     assert found == _triaged(release), "update docs/triage-vllm.md: the findings changed"
@@ -86,55 +144,50 @@ def _copy(release: str, destination: Path) -> Path:
     return destination
 
 
-def _found(cwd: Path, *targets: str) -> set[tuple[str, str]]:
-    return {(f["path"], f["code"]) for f in json_findings(cwd, *targets)}
-
-
-def test_each_regression_of_the_0_33_store_fix_is_found_in_the_whole_package(tmp_path: Path) -> None:
+@pytest.mark.slow
+@pytest.mark.xdist_group("vllm-0.33.0")
+@pytest.mark.parametrize("name", sorted(regressions.REGRESSIONS))
+def test_each_regression_of_the_0_33_store_fix_is_found_in_the_whole_package(
+    name: str, forks: dict[str, Fork], tmp_path: Path
+) -> None:
     """In a full copy of the package (not a subtree), each edit that brings the race back is
     reported by a check of the package, and by a check of the edited file alone (what the
     pre-commit hook runs for that commit), from the fork's root and from inside the package."""
-    fork = _copy("0.33.0", tmp_path)
-    clean = _found(fork, "vllm")
-    for name, (_, _, _, code) in regressions.REGRESSIONS.items():
-        file = fork / regressions.OFFLOAD / regressions.REGRESSIONS[name][0]
-        original = file.read_text()
-        edited = regressions.apply(fork, name)
-        new = _found(fork, "vllm") - clean
-        assert {found_code for _, found_code in new} == {code}, name
-        assert new <= _found(fork, edited.relative_to(fork).as_posix()), name
-        inside = {(f"vllm/{path}", found_code) for path, found_code in _found(fork / "vllm", ".")}
-        assert new <= inside, name
-        file.write_text(original)
+    clean = forks["0.33.0"]
+    fork = clean.copy(tmp_path / "fork")
+    before = {(f["path"], f["code"]) for f in clean.findings}
+    edited = regressions.apply(fork, name)
+    new = _found(fork, clean.env, "vllm") - before
+    assert {found_code for _, found_code in new} == {regressions.REGRESSIONS[name][3]}
+    assert new <= _found(fork, clean.env, edited.relative_to(fork).as_posix())
+    inside = {(f"vllm/{path}", found_code) for path, found_code in _found(fork / "vllm", clean.env, ".")}
+    assert new <= inside
 
 
-def test_a_backport_of_the_store_fix_to_0_23_is_clean_of_the_store_race(tmp_path: Path) -> None:
-    fork = _copy("0.23.0", tmp_path)
+@pytest.mark.slow
+@pytest.mark.xdist_group("vllm-0.23.0")
+def test_a_backport_of_the_store_fix_to_0_23_is_clean_of_the_store_race(
+    forks: dict[str, Fork], tmp_path: Path
+) -> None:
+    base = forks["0.23.0"]
+    fork = base.copy(tmp_path / "fork")
     backport.apply(fork)
-    found = {(path, code) for path, code in _found(fork, "vllm") if "simple_kv_offload" in path}
+    found = {(path, code) for path, code in _found(fork, base.env, "vllm") if "simple_kv_offload" in path}
     # The loads stay unordered, as in 0.24.0: the backport fixed stores only.
     assert found == {("vllm/v1/simple_kv_offload/cuda_mem_ops.py", "KVG004")}
 
 
-def test_no_fix_is_offered_that_would_switch_the_vllm_0_23_loads(tmp_path: Path) -> None:
+@pytest.mark.slow
+@pytest.mark.xdist_group("vllm-0.23.0")
+def test_no_fix_is_offered_that_would_switch_the_vllm_0_23_loads(forks: dict[str, Fork]) -> None:
     """On real code: the seed's ANY literal is built once by `build_params` for stores and
     loads alike, so STREAM there would switch the loads too; kvguard offers no fix and says
     why, and the copy-thread store and load have no mechanical fix either."""
-    shutil.copytree(_package("0.23.0"), tmp_path / "vllm", ignore=shutil.ignore_patterns("__pycache__"))
-
-    def kvguard(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-I", "-m", "kvguard", "check", *args, "vllm"],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-
-    diff = kvguard("--diff")
+    fork = forks["0.23.0"]
+    diff = _check(fork.root, fork.env, "--diff", "vllm")
     assert (diff.returncode, diff.stdout) == (0, ""), diff.stderr
-    report = json.loads(kvguard("--format", "json", "--exit-zero").stdout)["findings"]
-    assert {(f["path"], f["line"], f["code"]) for f in report} == {
+    report = fork.findings
+    assert {(f["path"], f["line"], f["code"]) for f in report if "simple_kv_offload" in f["path"]} == {
         ("vllm/v1/simple_kv_offload/cuda_mem_ops.py", 143, "KVG002"),
         ("vllm/v1/simple_kv_offload/cuda_mem_ops.py", 184, "KVG001"),
         ("vllm/v1/simple_kv_offload/cuda_mem_ops.py", 184, "KVG004"),
