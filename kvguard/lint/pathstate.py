@@ -159,35 +159,47 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
         merged.records[event] = max(
             (s.records[event] for s in states if event in s.records), key=lambda r: r[1]
         )
+    # Paths often leave these maps as they found them: a map equal to one already merged
+    # whole adds nothing, and the first is taken whole (dict operations, not a loop).
     writes = merged.writes
+    whole: list[dict[str, tuple[int, int, str]]] = []
     for state, ordered in zip(states, all_ordered, strict=True):
         # A write its own path ordered every stream behind (a host sync after it) is done
         # for every later copy: merged with another path's older barrier it would look stale.
-        for tensor, write in state.writes.items():
-            if ordered is not None and write[0] < ordered:
-                continue
-            latest = writes.get(tensor)
-            if latest is None or latest[0] < write[0]:
-                writes[tensor] = write
-    reads = merged.reads
-    for state in states:
-        if not reads:
-            reads.update(state.reads)
+        written = state.writes
+        if not written or (ordered is None and any(written == done for done in whole)):
             continue
-        for tensor, read in state.reads.items():
-            latest = reads.get(tensor)
-            if latest is None or latest[0] < read[0]:
-                reads[tensor] = read
+        if not writes:
+            writes.update(
+                written if ordered is None else {t: w for t, w in written.items() if w[0] >= ordered}
+            )
+        else:
+            for tensor, write in written.items():
+                if ordered is not None and write[0] < ordered:
+                    continue
+                latest = writes.get(tensor)
+                if latest is None or latest[0] < write[0]:
+                    writes[tensor] = write
+        if ordered is None:
+            whole.append(written)
+    merged.reads = _latest_of([s.reads for s in states])
+    pending = merged.pending
+    merged_pending: list[dict[str, PendingCopy]] = []
     for state in states:
-        for key, copy in state.pending.items():
-            # Still running on some path: reading is unsafe; surely so where the code shows
-            # that nothing waited for it on that path.
-            known = merged.pending.get(key)
-            if known is None or (not known.established and copy.established):
-                merged.pending[key] = copy
-    for state in states:
-        for key, time in state.issued.items():
-            merged.issued[key] = max(time, merged.issued.get(key, time))
+        source = state.pending
+        if not source or any(source == done for done in merged_pending):
+            continue
+        if not pending:
+            pending.update(source)
+        else:
+            for key, copy in source.items():
+                # Still running on some path: reading is unsafe; surely so where the code
+                # shows that nothing waited for it on that path.
+                known = pending.get(key)
+                if known is None or (not known.established and copy.established):
+                    pending[key] = copy
+        merged_pending.append(source)
+    merged.issued = _latest_time([s.issued for s in states])
     merged.carried = frozenset.intersection(*(s.carried for s in states))
     merged.joined = frozenset.intersection(*(s.joined for s in states))
     merged.launched = max(s.launched for s in states)
@@ -214,6 +226,40 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
         )
         if key not in merged.barriers and covered:
             merged.maybe_ordered[key] = min(s.maybe_ordered[key] for s in states if key in s.maybe_ordered)
+    return merged
+
+
+def _latest_of(maps: list[dict[str, tuple[int, int, str]]]) -> dict[str, tuple[int, int, str]]:
+    """Each key's entry with the latest time (its first item) over the maps."""
+    merged: dict[str, tuple[int, int, str]] = {}
+    done: list[dict[str, tuple[int, int, str]]] = []
+    for source in maps:
+        if not source or any(source == seen for seen in done):
+            continue
+        if not merged:
+            merged.update(source)
+        else:
+            for key, entry in source.items():
+                latest = merged.get(key)
+                if latest is None or latest[0] < entry[0]:
+                    merged[key] = entry
+        done.append(source)
+    return merged
+
+
+def _latest_time(maps: list[dict[str, int]]) -> dict[str, int]:
+    """Each key's latest time over the maps."""
+    merged: dict[str, int] = {}
+    done: list[dict[str, int]] = []
+    for source in maps:
+        if not source or any(source == seen for seen in done):
+            continue
+        if not merged:
+            merged.update(source)
+        else:
+            for key, time in source.items():
+                merged[key] = max(time, merged.get(key, time))
+        done.append(source)
     return merged
 
 

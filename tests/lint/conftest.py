@@ -44,9 +44,12 @@ def json_findings(cwd: Path, *targets: str) -> list[dict[str, Any]]:
 
 @pytest.fixture(autouse=True)
 def private_cache_key(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The cache key of each test lives in a directory of its own, not the user's."""
+    """The cache key of each test lives in a directory of its own, not the user's; so does
+    the working directory, where a check of files outside any project keeps its cache (in
+    the repository's, tests on other workers would overwrite each other's results)."""
     home = tmp_path_factory.mktemp("user-cache")
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
     return home
 
 
