@@ -916,7 +916,8 @@ class Evaluator:
         one path and one the code does not show on another is not fresh after them."""
         live = [path.env for path in paths if not path.state.returned]
         for name, value in merged.items():
-            if any(isinstance(env.get(name), Unknown) for env in live):
+            # Only these can hold a fresh buffer (the cheap test first: this runs at every join).
+            if isinstance(value, (TensorV, SeqV)) and any(isinstance(env.get(name), Unknown) for env in live):
                 merged[name] = self._maybe_reused(value)
         return merged
 

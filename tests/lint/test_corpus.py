@@ -318,9 +318,6 @@ KNOWN_GAPS = {
         "an event recorded by another entry point of the object after the producer's last write is not "
         "taken as a barrier where a second entry point waits on it"
     ),
-    "numba_spill_callback_buggy": (
-        "numba's `Stream.add_callback(fn, arg)` is not read as running fn after the stream's queued work"
-    ),
     "trt_copy_policy_registry_buggy": (
         "a registry a decorator fills is not read as holding the classes; a method inherited from the "
         "base class then runs only with the base class's attribute value"

@@ -14,6 +14,7 @@ from kvguard.lint.reading import EXECUTOR_JOB_AT, _executor_job, _site
 from kvguard.lint.values import (
     UNKNOWN,
     ClassV,
+    ConstV,
     ExternalV,
     FuncV,
     LambdaV,
@@ -21,6 +22,7 @@ from kvguard.lint.values import (
     QueueGetV,
     QueueV,
     SeqV,
+    StreamV,
     Value,
 )
 
@@ -53,6 +55,8 @@ class HandoffApi(Evaluator):
             return UNKNOWN, state
         if method in ("get", "get_nowait") and isinstance(receiver, QueueV):
             return QueueGetV(receiver), state
+        if method in _STREAM_CALLBACKS and isinstance(receiver, StreamV) and args:
+            return self._stream_callback(call, method, receiver, args, kwargs, frame, state)
         waited = _worker_wait(method, receiver, call)
         if waited is not None:
             # ``await loop.run_in_executor(None, done.synchronize)``, ``asyncio.to_thread(
@@ -93,6 +97,43 @@ class HandoffApi(Evaluator):
             # torch's (a project's own ``register_hook`` method runs as the code it is)
             self._register_hooks(method, args, call, frame)
         return None
+
+    def _stream_callback(
+        self,
+        call: ir.Call,
+        method: str,
+        stream: StreamV,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """``stream.add_callback(fn, arg)`` (numba, cupy) and ``stream.launch_host_func(fn, arg)``
+        (cupy): fn runs on a driver thread once the work queued on the stream so far is done,
+        as a thread that waited for that stream. A queue's ``put`` given as fn puts there then."""
+        synced = self._special(call, "synchronize", stream, UNKNOWN, [], {}, frame, state.copy())
+        landed = synced[1] if synced is not None else state.copy()
+        payload = (
+            args[1] if len(args) > 1 else kwargs.get("arg", ConstV(None, "None", frame.module.path, None))
+        )
+        step = FlowStep(frame.module.path, call.span.line, call.span.column, f"{method} on {stream.label}")
+        job = call.args[0] if call.args else None
+        if isinstance(job, ir.Attr) and job.name in ("put", "put_nowait"):
+            queue, _ = self._eval(job.base, frame, state.copy())
+            if isinstance(queue, QueueV):
+                if self._reporting or not self._puts.get(queue.key):
+                    putter = frame.stack[-1] if frame.stack else ""
+                    self._puts.setdefault(queue.key, []).append(
+                        Put(payload, landed, self._flow_to(frame, step), putter)
+                    )
+                return UNKNOWN, state
+        # numba's and cupy's ``add_callback`` call fn(stream, status, arg); ``launch_host_func``
+        # calls fn(arg).
+        arguments = (stream, UNKNOWN, payload) if method == "add_callback" else (payload,)
+        self._threads.append(
+            ThreadStart(args[0], arguments, landed, self._flow_to(frame, step), method, self._fallback)
+        )
+        return UNKNOWN, state
 
     def _is_thread_class(self, cls: tuple[str, str]) -> bool:
         """The class or one of its project bases derives from ``threading.Thread``."""
@@ -152,6 +193,9 @@ class HandoffApi(Evaluator):
             return ExternalV(f"{dotted}()"), state  # its ``start()`` is the library's
         return None
 
+
+# Stream methods that run a host function once the stream's queued work is done.
+_STREAM_CALLBACKS = ("add_callback", "launch_host_func")
 
 # Hand-offs whose result the caller awaits (``submit`` returns a future it may never wait on).
 _AWAITED_JOBS = ("run_in_executor", "to_thread")
