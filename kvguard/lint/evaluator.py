@@ -1818,6 +1818,22 @@ class Evaluator:
                 entries = self._keyed_comprehension(expr, expr.key, iterable, frame, state)
                 if entries is not None:
                     return entries
+            if (
+                expr.key is None
+                and isinstance(expr.element, (ir.Index, ir.Attr, ir.Name))
+                and isinstance(iterable, SeqV)
+                and 0 < len(iterable.items) <= _SPELT_RANGE
+                and all(isinstance(item, ConstV) and item.value is not None for item in iterable.items)
+            ):
+                # ``(self._streams[k] for k in ("upload", "compute"))``: a lookup per constant the
+                # code spells, each its own item (what unpacking them binds).
+                picked = []
+                for item in iterable.items:
+                    scope = replace(frame, env=dict(frame.env))
+                    state = self._assign(expr.target, item, scope, state, expr)
+                    value, state = self._eval(expr.element, scope, state)
+                    picked.append(value)
+                return SeqV(tuple(picked)), state
             count = _small_range(iterable)
             # ``[Pair() for _ in range(2)]``: one object stands for several.
             several = frame.several or (count >= 2 and isinstance(expr.element, ir.Call))

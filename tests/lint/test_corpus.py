@@ -413,6 +413,74 @@ KNOWN_GAPS = {
         "an event made and recorded only under `if self.sealed is None:` is taken as recorded on every "
         "call, though later calls wait on the stale event"
     ),
+    "megatron_dynamic_context_buggy": (
+        "a count field the constructor sets to 0 and a method the project never calls raises is read as 0"
+        " (a join of one constant and an unknown keeps the constant), so `if count == 0: return` cuts off"
+        " the mirror's copy and its later read"
+    ),
+    "zero_infinity_prefetch_buggy": (
+        "fields set on objects the code does not place (`param.ds_gpu_buffer = ...` on parameters from "
+        "`module.parameters()`) are not seen by another method, so the prefetch's direction is not shown"
+    ),
+    "colossal_gemini_chunks_buggy": (
+        "a pinned buffer stored in a field of a loop variable over a parameter (`chunk.cpu_shard = "
+        "torch.empty(..., pin_memory=True)`) is not seen by the method that writes it out, so its pending"
+        " copy is not linked to the read"
+    ),
+    "ctypes_kv_block_mover_correct": (
+        "a blocking `.tolist()` of `torch.argmax` over the model's output, which the code does not place,"
+        " orders a later load only as a maybe, and KVG004 (unlike KVG001) does not make such a load "
+        "uncertain"
+    ),
+    "flexgen_offload_schedule_correct": (
+        "two buffers of one list indexed by `j % 2` and `(j - 1) % 2` are taken as one buffer, and a "
+        "`torch.stack` after the final sync counts as producer work left unordered for the next call"
+    ),
+    "trt_overlap_sampler_buggy": (
+        "a torch function's result over a model output the code does not place "
+        "(`torch.argmax(logits).to(torch.int32)`) is not read as a tensor, so its `.to('cpu', "
+        "non_blocking=True)` is no copy; a constructor never called in the project runs with its "
+        "parameter's default, pruning the other branch"
+    ),
+    "lmcache_gpu_connector_buggy": (
+        "a buffer allocated with `device=` a constructor parameter is not placed, though the same device "
+        "value makes a CUDA stream (`torch.cuda.Stream(device=self.device)`): neither copy's direction is"
+        " shown (both only uncertain)"
+    ),
+    "hf_offloaded_cache_buggy": (
+        "device caches allocated on `torch.device(device)` from a constructor parameter are not placed, "
+        "though the same device makes the prefetch stream: the load's direction is not shown (only an "
+        "uncertain KVG001)"
+    ),
+    "accelerate_prefetch_hooks_buggy": (
+        "arena views handed out by a helper returning a dict comprehension of `narrow(...).view(...)` are"
+        " not read, the arena's device comes from a dataclass `__post_init__` over an entry-point "
+        "parameter, and the write-back goes through module tensors accelerate places"
+    ),
+    "lmcache_local_disk_backend_buggy": (
+        "a pinned buffer taken with `list.pop()` (no argument) from a pool list is not one of the list's "
+        "buffers, so the copy into it leaves nothing pending for the writer's read"
+    ),
+    "mooncake_pd_sender_buggy": (
+        "`numpy.ctypeslib.as_array(ptr, shape)` in a property is taken as a host read of the staging "
+        "memory, not a view of it, so the finding lands there and the checksum over the view is not "
+        "linked to the copy"
+    ),
+    "mooncake_pd_sender_correct": (
+        "each `yield` of a plain generator the copy loop iterates counts as a producer write (the "
+        "caller's kernels may run there), so the barrier taken before the loop is taken as stale"
+    ),
+    "sglang_overlap_scheduler_buggy": (
+        "a field of an object returned by code outside the project, set to the copied tensor only under "
+        "`if batch.return_logprob:`, is taken as set on every path, so `if out.next_token_logprobs is not"
+        " None:` always syncs"
+    ),
+    "megatron_activation_offload_correct": (
+        "a store into a dict field inside a stream block on an opaque stream "
+        "(`self.tensor_tag_to_state[tag] = ...` under `with torch.cuda.stream(ctx.handler.h2d_stream)`) "
+        "counts as a kernel write there, so only streams the project made look like producers and the "
+        "wait on the current stream orders nothing"
+    ),
 }
 
 

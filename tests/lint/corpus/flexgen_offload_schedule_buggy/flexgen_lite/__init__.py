@@ -1,0 +1,4 @@
+from .opt_lm import OptLM
+from .policy import Policy
+
+__all__ = ["OptLM", "Policy"]
