@@ -12,5 +12,11 @@ settings.load_profile("kvguard")
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked slow (a whole real code base checked, a real vLLM release's suite) first,
-    so that under xdist they start at once on every worker rather than last on one."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    the longest first: xdist deals the first tests out to the workers in turn, so the long
+    ones start at once and spread over every worker rather than last on one."""
+
+    def minutes(item: pytest.Item) -> float:
+        slow = item.get_closest_marker("slow")
+        return float(slow.args[0]) if slow is not None and slow.args else 0.0
+
+    items.sort(key=minutes, reverse=True)

@@ -18,7 +18,7 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 INNER = Path(__file__).parent / "inner"
 
 
-@pytest.mark.slow
+@pytest.mark.slow(5)
 @pytest.mark.parametrize("release", venvs.RELEASES)
 def test_adapter_suite_passes_on_release(release: str, tmp_path: Path) -> None:
     python = venvs.ensure_env(release)
