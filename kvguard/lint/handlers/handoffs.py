@@ -43,15 +43,7 @@ class HandoffApi(Evaluator):
         if method in ("put", "put_nowait") and isinstance(receiver, QueueV) and args:
             step = FlowStep(frame.module.path, call.span.line, call.span.column, f"put on {receiver.label}")
             self._handoffs_reached += 1
-            if self._reporting or not self._puts.get(receiver.key):
-                self._puts.setdefault(receiver.key, []).append(
-                    Put(
-                        args[0],
-                        state.copy(),
-                        self._flow_to(frame, step),
-                        frame.stack[-1] if frame.stack else "",
-                    )
-                )
+            self._note_put(receiver, args[0], state.copy(), frame, step)
             return UNKNOWN, state
         if method in ("get", "get_nowait") and isinstance(receiver, QueueV):
             return QueueGetV(receiver), state
@@ -98,6 +90,17 @@ class HandoffApi(Evaluator):
             self._register_hooks(method, args, call, frame)
         return None
 
+    def _note_put(
+        self, queue: QueueV, payload: Value, state: PathState, frame: Frame, step: FlowStep
+    ) -> None:
+        """A payload put on a project queue, in the state it was put in (the collecting pass keeps
+        the first put per queue; the reporting pass every one)."""
+        if self._reporting or not self._puts.get(queue.key):
+            putter = frame.stack[-1] if frame.stack else ""
+            self._puts.setdefault(queue.key, []).append(
+                Put(payload, state, self._flow_to(frame, step), putter)
+            )
+
     def _stream_callback(
         self,
         call: ir.Call,
@@ -121,11 +124,7 @@ class HandoffApi(Evaluator):
         if isinstance(job, ir.Attr) and job.name in ("put", "put_nowait"):
             queue, _ = self._eval(job.base, frame, state.copy())
             if isinstance(queue, QueueV):
-                if self._reporting or not self._puts.get(queue.key):
-                    putter = frame.stack[-1] if frame.stack else ""
-                    self._puts.setdefault(queue.key, []).append(
-                        Put(payload, landed, self._flow_to(frame, step), putter)
-                    )
+                self._note_put(queue, payload, landed, frame, step)
                 return UNKNOWN, state
         # numba's and cupy's ``add_callback`` call fn(stream, status, arg); ``launch_host_func``
         # calls fn(arg).
