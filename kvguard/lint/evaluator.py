@@ -32,7 +32,7 @@ from kvguard.lint.api import (
 )
 from kvguard.lint.config import AnalysisSettings
 from kvguard.lint.dependencies import IMPORTS, NAME, NotingDict
-from kvguard.lint.facts import Memory, SourceOrder
+from kvguard.lint.facts import ORDER_STREAM, Memory, SourceOrder
 from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.pathstate import (
     BEFORE_PATH,
@@ -277,6 +277,8 @@ class Evaluator:
         self._fresh: set[str] = set()
         self._unwritten: set[str] = set()  # fresh buffers no kernel filled (``empty``)
         self._methods_by_name: dict[str, list[tuple[str, str, bool]]] | None = None
+        # By (method name, the call's identity, the class left out): the classes it may run in.
+        self._override_owners: dict[tuple[str, int, tuple[str, str] | None], list[tuple[str, str]]] = {}
         # Buffers and events made for one of several alike objects (a double buffer's pairs),
         # and whether the host waits on such an event (a protocol per object, which the
         # analysis does not follow object by object).
@@ -335,7 +337,7 @@ class Evaluator:
         # (not those of a fallback root on a stream it cannot resolve into device memory): an
         # entry point that reached none cannot report.
         self._recordable_copies = 0
-        self._host_reads_seen = 0  # reads on the host of a buffer, pending copy or not
+        self._host_reads_seen = 0  # reads on the host of a buffer a copy may still be writing
         self._handoffs_reached = 0  # puts on queues
         self._inherited_copies = 0  # copies entry points started with, left by earlier calls
         # Fields and globals (heap keys) read by the entry point now running; for each entry
@@ -467,6 +469,11 @@ class Evaluator:
         if call is not None:
             frame.aliases = self._aliases(function, func.bound, call, caller)
         started = self._clock
+        handed = (
+            set(_held_buffer_keys(SeqV((*args, *(v for _, v in kwargs)))))
+            if holder is not None and state.pending
+            else set()
+        )
         bound_at_entry = dict(env)
         entered_on = state.streams
         state = self._block(function.body, frame, state)
@@ -477,13 +484,18 @@ class Evaluator:
             # Each way out on its own: one that issued no copy on a stream leaves it as it was.
             for end in ends or [state]:
                 self._note_exit(holder, end, started)
-                if end.pending:
-                    # What a call of the object left unfinished, for its other methods that
-                    # code outside the project calls later (a ``save()`` after ``update()``).
+                # What a call of the object left unfinished, for its other methods that code
+                # outside the project calls later (a ``save()`` after ``update()``): the copies
+                # it started, and those into buffers its caller handed it (``submit(payload)``),
+                # not every copy its caller had running.
+                started_here = {
+                    key: copy for key, copy in end.pending.items() if copy.time >= started or key in handed
+                }
+                if started_here:
                     left = self._left_pending.setdefault(holder, {})
-                    if not end.pending.keys() <= left.keys():
+                    if not started_here.keys() <= left.keys():
                         self._changed((holder[0], holder[1], _LEFT_PENDING))
-                    left.update(end.pending)
+                    left.update(started_here)
         state = merge_paths(ends, [None] * len(ends)) if ends else state
         state.returned = False
         if len(frame.returns) == len(ends) == len(frame.exits) > 1:
@@ -1454,10 +1466,7 @@ class Evaluator:
         frame: Frame,
         state: PathState,
     ) -> None:
-        if _only_addresses(value):
-            return
-        self._host_reads_seen += 1
-        if not state.pending or not self._reporting:
+        if _only_addresses(value) or not state.pending:
             return
         copy = state.pending.get(self._identity(value, expr, frame))
         if copy is None and isinstance(expr, ir.Index) and not how.startswith(_SCALAR_READS):
@@ -1468,7 +1477,10 @@ class Evaluator:
         if copy is None:
             # A container of buffers read whole (``torch.save({"k": self.key_cache}, path)``).
             copy = next((state.pending[k] for k in _held_buffer_keys(value) if k in state.pending), None)
-        if copy is not None:
+        if copy is None:
+            return
+        self._host_reads_seen += 1
+        if self._reporting:
             read = _read_spelling(expr) if expr is not None else ""
             self.host_reads.append(
                 HostRead(frame.module.path, call.span, call.lines, how, copy, frame.flow, frame.thread, read)
@@ -1828,9 +1840,9 @@ class Evaluator:
                 # ``(self._streams[k] for k in ("upload", "compute"))``: a lookup per constant the
                 # code spells, each its own item (what unpacking them binds).
                 picked = []
-                for item in iterable.items:
+                for constant in iterable.items:
                     scope = replace(frame, env=dict(frame.env))
-                    state = self._assign(expr.target, item, scope, state, expr)
+                    state = self._assign(expr.target, constant, scope, state, expr)
                     value, state = self._eval(expr.element, scope, state)
                     picked.append(value)
                 return SeqV(tuple(picked)), state
@@ -2284,16 +2296,23 @@ class Evaluator:
                     self._methods_by_name.setdefault(function.name, []).append(
                         (module, function.class_name, strong)
                     )
-        found_by_name = [
-            (module, cls, strong)
-            for module, cls, strong in self._methods_by_name.get(name, [])
-            # ``comm.init()`` is not a call of ``Backend.init(self, caches, stream)``.
-            if (call is None or _accepts(self._functions[(module, f"{cls}.{name}")], call))
-            and (module, cls) != excluded
-        ]
-        # Those that name a stream construct or a copy first; only if none does, those that
-        # write or read buffers (a helper class whose method fills what a copy reads).
-        owners = [(m, c) for m, c, strong in found_by_name if strong] or [(m, c) for m, c, _ in found_by_name]
+        # The same call is met on every path through it: its owners are found once.
+        cached = (name, id(call), excluded)
+        owners = self._override_owners.get(cached)
+        if owners is None:
+            found_by_name = [
+                (module, cls, strong)
+                for module, cls, strong in self._methods_by_name.get(name, [])
+                # ``comm.init()`` is not a call of ``Backend.init(self, caches, stream)``.
+                if (call is None or _accepts(self._functions[(module, f"{cls}.{name}")], call))
+                and (module, cls) != excluded
+            ]
+            # Those that name a stream construct or a copy first; only if none does, those
+            # that write or read buffers (a helper class whose method fills what a copy reads).
+            owners = [(m, c) for m, c, strong in found_by_name if strong] or [
+                (m, c) for m, c, _ in found_by_name
+            ]
+            self._override_owners[cached] = owners
         if not 1 <= len(owners) <= _MAX_OVERRIDES:
             return None
         options = [
@@ -2726,7 +2745,12 @@ class Evaluator:
                 self._clock,
             )
             self._recordable_copies += 1  # a host read of its destination may report
-        elif not (self._fallback and unresolved):
+        elif not (self._fallback and unresolved) and (
+            # On the thread's current stream in stream order the copy is ordered behind its
+            # producer by construction: no rule reports it, and its entry point need not run
+            # again for it.
+            stream is not None or (order is not None and order.value != ORDER_STREAM)
+        ):
             self._recordable_copies += 1
         if not self._reporting:
             return state

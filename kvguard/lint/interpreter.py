@@ -239,13 +239,25 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         calls_before = len(self._called_in_order)
         before = self._reportable()
         self._run_root(key)
+        alike: list[tuple[str, str, dict[str, list[Value]]]] = []
         for instance in runs:
+            # Instances of one class whose own fields hold the same values (a layer made at
+            # a hundred sites with the same arguments) run alike: one runs for them all.
+            fields = self._own_fields(instance)
+            if (instance.module, instance.qualname, fields) in alike:
+                continue
+            alike.append((instance.module, instance.qualname, fields))
             self._run_root(key, instance)
         if self._reportable().reports_since(before):
             self._effective.add(key)
         if not self._reporting:
             called = self._called_in_order[calls_before:]
             self._collected[key] = (started, self._heap_reads, len(runs), called)
+
+    def _own_fields(self, instance: ObjectV) -> dict[str, list[Value]]:
+        """What the fields of one instance (not its class as a whole) hold so far."""
+        owner = (instance.module, f"{instance.qualname}@{instance.site}")
+        return {name: list(self._heap.get((*owner, name), ())) for name in self._fields_of.get(owner, ())}
 
     def _rerun_starved(self) -> None:
         """Entry points that took from a queue only threads fill (a result queue a worker
