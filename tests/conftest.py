@@ -12,8 +12,9 @@ settings.load_profile("kvguard")
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked slow (a whole real code base checked, a real vLLM release's suite) first,
-    the longest first: xdist deals the first tests out to the workers in turn, so the long
-    ones start at once and spread over every worker rather than last on one."""
+    the longest first. With ``--maxschedchunk=1`` (pyproject.toml) xdist hands each worker the
+    next test as it finishes one, so the long ones spread over every worker; by default it
+    sends each worker a block of consecutive tests, and the first block held them all."""
 
     def minutes(item: pytest.Item) -> float:
         slow = item.get_closest_marker("slow")
