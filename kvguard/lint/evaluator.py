@@ -277,8 +277,11 @@ class Evaluator:
         self._fresh: set[str] = set()
         self._unwritten: set[str] = set()  # fresh buffers no kernel filled (``empty``)
         self._methods_by_name: dict[str, list[tuple[str, str, bool]]] | None = None
-        # By (method name, the call's identity, the class left out): the classes it may run in.
-        self._override_owners: dict[tuple[str, int, tuple[str, str] | None], list[tuple[str, str]]] = {}
+        # By (method name, the call's shape, the class left out): the classes it may run in.
+        self._override_owners: dict[
+            tuple[str, tuple[bool, int, tuple[str, ...]] | None, tuple[str, str] | None],
+            list[tuple[str, str]],
+        ] = {}
         # Buffers and events made for one of several alike objects (a double buffer's pairs),
         # and whether the host waits on such an event (a protocol per object, which the
         # analysis does not follow object by object).
@@ -2296,8 +2299,12 @@ class Evaluator:
                     self._methods_by_name.setdefault(function.name, []).append(
                         (module, function.class_name, strong)
                     )
-        # The same call is met on every path through it: its owners are found once.
-        cached = (name, id(call), excluded)
+        # Calls met again (on every path through them) find their owners once, by what
+        # ``_accepts`` reads of a call: its star arguments, positional count and keywords.
+        shape = (
+            None if call is None else (bool(call.star_args), len(call.args), tuple(k for k, _ in call.kwargs))
+        )
+        cached = (name, shape, excluded)
         owners = self._override_owners.get(cached)
         if owners is None:
             found_by_name = [

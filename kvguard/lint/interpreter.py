@@ -43,7 +43,6 @@ from kvguard.lint.handlers.tensors import TensorApi
 from kvguard.lint.pathstate import Frame, PathState, ThreadStart
 from kvguard.lint.reading import (
     _HOST_READS,
-    _LEFT_PENDING,
     _TENSOR_WRITE,
     _WHOLE_BUFFER_READS,
     BUILTIN_METHODS,
@@ -223,12 +222,9 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         runs = self._instances_for(key) if instances else []
         if self._reporting and key not in self._effective and key in self._collected:
             started, read, instance_count, called = self._collected[key]
-            changed = [k for k in read if self._heap_changed.get(k, -1) > started]
-            # Run alone, with no arguments, a fallback root's fields change little; copies an
-            # earlier call of an object it calls left unfinished, learnt after it ran, do.
-            fallback_unchanged = self._fallback and not any(k[2] == _LEFT_PENDING for k in changed)
+            changed = any(self._heap_changed.get(k, -1) > started for k in read)
             # Skipped, it still counts as calling what it called: those do not run on their own.
-            if fallback_unchanged or (len(runs) <= instance_count and not changed):
+            if len(runs) <= instance_count and not changed:
                 for function in called:
                     self._note_called(function)
                 return
