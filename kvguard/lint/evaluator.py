@@ -2301,9 +2301,7 @@ class Evaluator:
                     )
         # Calls met again (on every path through them) find their owners once, by what
         # ``_accepts`` reads of a call: its star arguments, positional count and keywords.
-        shape = (
-            None if call is None else (bool(call.star_args), len(call.args), tuple(k for k, _ in call.kwargs))
-        )
+        shape = None if call is None else (call.star_args, len(call.args), tuple(k for k, _ in call.kwargs))
         cached = (name, shape, excluded)
         owners = self._override_owners.get(cached)
         if owners is None:
