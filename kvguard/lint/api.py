@@ -179,6 +179,18 @@ RAW_ALLOCATORS = {
         Memory.HOST,
     ),
 }
+# Device modules whose functions take only their accelerator's device, and those functions
+# (by the device argument, first or ``device=``): a value given there is no CPU device.
+ACCELERATOR_MODULES = frozenset(
+    {"torch.cuda", "torch.xpu", "torch.npu", "torch.mlu", "torch.musa", "torch.hpu", "torch.accelerator"}
+)
+ACCELERATOR_DEVICE_CALLS = frozenset(
+    {"Stream", "set_device", "device", "current_stream", "default_stream", "synchronize"}
+    | {"mem_get_info", "get_device_properties", "set_device_index"}
+)
+# DeepSpeed's accelerator queries, as a CUDA device answers them: its streams do not order
+# each other by themselves, and its calls return before the device work ends.
+ACCELERATOR_QUERIES = {"resolves_data_dependency": False, "is_synchronized_device": False}
 # What accelerator objects say is the device: ``device=get_accelerator().device_name()``.
 DEVICE_NAMES = frozenset({"device_name", "current_device_name", "current_device"})
 

@@ -23,6 +23,7 @@ from typing import TypeVar
 
 from kvguard.lint import ir, serial
 from kvguard.lint.api import SEED_NAMES, WEAK_NAMES
+from kvguard.lint.devices import accelerator_params
 from kvguard.lint.reading import (
     _TENSOR_WRITE,
     _WHOLE_BUFFER_READS,
@@ -78,6 +79,12 @@ def module_shape(code: ir.ModuleCode) -> str:
         )
     for cls in code.classes:
         facts.append((cls.qualname, cls.name, tuple(_spelling(base) for base in cls.bases)))
+    facts.append(
+        sorted(
+            (qualname, sorted(names))
+            for qualname, names in accelerator_params(code.functions, code.imports).items()
+        )
+    )
     _, mentioned, passed = _names_used(code.body)
     facts.append((bool(mentioned & SEED_NAMES), sorted(passed)))
     return _digest(serial.dumps(facts))

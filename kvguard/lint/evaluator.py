@@ -32,6 +32,7 @@ from kvguard.lint.api import (
 )
 from kvguard.lint.config import AnalysisSettings
 from kvguard.lint.dependencies import IMPORTS, NAME, NotingDict
+from kvguard.lint.devices import accelerator_params
 from kvguard.lint.facts import ORDER_STREAM, Memory, SourceOrder
 from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.pathstate import (
@@ -201,6 +202,12 @@ class Evaluator:
                 self._functions[(module.name, function.qualname)] = function
             for cls in module.code.classes:
                 self._classes[(module.name, cls.qualname)] = cls
+        # Parameters the code itself hands to an API that takes only an accelerator's device.
+        self._accelerator_params: dict[tuple[str, str], frozenset[str]] = {
+            (module.name, qualname): names
+            for module in self._modules.values()
+            for qualname, names in accelerator_params(module.code.functions, module.code.imports).items()
+        }
         # Which methods assign each field (module, class, field), read off their code: a field
         # one of them assigns is unknown where that method never ran.
         self._field_writers: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
@@ -647,6 +654,12 @@ class Evaluator:
                 env[param.name] = value
             else:
                 env[param.name] = Unknown(param.name, from_caller=self._fallback and caller.depth == 0)
+        accelerator = self._accelerator_params.get((module.name, function.qualname), frozenset())
+        for name in accelerator:
+            if isinstance(env.get(name), Unknown):
+                # No caller in the project says which device, but the code makes a CUDA stream
+                # (or the like) on it: an accelerator's.
+                env[name] = ConstV("cuda", name, module.path, None, f"parameter '{name}'")
         return env
 
     def _block(self, statements: Sequence[ir.Stmt], frame: Frame, state: PathState) -> PathState:

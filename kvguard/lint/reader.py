@@ -320,7 +320,7 @@ class ModuleReader:
             kind = _DEVICE_SPEC.match(head.value) if isinstance(head, cst.FormattedStringText) else None
             if kind is not None:
                 return ir.Const(kind.group(0), self._span(node))  # ``f"cuda:{rank}"``: that kind of device
-        if isinstance(node, (cst.Tuple, cst.List)):
+        if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
             return ir.Seq(
                 tuple(
                     ir.Starred(self._expr(e.value))

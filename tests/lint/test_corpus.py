@@ -442,16 +442,6 @@ KNOWN_GAPS = {
         "non_blocking=True)` is no copy; a constructor never called in the project runs with its "
         "parameter's default, pruning the other branch"
     ),
-    "lmcache_gpu_connector_buggy": (
-        "a buffer allocated with `device=` a constructor parameter is not placed, though the same device "
-        "value makes a CUDA stream (`torch.cuda.Stream(device=self.device)`): neither copy's direction is"
-        " shown (both only uncertain)"
-    ),
-    "hf_offloaded_cache_buggy": (
-        "device caches allocated on `torch.device(device)` from a constructor parameter are not placed, "
-        "though the same device makes the prefetch stream: the load's direction is not shown (only an "
-        "uncertain KVG001)"
-    ),
     "accelerate_prefetch_hooks_buggy": (
         "arena views handed out by a helper returning a dict comprehension of `narrow(...).view(...)` are"
         " not read, the arena's device comes from a dataclass `__post_init__` over an entry-point "

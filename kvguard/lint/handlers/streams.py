@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from kvguard.lint import ir
 from kvguard.lint.api import (
+    ACCELERATOR_QUERIES,
     CURRENT_STREAM,
     DEVICE_SYNCS,
     EVENT_CREATORS,
@@ -60,6 +61,9 @@ class StreamApi(Evaluator):
         """``s.wait_stream(p)``, ``s.wait_event(e)``, ``e.record(s)``, ``e.wait(s)``, ``x.synchronize()``
         and their cupy and cuda.core spellings."""
         now = self._clock
+        if method in ACCELERATOR_QUERIES and not args and not kwargs:
+            answer = ACCELERATOR_QUERIES[method]
+            return ConstV(answer, f"{_spelling(call.func)}()", frame.module.path, call.span), state
         if method == "enter_context" and args and (entered := _stream_context(args[0])) is not None:
             # ``stack.enter_context(torch.cuda.stream(s))``: s is current until the ExitStack's
             # block ends (``Evaluator._with_context`` restores the streams there).
