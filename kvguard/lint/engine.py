@@ -360,9 +360,18 @@ def _summaries(
     _parse_for_names(callers, "calls", candidates, results, cache, jobs, progress, sources)
     # A module the parsed files import from, which defines what they use (a helper that
     # writes the buffers, a class whose methods they call): parsed for those definitions.
-    _parse_for_names(
-        _definitions_used(candidates, results), "defines", candidates, results, cache, jobs, progress, sources
-    )
+    used = _definitions_used(candidates, results)
+    _parse_for_names(used, "defines", candidates, results, cache, jobs, progress, sources)
+    # Records a parsed file builds from another module (a result type it returns): their
+    # importers handle what it returns.
+    more = {name for names in used.values() for name in names if not name.startswith(".")} - exported
+    if more:
+        callers = {
+            index: frozenset(unparsed.imported) & more
+            for index, unparsed in enumerate(results)
+            if unparsed is not None and not unparsed.parsed
+        }
+        _parse_for_names(callers, "calls", candidates, results, cache, jobs, progress, sources)
     return [summary for summary in results if summary is not None]
 
 

@@ -971,7 +971,7 @@ class Evaluator:
         ):
             # No turn on this path (``if plan.offloads or plan.onboards:`` was false: both empty).
             return self._block(statement.orelse, frame, state)
-        if statement.target is not None and _spelt_pairs(iterated):
+        if statement.target is not None and (_spelt_pairs(iterated) or _spelt_rows(statement)):
             assert isinstance(iterated, SeqV)
             return self._block(statement.orelse, frame, self._each_pair(statement, iterated, frame, state))
         element = _element(iterated)
@@ -1872,9 +1872,9 @@ class Evaluator:
                 # ``[torch.cuda.Stream() for _ in range(2)]``: that many distinct streams.
                 return SeqV(tuple(replace(element, key=f"{element.key}#{i}") for i in range(count))), state
             if all(
-                isinstance(option, (StreamV, EventV, ObjectV, FuncV, QueueV, ClassV, RecordV))
+                isinstance(option, (StreamV, EventV, ObjectV, FuncV, QueueV, ClassV, RecordV, SeqV))
                 for option in options(element)
-            ):
+            ) and (not isinstance(element, SeqV) or isinstance(expr.element, ir.Seq)):
                 # ``[torch.cuda.Stream() for _ in range(n)]``, ``{c.name: c for c in classes}``,
                 # ``[Slot(host=torch.empty(n, pin_memory=True)) for _ in range(k)]``
                 return SeqV((element,)), state
@@ -3353,6 +3353,19 @@ def _spelt_pairs(value: Value) -> bool:
             isinstance(item, SeqV) and len(item.items) == 2 and isinstance(item.items[0], ConstV)
             for item in value.items
         )
+    )
+
+
+def _spelt_rows(loop: ir.Loop) -> bool:
+    """A loop that unpacks rows the code spells in place (``for host, dev in ((h_q, d_q),
+    (h_s, d_s)):``): each turn has its own row."""
+    target, rows = loop.target, loop.iter
+    return (
+        isinstance(target, ir.Seq)
+        and isinstance(rows, ir.Seq)
+        and 0 < len(rows.items) <= _SPELT_RANGE
+        and not rows.keys
+        and all(isinstance(row, ir.Seq) and len(row.items) == len(target.items) for row in rows.items)
     )
 
 

@@ -23,6 +23,10 @@ Found = set[tuple[str, int, str]]
 # Projects the analysis does not get right yet, and why. Each is an expected failure that
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
+    "cupy_stream_use_spectrogram_correct": (
+        "a record taken with `popleft()` only while `queue[0].landed.done` (cupy's event query, in an `and`)"
+        " holds is not taken as one whose copy has landed"
+    ),
     "fg_store_cache_buggy": (
         "a tensor a kernel computes carries no write on its stream once it passes through a list field "
         "and a call, so a wait on an event recorded before the forward is not found stale"
@@ -132,7 +136,6 @@ KNOWN_GAPS = {
     "hf_flexgen_three_streams_buggy": "loads into one buffer of a set made together, used by compute",
     "hf_flexgen_three_streams_correct": "writes to one buffer of a set made together are not told apart",
     "train_hybrid_optimizer_offload_buggy": "writes by a fused in-place optimizer op on a list of params",
-    "kv_lmcache_property_objects_buggy": "a generator's copies, their sides placed only through next()",
     "train_activation_offload_buggy": "barrier before an opaque call that writes",
     "train_offload_config_barrier_buggy": "KVG003 under a constructor flag that is off by default",
     "train_fsdp_cpu_offload_grads_buggy": "loss.backward() runs no autograd Function's backward",
@@ -151,10 +154,6 @@ KNOWN_GAPS = {
     "hf_continuous_batching_swap_correct": (
         "a host wait that ends one call of the step orders the copies the next call issues before its "
         "compute (carried only for waits on the copy's stream)"
-    ),
-    "kv_offload_stream_pool_buggy": (
-        "a wait on the end event of the last job in a deque of dataclasses (not placed, so taken as a "
-        "barrier)"
     ),
     "mcore_moe_dtoh_sync_point_buggy": (
         "a field reset then raised in order (the sync point) is read as every value it ever holds, so the"
@@ -236,10 +235,6 @@ KNOWN_GAPS = {
     "cupy_runtime_feature_cache_buggy": (
         "a victim slot returned by a method that loops over a dict field, then stored back into it, hides"
         " the load; a destination the entry point allocated counts as fresh even after kernels read it"
-    ),
-    "cupy_stream_use_spectrogram_buggy": (
-        "results of out-of-place cupy ops under `s.use()` are not taken as made on s (a false KVG001 "
-        "where they are copied there), and pinned buffers kept in a deque field lose their pending copy"
     ),
     "numba_ensemble_params_buggy": (
         "a destination the entry point allocated counts as fresh though kernels on other streams read it "

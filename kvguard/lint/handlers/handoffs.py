@@ -10,7 +10,7 @@ from kvguard.lint.api import HOOK_REGISTRATIONS, QUEUES
 from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.findings import FlowStep
 from kvguard.lint.pathstate import Frame, PathState, Put, ThreadStart
-from kvguard.lint.reading import EXECUTOR_JOB_AT, _executor_job, _site
+from kvguard.lint.reading import EXECUTOR_JOB_AT, _executor_job, _site, _spelling
 from kvguard.lint.values import (
     UNKNOWN,
     ClassV,
@@ -40,6 +40,11 @@ class HandoffApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """``q.put(x)`` and ``q.get()`` on a project queue, ``pool.submit(fn, ...)`` and its kin."""
+        registration = self._inherited_registration(call, method, frame)
+        if registration:
+            # ``class Offload(saved_tensors_hooks)`` calling ``super().__init__(pack, unpack)``.
+            self._register_hooks(registration, args, call, frame)
+            return UNKNOWN, state
         if method in ("put", "put_nowait") and isinstance(receiver, QueueV) and args:
             step = FlowStep(frame.module.path, call.span.line, call.span.column, f"put on {receiver.label}")
             self._handoffs_reached += 1
@@ -146,6 +151,25 @@ class HandoffApi(Evaluator):
                 if isinstance(value, ExternalV) and value.dotted == "threading.Thread":
                     return True
         return False
+
+    def _inherited_registration(self, call: ir.Call, method: str, frame: Frame) -> str:
+        """The torch hook registration a method's class extends, where the method calls its
+        ``super().__init__``; "" otherwise."""
+        func = call.func
+        if not (
+            method == "__init__"
+            and isinstance(func, ir.Attr)
+            and isinstance(func.base, ir.Call)
+            and _spelling(func.base.func) == "super"
+            and frame.stack
+        ):
+            return ""
+        current = self._functions.get((frame.module.name, frame.stack[-1]))
+        cls = self._classes.get((frame.module.name, current.class_name)) if current else None
+        if cls is None:
+            return ""
+        spelled = (_spelling(base).rsplit(".", 1)[-1] for base in cls.bases)
+        return next((name for name in spelled if name in HOOK_REGISTRATIONS), "")
 
     def _register_hooks(self, how: str, args: Sequence[Value], call: ir.Call, frame: Frame) -> None:
         """Each project function given to torch as a hook runs later, on the thread that runs

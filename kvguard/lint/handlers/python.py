@@ -49,6 +49,8 @@ class PythonApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """Reads and fills of lists, dicts and records."""
+        if method == "popleft" and not args and isinstance(receiver, (SeqV, UnionV)):
+            return _element(receiver), state
         if (
             method in ("get", "pop", "setdefault")
             and args
@@ -58,7 +60,7 @@ class PythonApi(Evaluator):
             # ``cache.get(key)``: what was stored there, as ``cache[key]`` would give it.
             stored = _index(receiver, args[0])
             return (join([stored, args[1]]) if method == "setdefault" and len(args) > 1 else stored), state
-        if method in ("append", "extend", "add", "insert") and isinstance(call.func, ir.Attr):
+        if method in ("append", "appendleft", "extend", "add", "insert") and isinstance(call.func, ir.Attr):
             holder = call.func.base
             if isinstance(holder, (ir.Name, ir.Attr)):
                 frame.env.pop(f"{TRUTH_PREFIX}{_spelling(holder)}", None)  # no longer known empty
@@ -77,14 +79,15 @@ class PythonApi(Evaluator):
                 and isinstance(holder.base, ir.Name)
                 and isinstance(frame.env.get(holder.base.id), (RecordV, ObjectV))
                 and args
-                and isinstance(args[-1], TensorV)
+                and isinstance(args[-1], (TensorV, RecordV, ObjectV))
                 and method != "extend"
             ):
                 # ``batch.buffers.append(buf)`` on a record made here, ``self.host.append(buf)``
                 # on an object: its list holds buf too.
                 current, _ = self._eval(holder, frame, state.copy())
+                added = args[-1] if isinstance(args[-1], TensorV) else SeqV((args[-1],))
                 if isinstance(current, (SeqV, UnionV)):
-                    state = self._assign(holder, join([current, args[-1]]), frame, state, call)
+                    state = self._assign(holder, join([current, added]), frame, state, call)
             return UNKNOWN, state
         if method in ("values", "items") and not args and isinstance(receiver, SeqV):
             # A dict the code filled (``{n: Stream() for n in names}``): its values, keyed by
