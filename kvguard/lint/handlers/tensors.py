@@ -267,13 +267,18 @@ class TensorApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """Functions that read their arguments on the host (``bytes(t)``, ``numpy.asarray(t)``)."""
+        # Positional and keyword arguments alike (``np.savez(path, q=host_q)``); ``out=`` is written.
+        given = [
+            *zip(args, call.args, strict=False),
+            *((kwargs[key], expr) for key, expr in call.kwargs if key in kwargs and key != "out"),
+        ]
         if last in HOST_READ_FUNCTIONS:
-            for value, expr in zip(args, call.args, strict=False):
+            for value, expr in given:
                 self._host_read(value, expr, f"`{last}()`", call, frame, state)
         if dotted == "numpy.frombuffer" and args and isinstance(args[0], TensorV):
             return replace(args[0], address=False), state  # an array over that memory
         if dotted.startswith("numpy.") and last not in NUMPY_VIEWS and last not in HOST_READ_FUNCTIONS:
-            for value, expr in zip(args, call.args, strict=False):
+            for value, expr in given:
                 if host_elements(value):
                     self._host_read(value, expr, f"`{dotted}()`", call, frame, state)
         if dotted in OS_WRITES and len(args) > 1 and len(call.args) > 1:
