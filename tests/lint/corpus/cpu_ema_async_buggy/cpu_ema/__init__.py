@@ -1,0 +1,4 @@
+from .config import EMAConfig
+from .ema import CPUEMAModel
+
+__all__ = ["CPUEMAModel", "EMAConfig"]

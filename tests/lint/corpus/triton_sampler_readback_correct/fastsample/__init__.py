@@ -1,0 +1,3 @@
+from .sampler import GreedySampler, SamplerStats
+
+__all__ = ["GreedySampler", "SamplerStats"]

@@ -1,0 +1,3 @@
+from .engine import TrtRunner
+
+__all__ = ["TrtRunner"]
