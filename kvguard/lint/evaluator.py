@@ -2790,6 +2790,15 @@ class Evaluator:
         made_on_copy_stream = (
             made is not None and made[2] == copy_stream and (write is None or write[0] <= made[0])
         )
+        # Allocated on this path and last written there on the copy's own stream (data copied
+        # in as it was made): no other producer to wait for.
+        filled_on_copy_stream = (
+            write is not None
+            and write[2] == copy_stream
+            and isinstance(source, TensorV)
+            and source.key in self._fresh
+            and state.writes.get(source.key) == write
+        )
         if write is not None and (write[2] == copy_stream or write[2] in self._copy_streams):
             # Written on the copy's own stream (stream order covers it), or by another copy
             # stream: not the producer this rule orders against.
@@ -2865,7 +2874,8 @@ class Evaluator:
                 unwritten_source=(
                     isinstance(source, TensorV) and source.key in self._unwritten and write is None
                 )
-                or made_on_copy_stream,
+                or made_on_copy_stream
+                or filled_on_copy_stream,
                 implied_destination=implied_destination,
                 blocking=not asynchronous,
                 destination_from_caller=isinstance(destination, Unknown) and destination.from_caller,

@@ -316,7 +316,12 @@ class TensorApi(Evaluator):
                 ), state  # cupy's arrays live on the device
             like = last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS
             memory = _allocation_memory(args, kwargs, like=like, from_data=last in DATA_CONSTRUCTORS)
-            return self._fresh_buffer(memory, site, last, state), state
+            made = self._fresh_buffer(memory, site, last, state)
+            if last in DATA_CONSTRUCTORS and memory is Memory.DEVICE:
+                # ``torch.tensor(ids, device="cuda")`` copies the data in on the current stream:
+                # work there is ordered after it.
+                state.writes[site] = (self._clock, call.span.line, self._running_on(frame, state))
+            return made, state
         if last in PINNED_ALLOCATORS:
             return TensorV(Memory.HOST, _buffer_site("alloc", frame, call)), state
         if last in RAW_ALLOCATORS:
