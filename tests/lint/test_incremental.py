@@ -185,3 +185,34 @@ def test_a_changed_module_constant_is_seen(tmp_path: Path, project: str, file: s
     path = root / file
     path.write_text(_edit(path.read_text(), "module constant changed", index))
     assert _check(root).findings == _check(root, use_cache=False).findings
+
+
+STAGER = """import torch
+
+
+class Stager:
+    def __init__(self, n, device):
+        self.device = device
+        self.buf = torch.zeros(n, device=device)
+        self.host = torch.empty(n, pin_memory=True)
+        self.side = torch.cuda.Stream()
+
+    def update(self, x):
+        self.buf.add_(x)
+
+    def store(self):
+        with torch.cuda.stream(self.side):
+            self.host.copy_(self.buf, non_blocking=True)
+"""
+DESCRIBE = "\n    def describe(self):\n        return torch.cuda.get_device_properties(self.device)\n"
+
+
+def test_a_method_that_shows_a_parameter_is_a_cuda_device_places_it(tmp_path: Path) -> None:
+    # An edit elsewhere in the class shows the parameter is a CUDA device: where the memory
+    # allocated on it lives changes, so the cached result cannot stand.
+    write_tree(tmp_path, {"a.py": STAGER + DESCRIBE.replace("self.device", "0")})
+    before = _check(tmp_path).findings
+    assert [f.code for f in before] == ["KVG001"] and "does not place" in before[0].message
+    (tmp_path / "a.py").write_text(STAGER + DESCRIBE)
+    after = _check(tmp_path).findings
+    assert [f.code for f in after] == ["KVG001"] and "(GPU to host)" in after[0].message
