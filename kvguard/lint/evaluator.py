@@ -659,7 +659,7 @@ class Evaluator:
             if isinstance(env.get(name), Unknown):
                 # No caller in the project says which device, but the code makes a CUDA stream
                 # (or the like) on it: an accelerator's.
-                env[name] = ConstV("cuda", name, module.path, None, f"parameter '{name}'")
+                env[name] = ConstV("cuda", name, module.path, None)
         return env
 
     def _block(self, statements: Sequence[ir.Stmt], frame: Frame, state: PathState) -> PathState:
