@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from kvguard.lint import ir
 from kvguard.lint.api import ACCELERATOR_DEVICE_CALLS, ACCELERATOR_MODULES
-from kvguard.lint.reading import _nested
+from kvguard.lint.reading import _nested, calls_in
 
 
 def accelerator_params(
@@ -56,7 +56,7 @@ def accelerator_params(
 def _devices_given(statements: Sequence[ir.Stmt], imports: dict[str, str]) -> Iterable[ir.Expr]:
     """The device arguments of calls, anywhere in the statements, to APIs that take only an
     accelerator's device."""
-    for call in _calls(statements):
+    for call in calls_in(statements):
         if not isinstance(call.func, ir.Attr) or call.star_args:
             continue
         keywords = dict(call.kwargs)
@@ -95,15 +95,3 @@ def _dotted(expr: ir.Expr, imports: dict[str, str]) -> str:
         base = _dotted(expr.base, imports)
         return f"{base}.{expr.name}" if base else ""
     return ""
-
-
-def _calls(value: object) -> Iterable[ir.Call]:
-    """Every call in statements or expressions, nested functions' bodies left out."""
-    if isinstance(value, ir.Call):
-        yield value
-    if isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _calls(item)
-    elif hasattr(value, "__dataclass_fields__") and not isinstance(value, ir.Function):
-        for name in value.__dataclass_fields__:
-            yield from _calls(getattr(value, name))

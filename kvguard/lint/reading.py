@@ -27,6 +27,7 @@ from kvguard.lint.api import (
     WEAK_NAMES,
 )
 from kvguard.lint.facts import Memory, SourceOrder
+from kvguard.lint.findings import Span
 from kvguard.lint.pathstate import Branch, Frame
 from kvguard.lint.values import (
     UNKNOWN,
@@ -64,26 +65,29 @@ _NEW_STREAM = "a stream created here"
 EMPTIED = SeqV(())
 
 
+def calls_in(value: object) -> Iterable[ir.Call]:
+    """Every call in statements or expressions, nested blocks included, nested functions'
+    bodies left out."""
+    if isinstance(value, ir.Call):
+        yield value
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            yield from calls_in(item)
+    elif hasattr(value, "__dataclass_fields__") and not isinstance(value, (ir.Function, Span)):
+        for name in value.__dataclass_fields__:
+            yield from calls_in(getattr(value, name))
+
+
 def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
     """Names called plainly (``helper(...)``) and methods called on ``self``."""
     plain: set[str] = set()
     on_self: set[str] = set()
-
-    def visit(value: object) -> None:
-        if isinstance(value, ir.Call):
-            func = value.func
-            if isinstance(func, ir.Name):
-                plain.add(func.id)
-            elif isinstance(func, ir.Attr) and isinstance(func.base, ir.Name) and func.base.id == "self":
-                on_self.add(func.name)
-        if isinstance(value, (tuple, list)):
-            for item in value:
-                visit(item)
-        elif hasattr(value, "__dataclass_fields__") and not isinstance(value, ir.Function):
-            for name in value.__dataclass_fields__:
-                visit(getattr(value, name))
-
-    visit(tuple(statements))  # the walk descends into nested blocks itself
+    for call in calls_in(tuple(statements)):
+        func = call.func
+        if isinstance(func, ir.Name):
+            plain.add(func.id)
+        elif isinstance(func, ir.Attr) and isinstance(func.base, ir.Name) and func.base.id == "self":
+            on_self.add(func.name)
     return plain, on_self
 
 
