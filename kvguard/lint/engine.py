@@ -352,12 +352,9 @@ def _summaries(
     # A file that names nothing the gate knows but imports a function or class the parsed
     # files export calls into the analysis: it is parsed too, for those calls.
     exported = {name for done in results if done is not None for name in done.exported}
-    callers = {
-        index: frozenset(unparsed.imported) & exported
-        for index, unparsed in enumerate(results)
-        if unparsed is not None and not unparsed.parsed
-    }
-    _parse_for_names(callers, "calls", candidates, results, cache, jobs, progress, sources)
+    _parse_for_names(
+        _importers(results, exported), "calls", candidates, results, cache, jobs, progress, sources
+    )
     # A module the parsed files import from, which defines what they use (a helper that
     # writes the buffers, a class whose methods they call): parsed for those definitions.
     used = _definitions_used(candidates, results)
@@ -366,13 +363,19 @@ def _summaries(
     # importers handle what it returns.
     more = {name for names in used.values() for name in names if not name.startswith(".")} - exported
     if more:
-        callers = {
-            index: frozenset(unparsed.imported) & more
-            for index, unparsed in enumerate(results)
-            if unparsed is not None and not unparsed.parsed
-        }
-        _parse_for_names(callers, "calls", candidates, results, cache, jobs, progress, sources)
+        _parse_for_names(
+            _importers(results, more), "calls", candidates, results, cache, jobs, progress, sources
+        )
     return [summary for summary in results if summary is not None]
+
+
+def _importers(results: list[FileSummary | None], names: set[str]) -> dict[int, frozenset[str]]:
+    """Each file not parsed yet, by index, with the ones among ``names`` it imports."""
+    return {
+        index: frozenset(unparsed.imported) & names
+        for index, unparsed in enumerate(results)
+        if unparsed is not None and not unparsed.parsed
+    }
 
 
 def _parse_for_names(

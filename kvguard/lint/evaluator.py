@@ -2357,8 +2357,8 @@ class Evaluator:
         ]
         return getters[0] if len(getters) == 1 else UnionV(tuple(getters))
 
-    def _super_method(self, call: ir.Call, frame: Frame) -> FuncV | None:
-        """``super().name(...)`` in a method: the base classes' ``name``, bound to this ``self``."""
+    def _super_caller(self, call: ir.Call, frame: Frame) -> ir.Function | None:
+        """The method a ``super().name(...)`` call is made in; None for any other call."""
         func = call.func
         if not (
             isinstance(func, ir.Attr)
@@ -2368,9 +2368,15 @@ class Evaluator:
             and frame.stack
         ):
             return None
-        current = self._functions.get((frame.module.name, frame.stack[-1]))
+        return self._functions.get((frame.module.name, frame.stack[-1]))
+
+    def _super_method(self, call: ir.Call, frame: Frame) -> FuncV | None:
+        """``super().name(...)`` in a method: the base classes' ``name``, bound to this ``self``."""
+        current = self._super_caller(call, frame)
         if current is None or not current.class_name or not current.params:
             return None
+        func = call.func
+        assert isinstance(func, ir.Attr)
         receiver = frame.env.get(current.params[0].name)
         for base in self._base_classes((frame.module.name, current.class_name)):
             found = self._method(base[0], base[1], func.name)

@@ -155,16 +155,7 @@ class HandoffApi(Evaluator):
     def _inherited_registration(self, call: ir.Call, method: str, frame: Frame) -> str:
         """The torch hook registration a method's class extends, where the method calls its
         ``super().__init__``; "" otherwise."""
-        func = call.func
-        if not (
-            method == "__init__"
-            and isinstance(func, ir.Attr)
-            and isinstance(func.base, ir.Call)
-            and _spelling(func.base.func) == "super"
-            and frame.stack
-        ):
-            return ""
-        current = self._functions.get((frame.module.name, frame.stack[-1]))
+        current = self._super_caller(call, frame) if method == "__init__" else None
         cls = self._classes.get((frame.module.name, current.class_name)) if current else None
         if cls is None:
             return ""
