@@ -732,6 +732,15 @@ class Evaluator:
             leaving.returned = False  # it goes on at the caller, merged with the other exits
             frame.exits.append(leaving)
             return state
+        if isinstance(statement, ir.Raise):
+            if statement.value is not None:
+                state = self._eval(statement.value, frame, state)[1]
+            if frame.raised:
+                frame.raised[-1].append(state.copy())  # to the handlers of the ``try`` around it
+            # The path leaves the function by the exception: it does not go on at the caller
+            # (where every path raises, the caller goes on as if the call returned).
+            state.returned = True
+            return state
         if isinstance(statement, ir.Jump):
             if frame.loops:
                 # The path goes on after the loop, or at its next turn: the rest of the body
@@ -763,12 +772,18 @@ class Evaluator:
         if isinstance(statement, ir.With):
             return self._with(statement, statement.items, frame, state)
         if isinstance(statement, ir.Try):
-            state = self._block(statement.body, frame, state)
+            frame.raised.append([])
+            try:
+                state = self._block(statement.body, frame, state)
+            finally:
+                raised = frame.raised.pop()
             if statement.handlers:
                 ends = [state]
+                # A handler runs where the body raised: anywhere in it, or at a ``raise``.
+                caught = merge_paths([state, *raised], [None] * (len(raised) + 1)) if raised else state
                 self._in_except += 1
                 try:
-                    ends += [self._block(h, frame, state.copy()) for h in statement.handlers]
+                    ends += [self._block(h, frame, caught.copy()) for h in statement.handlers]
                 finally:
                     self._in_except -= 1
                 steps = [self._step(frame, statement.span, "path without an exception")] + [

@@ -30,6 +30,7 @@ from kvguard.lint.dependencies import BODY, CLASS, FUNCTION, UnitIndex
 from kvguard.lint.evaluator import (
     _ANY_STREAM,
     _CALLS_PER_ROOT,
+    _PYTHON_BUILTINS,
     _RUNS_PER_THREAD_FUNCTION,
     Handled,
 )
@@ -107,8 +108,10 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         result = _opaque_call(last, args, kwargs)
         # What an unmodelled library call returns is still that library's object: its methods
         # are read by name as the device modules' are (``get_accelerator().stream(s)``,
-        # ``torch.get_device_module("cuda").Stream()``).
-        return (ExternalV(f"{dotted}()") if result == UNKNOWN else result), state
+        # ``torch.get_device_module("cuda").Stream()``). A built-in's (``range(n)``) is a
+        # plain Python value.
+        opaque = result == UNKNOWN and dotted not in _PYTHON_BUILTINS
+        return (ExternalV(f"{dotted}()") if opaque else result), state
 
     # ------------------------------------------------------------------ driver
     def run(self) -> Analysis:

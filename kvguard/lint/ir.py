@@ -203,6 +203,14 @@ class Jump:
 
 
 @dataclass(frozen=True)
+class Raise:
+    """``raise``: the path ends, unless a ``try`` of the same function around it catches it."""
+
+    value: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True)
 class Yield:
     value: Expr | None
     span: Span
@@ -242,7 +250,7 @@ class With:
     span: Span
 
 
-Stmt = Assign | AugAssign | Eval | Return | Jump | Yield | If | Loop | Try | With
+Stmt = Assign | AugAssign | Eval | Return | Raise | Jump | Yield | If | Loop | Try | With
 
 
 @dataclass(frozen=True)

@@ -300,6 +300,8 @@ class Frame:
     # Per enclosing loop, innermost last: the states of paths that broke out of it, and of
     # paths that continued to its next turn.
     loops: list[tuple[list[PathState], list[PathState]]] = field(default_factory=list)
+    # Per enclosing ``try`` with handlers, innermost last: the states of paths that raised in it.
+    raised: list[list[PathState]] = field(default_factory=list)
     # Names bound to a comparison (``on_side = current != side``): an ``if`` on the name tests it.
     comparisons: dict[str, ir.Equals] = field(default_factory=dict)
     # Building one of several alike objects a comprehension makes (``[Pair() for _ in

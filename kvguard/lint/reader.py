@@ -274,6 +274,8 @@ class ModuleReader:
             yield ir.Eval(self._expr(small.test), span, lines, False)
         elif isinstance(small, cst.Return):
             yield ir.Return(self._optional(small.value), span)
+        elif isinstance(small, cst.Raise):
+            yield ir.Raise(self._optional(small.exc), span)
         elif isinstance(small, (cst.Break, cst.Continue)):
             yield ir.Jump(isinstance(small, cst.Break), span)
         elif isinstance(small, cst.Global) and self._globals:

@@ -194,7 +194,7 @@ def _names_used(
                 if isinstance(target, ir.Index) and isinstance(target.index, (ir.Opaque, ir.Seq)):
                     mentioned.add(_TENSOR_WRITE)  # ``buf[a:b] = x``, ``buf[i, :] += x``
             expr(statement.value)
-        elif isinstance(statement, (ir.Eval, ir.Return, ir.Yield)):
+        elif isinstance(statement, (ir.Eval, ir.Return, ir.Raise, ir.Yield)):
             expr(statement.value)
         elif isinstance(statement, ir.If):
             expr(statement.test)
@@ -329,15 +329,20 @@ def _hands_out_a_field(function: ir.Function) -> bool:
     return False
 
 
+# Container methods that hand out one of the elements.
+_ELEMENT_METHODS = frozenset({"pop", "popleft", "get", "popitem"})
+
+
 def _viewed(expr: ir.Expr) -> ir.Expr:
-    """What an element, slice or view is of (``self.buffer.narrow(0, 0, n)``: ``self.buffer``)."""
+    """What an element, slice or view is of (``self.buffer.narrow(0, 0, n)``: ``self.buffer``;
+    ``self.free.pop()``: ``self.free``)."""
     while True:
         if isinstance(expr, ir.Index):
             expr = expr.base
         elif (
             isinstance(expr, ir.Call)
             and isinstance(expr.func, ir.Attr)
-            and expr.func.name in SAME_MEMORY_METHODS
+            and (expr.func.name in SAME_MEMORY_METHODS or expr.func.name in _ELEMENT_METHODS)
         ):
             expr = expr.func.base
         else:

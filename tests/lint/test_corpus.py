@@ -499,10 +499,6 @@ KNOWN_GAPS = {
         " not read, the arena's device comes from a dataclass `__post_init__` over an entry-point "
         "parameter, and the write-back goes through module tensors accelerate places"
     ),
-    "lmcache_local_disk_backend_buggy": (
-        "a pinned buffer taken with `list.pop()` (no argument) from a pool list is not one of the list's "
-        "buffers, so the copy into it leaves nothing pending for the writer's read"
-    ),
     "mooncake_pd_sender_buggy": (
         "`numpy.ctypeslib.as_array(ptr, shape)` in a property is taken as a host read of the staging "
         "memory, not a view of it, so the finding lands there and the checksum over the view is not "

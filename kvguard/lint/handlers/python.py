@@ -49,8 +49,8 @@ class PythonApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """Reads and fills of lists, dicts and records."""
-        if method == "popleft" and not args and isinstance(receiver, (SeqV, UnionV)):
-            return _element(receiver), state
+        if method in ("pop", "popleft") and not args and isinstance(receiver, (SeqV, UnionV, TensorV)):
+            return _element(receiver), state  # ``free.pop()``: one of the elements
         if (
             method in ("get", "pop", "setdefault")
             and args

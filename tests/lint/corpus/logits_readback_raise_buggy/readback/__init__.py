@@ -1,0 +1,3 @@
+from .sampler import AsyncLogitsReadback
+
+__all__ = ["AsyncLogitsReadback"]
