@@ -294,6 +294,20 @@ EVENT_SYNCS = frozenset(f"{api}EventSynchronize" for api in _RUNTIMES)
 
 # Host synchronisation: device-wide calls, and methods of a stream or an event.
 DEVICE_SYNCS = frozenset({"synchronize", "cudaDeviceSynchronize", "cuCtxSynchronize", "hipDeviceSynchronize"})
+# The driver and runtime entry points read by name: a project helper handed one to call
+# (``call(cu.cuStreamCreate, flags)``, which checks the status) runs it.
+DRIVER_ENTRY_POINTS = (
+    COPY_APIS
+    | STREAM_CREATORS
+    | EVENT_CREATORS
+    | frozenset(EVENT_RECORDS)
+    | frozenset(STREAM_WAITS)
+    | STREAM_SYNCS
+    | EVENT_SYNCS
+    | (DEVICE_SYNCS - {"synchronize"})
+    | frozenset(RAW_WRITES)
+    | frozenset(RAW_ALLOCATORS)
+)
 # Ways the host reads a buffer's bytes: methods of the buffer, and functions given it.
 # ``.numpy()`` is not one: it makes a view, and vLLM reads such views only after a wait.
 HOST_READ_METHODS = frozenset({"tolist", "item", "tobytes", "tofile", "__array__"})

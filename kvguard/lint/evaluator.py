@@ -20,6 +20,7 @@ from kvguard.lint.api import (
     ARRAY_METADATA,
     COPY_APIS,
     DEVICE_ALLOCATORS,
+    DRIVER_ENTRY_POINTS,
     ENUM_TYPES,
     EXIT_STACK,
     HOST_ONLY_MODULES,
@@ -438,8 +439,12 @@ class Evaluator:
             and not _is_property(function)
             and not (len(function.body) == 1 and isinstance(function.body[0], ir.Return))
             and not _hands_out_a_field(function)
-            # A helper handed a stream or event may hand it back (``_ok(cuStreamCreate())``).
-            and not any(_carries_handle(value) for value in (*args, *(v for _, v in kwargs)))
+            # A helper handed a stream or event may hand it back (``_ok(cuStreamCreate())``);
+            # one handed a driver entry point calls it (``call(cu.cuStreamCreate, flags)``).
+            and not any(
+                _carries_handle(value) or _names_driver_entry_point(value)
+                for value in (*args, *(v for _, v in kwargs))
+            )
             # A constructor of a class whose methods matter sets the fields they read; one given
             # a buffer keeps it (``MemoryObj(raw, meta)``), for whoever reads the field.
             and not (
@@ -476,6 +481,8 @@ class Evaluator:
         frame = Frame(module, env, thread, flow, caller.depth + 1, (*caller.stack, func.qualname))
         frame.global_names = function.global_names
         frame.several = caller.several
+        if call is not None and any(isinstance(value, CopyApiV) for value in args):
+            frame.copy_site = caller.copy_site or (caller.module.path, call)
         if call is not None:
             frame.aliases = self._aliases(function, func.bound, call, caller)
         started = self._clock
@@ -2749,8 +2756,11 @@ class Evaluator:
         written: tuple[str, str] = ("", ""),
         asynchronous: bool = True,
         implied_destination: bool = False,
+        site: tuple[str, ir.Call] | None = None,
     ) -> PathState:
-        """A copy launch; ``written`` names the destination buffer (identity, spelling) for host reads."""
+        """A copy launch; ``written`` names the destination buffer (identity, spelling) for host
+        reads; ``site``: where the copy is spelt, if not at ``call`` (file, call)."""
+        path, call = site or (frame.module.path, call)
         copy_stream = stream.key if stream is not None else f"current@{frame.thread}"
         self._copies_reached += 1
         unresolved = stream is None or stream.key.startswith("opaque:")
@@ -2775,7 +2785,7 @@ class Evaluator:
             and (target_memory is Memory.HOST or memory_of(source) is Memory.DEVICE)
         ):
             state.pending[written[0]] = PendingCopy(
-                frame.module.path,
+                path,
                 call.span.line,
                 call.span.column,
                 form,
@@ -2859,7 +2869,7 @@ class Evaluator:
         barrier_site, no_barrier_site = self._barrier_site(stream, frame, state, producer_work)
         self.runs.append(
             CopyRun(
-                path=frame.module.path,
+                path=path,
                 span=call.span,
                 lines=call.lines,
                 form=form,
@@ -3215,6 +3225,12 @@ def _keep_returned_streams_ordered(merged: PathState, exits: list[PathState], re
         if all(time is not None for time in times):
             merged.barriers[key] = min(time for time in times if time is not None)
             merged.gaps.pop(key, None)
+
+
+def _names_driver_entry_point(value: Value) -> bool:
+    return isinstance(value, CopyApiV) or (
+        isinstance(value, ExternalV) and value.dotted.rsplit(".", 1)[-1] in DRIVER_ENTRY_POINTS
+    )
 
 
 def _host_only(callee: Value) -> bool:

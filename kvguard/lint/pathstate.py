@@ -307,6 +307,9 @@ class Frame:
     # Building one of several alike objects a comprehension makes (``[Pair() for _ in
     # range(2)]``): what it allocates stands for each object's own.
     several: bool = False
+    # The call in a caller that handed this function the copy entry point it calls
+    # (``check(cu.cuMemcpyDtoHAsync, dst, src, n, stream)``): where that copy is spelt.
+    copy_site: tuple[str, ir.Call] | None = None
 
 
 @dataclass

@@ -723,6 +723,8 @@ def _element(value: Value) -> Value:
         return join(list(value.items)) if value.items else UNKNOWN
     if isinstance(value, TensorV):
         return value
+    if isinstance(value, Unknown) and value.spelling:
+        return value  # an element of a container the code does not place stands for it, as above
     if isinstance(value, UnionV):  # one of several collections: an element of one of them
         return join([_element(option) for option in value.options])
     if isinstance(value, RecordV) and value.fields:  # a dict with string keys: iterating gives keys

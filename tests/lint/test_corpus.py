@@ -347,10 +347,6 @@ KNOWN_GAPS = {
         "a kernel that reads a buffer after the event a later load waits on was recorded is not taken to "
         "break that barrier"
     ),
-    "drv_outside_stream_store_buggy": (
-        "an event recorded on the thread's current stream after a `with torch.cuda.stream(model_stream):`"
-        " block is taken as a barrier behind the model's kernels there"
-    ),
     "ds_async_grad_swapper_buggy": (
         "a non-blocking copy a method makes into its object's field is not linked to a read of that "
         "buffer by the caller through another object's dict of views"

@@ -159,6 +159,15 @@ class PythonApi(Evaluator):
             return ExternalV(f"torch.{name}" if isinstance(name, str) else "torch.get_device_module()"), state
         if last == "zip":
             return ZipV(args), state
+        if dotted == "enumerate" and args:
+            # A few elements the code spells: a turn each, with its index (as a dict's items);
+            # otherwise each element beside an index the code does not spell.
+            items = args[0]
+            if isinstance(items, SeqV) and 0 < len(items.items) <= _SPELT_RANGE:
+                path = frame.module.path
+                numbered = (SeqV((ConstV(i, str(i), path, None), item)) for i, item in enumerate(items.items))
+                return SeqV(tuple(numbered)), state
+            return ZipV((UNKNOWN, items)), state
         if dotted == "range" and len(args) == 1 and isinstance(args[0], ConstV):
             count = args[0].value
             if isinstance(count, int) and not isinstance(count, bool) and 0 < count <= _SPELT_RANGE:

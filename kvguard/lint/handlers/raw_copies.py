@@ -9,7 +9,7 @@ from kvguard.lint.api import ADDRESS_WRAPPERS, COPY_APIS, KIND_MEMORY, RAW_COPIE
 from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.facts import ORDER_ANY, Memory, SourceOrder
 from kvguard.lint.pathstate import Frame, PathState
-from kvguard.lint.reading import _kind, _opaque_stream, _order_in, _truth, _written
+from kvguard.lint.reading import _UNPLACED, _kind, _opaque_stream, _order_in, _truth, _written
 from kvguard.lint.values import (
     UNKNOWN,
     ConstV,
@@ -19,6 +19,7 @@ from kvguard.lint.values import (
     StreamV,
     TensorV,
     UnionV,
+    Unknown,
     Value,
 )
 
@@ -107,7 +108,7 @@ class RawCopyApi(Evaluator):
         )
         if sides is not None:
             source, destination = (
-                TensorV(memory, value.key if isinstance(value, TensorV) else "")
+                TensorV(memory, _buffer_key(value))
                 for memory, value in zip(sides, (source, destination), strict=True)
             )
         order = _order_in(list(kwargs.items()))
@@ -130,9 +131,18 @@ class RawCopyApi(Evaluator):
             else None
         )
         written = _written(self._identity(destination, spelled, frame), spelled) if spelled else ("", "")
+        # Called through a name a caller handed in: the copy is spelt at that caller's call.
+        site = frame.copy_site if isinstance(call.func, ir.Name) else None
         return UNKNOWN, self._copy(
-            call, api, frame, state, stream_value, source, destination, "", order, written=written
+            call, api, frame, state, stream_value, source, destination, "", order, written=written, site=site
         )
+
+
+def _buffer_key(value: Value) -> str:
+    """The identity of the buffer a raw copy's side points into, where the code shows one."""
+    if isinstance(value, TensorV):
+        return value.key
+    return f"{_UNPLACED}{value.spelling}" if isinstance(value, Unknown) and value.spelling else ""
 
 
 def _buffers_in(value: Value, depth: int = 0) -> list[TensorV]:

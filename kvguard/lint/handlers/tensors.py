@@ -32,6 +32,7 @@ from kvguard.lint.evaluator import ENTRY_OF, Evaluator, Handled, _only_addresses
 from kvguard.lint.facts import Memory
 from kvguard.lint.pathstate import Frame, PathState
 from kvguard.lint.reading import (
+    _UNPLACED,
     _allocation_memory,
     _buffer_site,
     _device_memory,
@@ -246,7 +247,9 @@ class TensorApi(Evaluator):
                 state.launched = self._clock  # an in-place kernel on the producer's stream
             return receiver or UNKNOWN, self._write(call.func.base, frame, state, call.span)
         if method == "data_ptr" and isinstance(receiver, Unknown):
-            return TensorV(Memory.UNKNOWN, address=True), state  # into memory the code does not place
+            # Into memory the code does not place, known by how its origin spells it.
+            key = f"{_UNPLACED}{receiver.spelling}" if receiver.spelling else ""
+            return TensorV(Memory.UNKNOWN, key, address=True), state
         if method == "data_ptr" and isinstance(receiver, TensorV):
             return replace(receiver, address=True), state
         if method in SAME_MEMORY_METHODS and isinstance(receiver, (TensorV, SeqV, UnionV)):
