@@ -225,6 +225,11 @@ PYTHON_FACTS = frozenset({"len", "isinstance", "issubclass", "hasattr", "callabl
 # Top-level torch functions whose result is no new tensor computed from their arguments: a fact
 # about them, or a view of a buffer (``torch.frombuffer``).
 TORCH_NON_COMPUTING = frozenset({"numel", "frombuffer", "save", "load", "device", "get_device_module"})
+# Top-level torch functions that make no tensor at all: modes, settings, function transforms.
+TORCH_NON_TENSOR = frozenset(
+    {"compile", "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "autocast", "vmap"}
+    | {"manual_seed", "seed", "set_default_dtype", "set_default_device", "use_deterministic_algorithms"}
+)
 
 # ``torch.nn.Module``'s computation, called by name as well as through the module itself: what
 # it returns was computed by work queued on the current stream.

@@ -374,10 +374,6 @@ KNOWN_GAPS = {
         "handlers yielded by a generator method lose their caches, and an event recorded in a field by "
         "another hook before the forward counts as a barrier"
     ),
-    "sampler_forward_stream_tokens_buggy": (
-        "a torch function's result over a model's output, which the code does not place "
-        "(`torch.argmax(logits, -1)`), is not read as a tensor: its copy to the host is not seen"
-    ),
     "mcore_reload_staging_slots_buggy": (
         "a pool's acquire that allocates on a miss and reuses on a hit is taken as fresh on every path, "
         "and a host source kept in a dataclass record in a dict across the forward and backward passes is"

@@ -27,6 +27,7 @@ from kvguard.lint.api import (
     RAW_ALLOCATORS,
     SAME_MEMORY_METHODS,
     TORCH_NON_COMPUTING,
+    TORCH_NON_TENSOR,
 )
 from kvguard.lint.evaluator import ENTRY_OF, Evaluator, Handled, _only_addresses
 from kvguard.lint.facts import Memory
@@ -166,7 +167,12 @@ class TensorApi(Evaluator):
                 implied_destination=True,
             )
             return TensorV(Memory.HOST), state
-        if method == "to" and receiver is not None and not isinstance(receiver, (ObjectV, ExternalV)):
+        if (
+            method == "to"
+            and receiver is not None
+            and not isinstance(receiver, ObjectV)
+            and not _library_object(receiver)
+        ):
             device = args[0] if args else kwargs.get("device")
             moved_to = _device_memory(device) if device is not None else None
             if isinstance(device, UnionV) and "dtype" not in kwargs:
@@ -346,4 +352,18 @@ class TensorApi(Evaluator):
             # ``torch.argmax(logits, -1)``, ``torch.cat(parts)``: a new tensor computed from
             # tensors, where they are (torch needs them on one device).
             return replace(computed, key="", address=False), state
+        if tensor_function and last not in TORCH_NON_TENSOR and any(_unplaced_result(a) for a in args):
+            # Over values the code does not place (a model's logits): a tensor, where they are.
+            return TensorV(Memory.UNKNOWN), state
         return None
+
+
+def _unplaced_result(value: Value) -> bool:
+    """A value the code does not place: unknown, or what code outside the project returned
+    (a model's output)."""
+    return isinstance(value, Unknown) or (isinstance(value, ExternalV) and value.dotted.endswith("()"))
+
+
+def _library_object(value: Value) -> bool:
+    """A library's module or function, not a result it returned (which may be a tensor)."""
+    return isinstance(value, ExternalV) and not value.dotted.endswith("()")
