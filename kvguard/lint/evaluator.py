@@ -1727,15 +1727,22 @@ class Evaluator:
         span: Span | None,
         kernel: bool = True,
         on: StreamV | None = None,
+        launched: bool = False,
     ) -> PathState:
         """A write (``t[i] = x``, ``t.mul_(2)``) on the stream current here, or on ``on`` (a
         launch configuration's). A copy on another stream is ordered after it only by a barrier
-        taken after it. ``kernel``: a kernel's write, not a copy's."""
+        taken after it. ``kernel``: a kernel's write, not a copy's; ``launched``: by code outside
+        the project given the buffer (a model, a kernel)."""
         key = _root_spelling(target)
         if key:
             where = self._running_on(frame, state, on)
             root = self._peek(_root_expr(target), frame)
-            if memory_of(root) in (Memory.DEVICE, Memory.UNKNOWN) and not (
+            # A buffer the code does not place, given to a model or kernel under a stream the
+            # project made: work on that stream's device.
+            unplaced = (
+                launched and isinstance(root, Unknown) and bool(root.spelling) and _made_stream_key(where)
+            )
+            if (memory_of(root) in (Memory.DEVICE, Memory.UNKNOWN) or unplaced) and not (
                 isinstance(target, ir.Index) and any(isinstance(o, (SeqV, RecordV)) for o in options(root))
             ):
                 # A tensor that may be on the GPU (not a dict, not host memory; not a list the
@@ -2509,7 +2516,7 @@ class Evaluator:
                     if memory_of(held) not in (None, Memory.HOST) or (
                         computes and isinstance(held, Unknown) and held.spelling
                     ):
-                        state = self._write(written, frame, state, call.span, on=launch_stream)
+                        state = self._write(written, frame, state, call.span, on=launch_stream, launched=True)
                     elif computes and isinstance(held, ObjectV):
                         self._write_held_buffers(held, frame, state, call.span, launch_stream)
         return self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
@@ -2830,7 +2837,10 @@ class Evaluator:
             and source.key in self._fresh
             and state.writes.get(source.key) == write
         )
-        if write is not None and (write[2] == copy_stream or write[2] in self._copy_streams):
+        if write is not None and (
+            write[2] == copy_stream
+            or (write[2] in self._copy_streams and write[2] not in self._kernel_streams)
+        ):
             # Written on the copy's own stream (stream order covers it), or by another copy
             # stream: not the producer this rule orders against.
             write = None

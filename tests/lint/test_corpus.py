@@ -155,15 +155,6 @@ KNOWN_GAPS = {
         " write the project object it is given, and a parameter annotated with a project class is not an "
         "instance of it"
     ),
-    "cp_sampler_buggy": (
-        "a result computed under `with compute:` (cupy) does not make compute a kernel stream, so a raw "
-        "copy on compute itself is taken as a side-stream copy"
-    ),
-    "cp_sampler_correct": (
-        "a result computed under `with compute:` (cupy) does not make compute a kernel stream, so a raw "
-        "copy on compute itself is taken as a side-stream copy and a host sync on its event is not a "
-        "producer sync"
-    ),
     "mc_finegrained_buggy": (
         "a pool's `allocate` returning `(torch.empty(...), None)` or a reused entry is taken as fresh on "
         "the path that ignores the release event"
@@ -257,14 +248,6 @@ KNOWN_GAPS = {
     "overlap_launch_done_backup_correct": (
         "a model's output made under `with torch.cuda.stream(s):` and copied on s is taken as unordered"
     ),
-    "trt_connector_stream_arg_buggy": (
-        "an event recorded on the thread's current stream is taken as a barrier though the writer ran on "
-        "a stream the project made"
-    ),
-    "trt_connector_stream_arg_correct": (
-        "a model's output made under a side stream and copied there is taken as unordered, and that copy "
-        "makes the stream a copy stream whose events order nothing"
-    ),
     "lmc_load_stream_property_buggy": (
         "a pinned buffer in a dataclass record read through a property, or a record kept in a dict across"
         " calls, is not placed (the load's direction is not shown)"
@@ -284,10 +267,6 @@ KNOWN_GAPS = {
     "trt_overlap_sampler_override_buggy": (
         "a module that names no ordering construct is not read, and a class imported inside a function "
         "body is not resolved: the override that reads early is not run"
-    ),
-    "cupy_correlator_dump_buggy": (
-        "a wait on the thread's current (null) stream is taken as a barrier though the kernels ran on a "
-        "stream the project made that also copies"
     ),
     "cupy_runtime_feature_cache_buggy": (
         "a victim slot returned by a method that loops over a dict field, then stored back into it, hides"

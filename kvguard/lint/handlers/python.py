@@ -49,6 +49,8 @@ class PythonApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """Reads and fills of lists, dicts and records."""
+        if isinstance(callee, FuncV):
+            return None  # a project method of that name (``tree.insert(pages)``) runs
         if method in ("pop", "popleft") and not args and isinstance(receiver, (SeqV, UnionV, TensorV)):
             return _element(receiver), state  # ``free.pop()``: one of the elements
         if (
