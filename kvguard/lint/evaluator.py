@@ -934,6 +934,10 @@ class Evaluator:
         live = [path for path in paths if not path.state.returned]
         emptied = {path.emptied for path in live if path.emptied}
         iterated = emptied & _iterated_names(rest) if emptied else set()
+        # Events one branch recorded and another did not: on the other, the event still
+        # marks an earlier record (a previous call's), which orders none of this call's work.
+        recorded = {key for path in live for key in path.state.records}
+        skipped = [recorded - path.state.records.keys() for path in live]
         split = (
             len(live) > 1
             and rest
@@ -942,6 +946,7 @@ class Evaluator:
                 _streams_differ(live[0].env, live[1].env)
                 or bool(iterated)
                 or _truths_differ(live[0].env, live[1].env, _tested_spellings(rest))
+                or any(skipped)
             )
         )
         if not split:
@@ -954,6 +959,8 @@ class Evaluator:
                 frame.env = dict(path.env)
                 if path.emptied in iterated:
                     frame.env[path.emptied] = EMPTIED
+                if not path.state.returned:
+                    path.state.unrecorded = path.state.unrecorded | (recorded - path.state.records.keys())
                 ends.append(path.state if path.state.returned else self._block(rest, frame, path.state))
                 envs.append(Branch(ends[-1], frame.env, path.step))
         finally:

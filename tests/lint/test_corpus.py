@@ -288,10 +288,6 @@ KNOWN_GAPS = {
         "an enum whose members are tuples, tested through a property over `self.value`, resolves to the "
         "wrong branch"
     ),
-    "vllm_store_only_step_buggy": (
-        "an event recorded only on another branch or in a previous call counts as recorded before the "
-        "path began (the conservative choice for events whose record is not visible)"
-    ),
     "cudart_swapin_executor_buggy": (
         "a wait on an event another call recorded on a copy stream after it waited on compute is taken as"
         " ordering later loads behind kernels queued since"
@@ -387,10 +383,6 @@ KNOWN_GAPS = {
     "vllm_pd_pull_ctypes_buggy": (
         "a ctypes Structure the object fills in its constructor and passes as `ctypes.byref(self._attrs)`"
         " does not carry its source order to the copy"
-    ),
-    "cupy_mn_host_allreduce_buggy": (
-        "memory from `cupy.cuda.alloc(n)` is not placed, so its MemoryPointer's `copy_to_host_async` is "
-        "not read as a copy"
     ),
     "vllm_disk_writethrough_correct": (
         "a record popped from a deque only once its end event's `query()` is true is not taken as waited for"
