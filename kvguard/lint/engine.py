@@ -361,7 +361,13 @@ def _summaries(
     _parse_for_names(used, "defines", candidates, results, cache, jobs, progress, sources)
     # Records a parsed file builds from another module (a result type it returns): their
     # importers handle what it returns.
-    more = {name for names in used.values() for name in names if not name.startswith(".")} - exported
+    more = {
+        name
+        for index, names in used.items()
+        if (defining := results[index]) is not None
+        for name in names
+        if name in defining.records
+    } - exported
     if more:
         _parse_for_names(
             _importers(results, more), "calls", candidates, results, cache, jobs, progress, sources

@@ -867,25 +867,38 @@ class Evaluator:
         if placed is not None and placed[2]:
             self._place(placed[0], placed[1], frame)
         self._arms = (*arms, (id(statement), False))
-        other = self._block(statement.orelse, frame, other)
+        emptied, when_taken = self._emptied_by(statement.test, frame)
+        other_label = (
+            f"else branch of the if at line {line}"
+            if statement.has_else
+            else (f"path where the if at line {line} is not taken")
+        )
+        if len(statement.orelse) == 1 and isinstance(statement.orelse[0], ir.If):
+            # ``elif``: each of its paths is a path of this ``if``, so that what each chose
+            # (a stream, say) goes on with it rather than merged at the end of the ``else``.
+            others = self._if_paths(statement.orelse[0], frame, other)
+        else:
+            other = self._block(statement.orelse, frame, other)
+            others = [Branch(other, frame.env, self._step(frame, statement.span, other_label))]
         self._arms = arms
         waited, who_waits = _wait_if_set(statement)
         skipped = (
             f"the wait on `{waited}` at line {line} is skipped only where `{waited}` is unset, where "
             "by the code's account nothing was pending"
         )
-        if who_waits == "host" and taken.synced not in (None, synced_before) and other.synced is None:
-            other.maybe_synced = (taken.synced or 0, skipped)
-        if who_waits == "stream":
-            for key, time in taken.barriers.items():
-                if time != state.barriers.get(key) and other.ordered_since(key) is None:
-                    other.maybe_ordered[key] = (time, skipped)
-        other_label = (
-            f"else branch of the if at line {line}"
-            if statement.has_else
-            else (f"path where the if at line {line} is not taken")
-        )
-        emptied, when_taken = self._emptied_by(statement.test, frame)
+        for branch in others:
+            if (
+                who_waits == "host"
+                and taken.synced not in (None, synced_before)
+                and branch.state.synced is None
+            ):
+                branch.state.maybe_synced = (taken.synced or 0, skipped)
+            if who_waits == "stream":
+                for key, time in taken.barriers.items():
+                    if time != state.barriers.get(key) and branch.state.ordered_since(key) is None:
+                        branch.state.maybe_ordered[key] = (time, skipped)
+        if not when_taken and emptied and len(others) == 1:
+            others = [replace(others[0], emptied=emptied)]
         return [
             Branch(
                 taken,
@@ -893,12 +906,7 @@ class Evaluator:
                 self._step(frame, statement.span, f"if branch at line {line}"),
                 emptied if when_taken else "",
             ),
-            Branch(
-                other,
-                frame.env,
-                self._step(frame, statement.span, other_label),
-                "" if when_taken else emptied,
-            ),
+            *others,
         ]
 
     def _place(self, tensor: ir.Expr, memory: Memory, frame: Frame) -> None:
@@ -938,14 +946,15 @@ class Evaluator:
         # marks an earlier record (a previous call's), which orders none of this call's work.
         recorded = {key for path in live for key in path.state.records}
         skipped = [recorded - path.state.records.keys() for path in live]
+        streams_differ = any(_streams_differ(live[0].env, path.env) for path in live[1:])
         split = (
             len(live) > 1
             and rest
             and self._splits < MAX_SPLITS
             and (
-                _streams_differ(live[0].env, live[1].env)
+                streams_differ
                 or bool(iterated)
-                or _truths_differ(live[0].env, live[1].env, _tested_spellings(rest))
+                or any(_truths_differ(live[0].env, path.env, _tested_spellings(rest)) for path in live[1:])
                 or any(skipped)
             )
         )

@@ -97,6 +97,9 @@ class FileSummary:
     # A file not parsed: the names its text defines (``def``/``class`` at any depth), for
     # parsed files that import from it (it is parsed for the ones they use).
     defined: tuple[str, ...] = ()
+    # A parsed file: the record types (dataclasses, named tuples, structures) it defines at
+    # its top level; the modules that import one handle what a parsed file builds of it.
+    records: tuple[str, ...] = ()
     # A parsed file: each module it imports from (as written, ``.helpers`` or ``pkg.helpers``)
     # with the names it may use from there (imported names it calls or reads attributes of,
     # and every method name it calls). An unparsed module that defines one is parsed for it.

@@ -219,6 +219,10 @@ def _parse_into(summary: FileSummary, text: str, selection: _Selection) -> None:
         summary.code = ModuleReader(segments).read()
     except RecursionError:
         summary.diagnostics.append(Diagnostic("nesting too deep to analyse"))
+        return
+    summary.records = tuple(
+        cls.name for cls in summary.code.classes if cls.fields and cls.qualname == cls.name
+    )
 
 
 # A line that starts a top-level statement (continuation lines of brackets and strings at
