@@ -727,8 +727,10 @@ def _element(value: Value) -> Value:
         return value  # an element of a container the code does not place stands for it, as above
     if isinstance(value, UnionV):  # one of several collections: an element of one of them
         return join([_element(option) for option in value.options])
-    if isinstance(value, RecordV) and value.fields:  # a dict with string keys: iterating gives keys
-        return join([ConstV(key, repr(key), "", None) for key, _ in value.fields])
+    if isinstance(value, RecordV) and value.fields and value.type_name == "dict":
+        return join([ConstV(key, repr(key), "", None) for key, _ in value.fields])  # its keys
+    if isinstance(value, RecordV) and value.fields:
+        return join([field for _, field in value.fields])  # a named tuple: its fields' values
     return UNKNOWN
 
 

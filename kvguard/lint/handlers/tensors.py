@@ -335,6 +335,11 @@ class TensorApi(Evaluator):
             return TensorV(Memory.HOST, _buffer_site("alloc", frame, call)), state
         if last in RAW_ALLOCATORS:
             pointer = TensorV(RAW_ALLOCATORS[last], _buffer_site("alloc", frame, call), address=True)
+            out = _out_parameter(call.args[0]) if call.args else None
+            if out is not None:
+                # ``lib.cudaHostAlloc(ctypes.byref(ptr), n, flags)``: the pointer is written
+                # through the reference; the call returns the status.
+                return UNKNOWN, self._assign(out, pointer, frame, state, call)
             return SeqV((UNKNOWN, pointer)), state  # ``err, ptr = cudart.cudaMalloc(n)``
         if last in RAW_ADDRESS_WRAPPERS:
             return TensorV(Memory.UNKNOWN, _buffer_site("alloc", frame, call), mapped=True), state
@@ -367,3 +372,10 @@ def _unplaced_result(value: Value) -> bool:
 def _library_object(value: Value) -> bool:
     """A library's module or function, not a result it returned (which may be a tensor)."""
     return isinstance(value, ExternalV) and not value.dotted.endswith("()")
+
+
+def _out_parameter(arg: ir.Expr) -> ir.Expr | None:
+    """What ``ctypes.byref(x)`` or ``ctypes.pointer(x)`` passes by reference: ``x``."""
+    if not isinstance(arg, ir.Call) or not arg.args:
+        return None
+    return arg.args[0] if _spelling(arg.func).rsplit(".", 1)[-1] in ("byref", "pointer") else None
