@@ -2244,7 +2244,8 @@ class Evaluator:
                     if any(isinstance(v, handles) for v in self._stored((*owner, name)))
                 }
                 if held and holders == owners:
-                    return join(held)  # what every class that has this field keeps in it
+                    # What every class that has this field keeps in it (a guess).
+                    return join([replace(v, guessed=True) if isinstance(v, TensorV) else v for v in held])
             if base.spelling:
                 return Unknown(f"{base.spelling}.{name}")
         return UNKNOWN

@@ -73,6 +73,9 @@ class TensorV:
     # Memory the code wraps at a raw address (a storage built over a data pointer): who else
     # uses it, kernels of this process or other processes it is shared with, is not in the code.
     mapped: bool = False
+    # Read off an object the code does not place, by the one class that keeps that field: a
+    # guess, which an asynchronous copy from host to host shows wrong.
+    guessed: bool = False
 
 
 @dataclass(frozen=True)

@@ -123,10 +123,12 @@ class TensorApi(Evaluator):
             return rebound, self._assign(call.func.base, rebound, frame, state, call)
         if method == "copy_" and receiver is not None and args and isinstance(call.func, ir.Attr):
             held = call.func.base
+            non_blocking = args[1] if len(args) > 1 else kwargs.get("non_blocking")
+            args = [_unguessed(args[0], receiver, non_blocking), *args[1:]]
+            receiver = _unguessed(receiver, args[0], non_blocking)
             # A copy between two GPU buffers is a kernel on its stream, not a transfer.
             on_device = memory_of(receiver) is Memory.DEVICE and memory_of(args[0]) is Memory.DEVICE
             state = self._write(held, frame, state, call.span, kernel=on_device)
-            non_blocking = args[1] if len(args) > 1 else kwargs.get("non_blocking")
             identity = self._identity(receiver, held, frame)
             state = self._copy(
                 call,
@@ -379,3 +381,19 @@ def _out_parameter(arg: ir.Expr) -> ir.Expr | None:
     if not isinstance(arg, ir.Call) or not arg.args:
         return None
     return arg.args[0] if _spelling(arg.func).rsplit(".", 1)[-1] in ("byref", "pointer") else None
+
+
+def _unguessed(side: Value, other: Value, non_blocking: Value | None) -> Value:
+    """One side of an asynchronous copy whose host memory was only guessed from a field name,
+    when the other side is host memory too: a host-to-host copy asks for no asynchrony, so the
+    guess was wrong and the side is not placed."""
+    if (
+        isinstance(side, TensorV)
+        and side.guessed
+        and side.memory is Memory.HOST
+        and memory_of(other) is Memory.HOST
+        and non_blocking is not None
+        and _truth(non_blocking) is True
+    ):
+        return Unknown()
+    return side
