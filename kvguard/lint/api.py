@@ -379,6 +379,8 @@ SEED_NAMES = (
     | THREADS
     | QUEUES
     | COPY_APIS
+    # The driver's and runtime's records, waits, syncs and creators (``cudaEventRecord``).
+    | DRIVER_ENTRY_POINTS
     | frozenset(ORDER_SPELLINGS)
     | frozenset(ORDER_KEYWORDS)
     | frozenset(ORDER_FLAGS)
