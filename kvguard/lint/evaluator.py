@@ -128,6 +128,7 @@ from kvguard.lint.values import (
     UnionV,
     Unknown,
     Value,
+    buffer_key,
     host_elements,
     join,
     memory_of,
@@ -1484,8 +1485,8 @@ class Evaluator:
     def _identity(self, value: Value, expr: ir.Expr | None, frame: Frame) -> str:
         """Which buffer an expression names: its allocation or copy site where known, else
         its spelling, scoped to the object or function that holds it."""
-        if isinstance(value, TensorV) and value.key:
-            return value.key
+        if key := buffer_key(value):
+            return key
         if isinstance(expr, ir.Index):
             return self._identity(UNKNOWN, expr.base, frame)
         if (

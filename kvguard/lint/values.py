@@ -334,3 +334,15 @@ def taint(values: list[Value], same_buffer: bool = False) -> Value:
     placed = [v for v in values if memory_of(v) is not None]
     key = keys.pop() if same_buffer and len(keys) == 1 and len(placed) == 1 else ""
     return TensorV(memories.pop() if len(memories) == 1 else Memory.UNKNOWN, key)
+
+
+def buffer_key(value: Value) -> str:
+    """Which buffer a value is, where it is one: a tensor's key, or the one key of a value that is
+    that buffer or nothing placed (a pointer field that ``close()`` resets)."""
+    if isinstance(value, TensorV):
+        return value.key
+    if isinstance(value, UnionV):
+        keys = {option.key for option in value.options if isinstance(option, TensorV)}
+        if len(keys) == 1 and all(isinstance(o, TensorV) or memory_of(o) is None for o in value.options):
+            return keys.pop()
+    return ""

@@ -111,10 +111,6 @@ KNOWN_GAPS = {
         " buffer handed to a third object's field is not seen by another object's entry point that reads "
         "it"
     ),
-    "lc_batched_memcpy_buggy": (
-        "an address taken from an object's field (`obj.address + off`, a free list's `pop()`) loses which"
-        " pinned memory it points into, so the read through `from_address(self.address)` is not matched"
-    ),
     "nc_readback_executor_buggy": (
         "a host read after a callback added with `stream.add_callback` fired (it runs after the stream's "
         "queued work) is taken as unordered"

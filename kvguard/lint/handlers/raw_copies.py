@@ -21,6 +21,7 @@ from kvguard.lint.values import (
     UnionV,
     Unknown,
     Value,
+    buffer_key,
 )
 
 
@@ -140,9 +141,9 @@ class RawCopyApi(Evaluator):
 
 def _buffer_key(value: Value) -> str:
     """The identity of the buffer a raw copy's side points into, where the code shows one."""
-    if isinstance(value, TensorV):
-        return value.key
-    return f"{_UNPLACED}{value.spelling}" if isinstance(value, Unknown) and value.spelling else ""
+    if isinstance(value, Unknown):
+        return f"{_UNPLACED}{value.spelling}" if value.spelling else ""
+    return buffer_key(value)
 
 
 def _buffers_in(value: Value, depth: int = 0) -> list[TensorV]:

@@ -219,8 +219,8 @@ class TensorApi(Evaluator):
             # ``get_accelerator().pin_memory(t)``: the tensor is the argument.
             pinned = args[0]
             return TensorV(Memory.HOST, pinned.key if isinstance(pinned, TensorV) else ""), state
-        if method in ADDRESS_VIEWS and args and isinstance(args[0], TensorV):
-            return replace(args[0], address=False), state
+        if method in ADDRESS_VIEWS and args and isinstance(pointed := _one_buffer(args[0]), TensorV):
+            return replace(pointed, address=False), state
         if method in ("pin_memory", "numpy") and isinstance(receiver, (TensorV, Unknown)):
             return TensorV(Memory.HOST, receiver.key if isinstance(receiver, TensorV) else ""), state
         return None
@@ -397,3 +397,19 @@ def _unguessed(side: Value, other: Value, non_blocking: Value | None) -> Value:
     ):
         return Unknown()
     return side
+
+
+def _one_buffer(value: Value) -> Value:
+    """The buffer a pointer is into, where it is one buffer or null (a field ``close()`` resets
+    to ``None`` or ``c_void_p()``)."""
+    if isinstance(value, UnionV):
+        buffers = [option for option in value.options if not _null_pointer(option)]
+        if len(buffers) == 1:
+            return buffers[0]
+    return value
+
+
+def _null_pointer(value: Value) -> bool:
+    return (isinstance(value, ConstV) and value.value is None) or (
+        isinstance(value, ExternalV) and value.dotted in ("ctypes.c_void_p()", "ctypes.c_char_p()")
+    )
