@@ -1,0 +1,3 @@
+from .accumulator import HostGradAccumulator
+
+__all__ = ["HostGradAccumulator"]

@@ -1,0 +1,3 @@
+from .offloader import OffloadJob, QuantizedKVOffloader
+
+__all__ = ["OffloadJob", "QuantizedKVOffloader"]

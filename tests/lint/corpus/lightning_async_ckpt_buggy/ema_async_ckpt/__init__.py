@@ -1,0 +1,3 @@
+from .callback import EMAAsyncCheckpoint
+
+__all__ = ["EMAAsyncCheckpoint"]

@@ -1,0 +1,13 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+
+@dataclass
+class StagedCheckpoint:
+    step: int
+    path: str
+    tensors: dict[str, torch.Tensor]
+    ready: torch.cuda.Event
