@@ -231,8 +231,10 @@ class UnorderedLoadToDevice(Rule):
                 if all(r.destination_pooled for r in runs)
                 else (ON_SHARED_DEFAULT_STREAM if all(r.on_thread_default_stream for r in runs) else "")
             )
-            if not uncertain and all(r.maybe_ordered for r in runs):
-                uncertain = run.maybe_ordered
+            if not uncertain and all(r.maybe_host_synced or r.maybe_ordered for r in runs):
+                # A blocking read of a tensor the code does not place (``ids.tolist()``): if it is
+                # on the GPU, the host waited for the kernels that read the destination.
+                uncertain = run.maybe_host_synced or run.maybe_ordered
             fix, why_not = barrier_fix(runs, model.producer_streams) if not uncertain else (None, "uncertain")
             yield Finding(
                 path=run.path,

@@ -49,8 +49,10 @@ class PythonApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """Reads and fills of lists, dicts and records."""
-        if isinstance(callee, FuncV):
-            return None  # a project method of that name (``tree.insert(pages)``) runs
+        if isinstance(callee, FuncV) or _module_or_function(receiver):
+            # A project method of that name (``tree.insert(pages)``) runs; a library's function
+            # (``np.add(acc, view)``) is no container's method.
+            return None
         if method in ("pop", "popleft") and not args and isinstance(receiver, (SeqV, UnionV, TensorV)):
             return _element(receiver), state  # ``free.pop()``: one of the elements
         if (
@@ -212,3 +214,8 @@ def _names_torch(value: Value) -> bool:
     return (isinstance(value, ModuleV) and value.name == "torch") or (
         isinstance(value, ExternalV) and value.dotted == "torch"
     )
+
+
+def _module_or_function(value: Value | None) -> bool:
+    """A module or a function of a library, not a value one returned (which may be a list)."""
+    return isinstance(value, ModuleV) or (isinstance(value, ExternalV) and not value.dotted.endswith("()"))

@@ -112,11 +112,19 @@ class StreamApi(Evaluator):
         ):
             # ``for s in streams: s.wait_stream(cur)``: each stream the loop can name waits;
             # ``e.wait(s)`` with e one of several events (a method some classes override).
+            synced_before, syncs = state.synced, []
             for option in receiver.options:
                 if isinstance(option, (StreamV, EventV)):
                     found = self._special(call, method, option, callee, args, kwargs, frame, state)
                     if found is not None:
+                        syncs.append(found[1].synced != synced_before)
                         state = found[1]
+            if method == "synchronize" and any(syncs) and not all(syncs):
+                # One of several streams (``Stream() if overlap else current_stream()``): the host
+                # waits for the producer only where the choice was the producer's stream.
+                why = f"`{_spelling(call.func)}()` may synchronize another stream"
+                state.maybe_synced = (self._clock, why)
+                state.synced = synced_before
             return UNKNOWN, state
         if method == "use" and isinstance(receiver, StreamV) and not args:
             # cupy: ``stream.use()`` makes the stream the thread's current one until another is

@@ -56,7 +56,6 @@ class PeakConsumer(threading.Thread):
         try:
             # expect: KVG001
             batch.power_db.get(stream=self._stream, out=host)
-            # expect: KVG003
             snapshot = np.array(host, copy=True)
         finally:
             self._ring.release(idx)
