@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kvguard.lint import engine
 from kvguard.lint.cache import CACHE_DIRECTORY
 from kvguard.lint.config import AnalysisSettings, Settings
 from kvguard.lint.engine import run_check
@@ -411,3 +412,43 @@ def test_an_internal_error_in_one_entry_point_costs_only_its_paths(
     result = lint({"race.py": RACE, "odd.py": odd})
     assert [(f.path, f.code) for f in result.findings] == [("race.py", "KVG001")]
     assert any("internal error" in w and "odd.f" in w and "boom" in w for w in result.warnings)
+
+
+def test_the_importers_of_a_record_type_the_parsed_code_builds_are_parsed_and_no_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A payload record a parsed file builds from another module is handled by the modules that
+    import it; importers of that module's other classes and functions are not parsed for it."""
+    write_tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/offload.py": (
+                "import torch\nfrom pkg.types import StoreResult, Helper, util\n\n"
+                "def store(host, gpu):\n"
+                "    side = torch.cuda.Stream()\n"
+                "    with torch.cuda.stream(side):\n"
+                "        host.copy_(gpu, non_blocking=True)\n"
+                "    util()\n"
+                "    return StoreResult(host), Helper()\n"
+            ),
+            "pkg/types.py": (
+                "from dataclasses import dataclass\n\n@dataclass\nclass StoreResult:\n    host: object\n\n"
+                "class Helper:\n    pass\n\ndef util():\n    return 1\n"
+            ),
+            "pkg/reader.py": (
+                "from pkg.types import StoreResult\n\ndef read(r: StoreResult):\n    return r.host\n"
+            ),
+            "pkg/other.py": "from pkg.types import Helper, util\n\ndef use():\n    return Helper(), util()\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(root=tmp_path)
+    candidates = discover([tmp_path / "pkg"], settings, tmp_path)
+    parsed = {
+        Path(summary.path).name
+        for summary in engine._summaries(candidates, None, 1, None, {}, set())
+        if summary.parsed
+    }
+    assert {"offload.py", "types.py", "reader.py"} <= parsed
+    assert "other.py" not in parsed
