@@ -69,7 +69,10 @@ class UnorderedLoadToDevice(Rule):
             "no kernel was using the destination), and a load into one of several alike objects one "
             "comprehension made (`[IOPair() for _ in range(2)]`, a double buffer) where the host "
             "waits on events those objects hold: the analysis does not tell the objects apart, so "
-            "whether the compute stream still reads this one is not shown. The source access order "
+            "whether the compute stream still reads this one is not shown. So is a load that a "
+            "blocking `.tolist()` / `.item()` of a tensor the code does not place follows on the "
+            "producer's thread (if that tensor is on the GPU, the host waited for the kernels that "
+            "read the destination). The source access order "
             "is not this rule's concern: ANY is fine for a pinned host source."
         ),
         why=(
