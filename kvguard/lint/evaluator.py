@@ -695,7 +695,7 @@ class Evaluator:
             if isinstance(statement, ir.If):
                 before = frame.env  # _if_paths gives each branch its own copy
                 state, finished = self._after_if(
-                    before, self._if_paths(statement, frame, state), statements[index + 1 :], frame
+                    before, self._if_paths(statement, frame, state), statements[index + 1 :], frame, statement
                 )
                 if finished:
                     return state
@@ -774,7 +774,7 @@ class Evaluator:
             return state
         if isinstance(statement, ir.If):
             before = frame.env
-            return self._after_if(before, self._if_paths(statement, frame, state), (), frame)[0]
+            return self._after_if(before, self._if_paths(statement, frame, state), (), frame, statement)[0]
         if isinstance(statement, ir.Loop):
             return self._loop(statement, frame, state)
         if isinstance(statement, ir.With):
@@ -934,7 +934,12 @@ class Evaluator:
         return spelling, negated
 
     def _after_if(
-        self, before: dict[str, Value], paths: list[Branch], rest: Sequence[ir.Stmt], frame: Frame
+        self,
+        before: dict[str, Value],
+        paths: list[Branch],
+        rest: Sequence[ir.Stmt],
+        frame: Frame,
+        statement: ir.If,
     ) -> tuple[PathState, bool]:
         """Where the paths of an ``if`` join, given the names before it: (the state, whether
         ``rest`` ran already). Paths that bind a stream or event differently (``stream = side
@@ -945,7 +950,15 @@ class Evaluator:
         iterated = emptied & _iterated_names(rest) if emptied else set()
         # Events one branch recorded and another did not: on the other, the event still
         # marks an earlier record (a previous call's), which orders none of this call's work.
-        recorded = {key for path in live for key in path.state.records}
+        # Not one the branch makes on first use (``if ev is None: ev = Event()``): where the
+        # branch is not taken, no call made it unless the branch ran before, under a test
+        # that is often the configuration's, the same on every call.
+        recorded = {
+            key
+            for path in live
+            for key in path.state.records
+            if not _made_within(key, frame.module.path, statement.span)
+        }
         skipped = [recorded - path.state.records.keys() for path in live]
         streams_differ = any(_streams_differ(live[0].env, path.env) for path in live[1:])
         split = (
@@ -3253,6 +3266,14 @@ def _keep_returned_streams_ordered(merged: PathState, exits: list[PathState], re
         if all(time is not None for time in times):
             merged.barriers[key] = min(time for time in times if time is not None)
             merged.gaps.pop(key, None)
+
+
+def _made_within(key: str, path: str, span: Span) -> bool:
+    """Whether an object keyed by where it was made (``path:line:column``) was made in ``span``."""
+    if not key.startswith(f"{path}:"):
+        return False
+    line = key[len(path) + 1 :].partition(":")[0]
+    return line.isdigit() and span.line <= int(line) <= span.end_line
 
 
 def _names_driver_entry_point(value: Value) -> bool:
