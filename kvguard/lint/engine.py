@@ -8,7 +8,7 @@ import gc
 import multiprocessing
 import os
 import subprocess
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -358,6 +358,7 @@ def _summaries(
     # A module the parsed files import from, which defines what they use (a helper that
     # writes the buffers, a class whose methods they call): parsed for those definitions.
     used = _definitions_used(candidates, results)
+    unparsed_results = list(results)
     _parse_for_names(used, "defines", candidates, results, cache, jobs, progress, sources)
     # Records a parsed file builds from another module (a result type it returns): their
     # importers handle what it returns.
@@ -369,9 +370,17 @@ def _summaries(
         if name in defining.records
     } - exported
     if more:
-        _parse_for_names(
-            _importers(results, more), "calls", candidates, results, cache, jobs, progress, sources
-        )
+        importers = _importers(results, more)
+        _parse_for_names(importers, "calls", candidates, results, cache, jobs, progress, sources)
+        # What those importers use from modules not parsed, or parsed for other definitions
+        # (the class whose method they call on what they built): parsed for it too.
+        stubs = {index: unparsed for index in used if (unparsed := unparsed_results[index]) is not None}
+        wanted = _definitions_used(candidates, results, readers=importers.keys(), stubs=stubs)
+        for index, names in wanted.items():
+            if index in stubs and not names <= used[index]:
+                wanted[index] = names | used[index]
+                results[index] = stubs[index]
+        _parse_for_names(wanted, "defines", candidates, results, cache, jobs, progress, sources)
     return [summary for summary in results if summary is not None]
 
 
@@ -422,19 +431,27 @@ def _parse_for_names(
 
 
 def _definitions_used(
-    candidates: list[Candidate], results: list[FileSummary | None]
+    candidates: list[Candidate],
+    results: list[FileSummary | None],
+    readers: Iterable[int] | None = None,
+    stubs: Mapping[int, FileSummary] | None = None,
 ) -> dict[int, frozenset[str]]:
-    """For each unparsed module a parsed file imports from, the names it may use from there
-    that the module's text defines."""
+    """For each unparsed module a parsed file (one of ``readers``, if given) imports from, the
+    names it may use from there that the module's text defines. ``stubs`` are modules parsed
+    for some definitions, as they were before: their other definitions may be wanted too."""
+    stubs = stubs or {}
     module_name = ModuleNames()
     modules = [module_name(str(candidate.path)) for candidate in candidates]
     unparsed = {
         name: index
-        for index, (name, summary) in enumerate(zip(modules, results, strict=True))
-        if summary is not None and not summary.parsed and not summary.diagnostics
+        for index, (name, result) in enumerate(zip(modules, results, strict=True))
+        if (summary := stubs.get(index, result)) is not None
+        and not summary.parsed
+        and not summary.diagnostics
     }
     wanted: dict[int, set[str]] = {}
-    for index, summary in enumerate(results):
+    for index in range(len(results)) if readers is None else readers:
+        summary = results[index]
         if summary is None or not summary.parsed or not summary.uses:
             continue
         is_init = candidates[index].path.stem == "__init__"
@@ -450,7 +467,7 @@ def _definitions_used(
                 wanted.setdefault(target, set()).update(used)
     found: dict[int, frozenset[str]] = {}
     for index, names in wanted.items():
-        summary = results[index]
+        summary = stubs.get(index, results[index])
         known = set(summary.defined) if summary is not None else set()
         defined = {name for name in names if name.removeprefix(".") in known}
         if defined:

@@ -570,14 +570,24 @@ class Evaluator:
         params = [p for p in function.params if not p.star]
         if bound is not None and params and not _is_static(function):
             params = params[1:]
-        for param, arg in zip(params, call.args, strict=False):
+        by_keyword = {name: arg for name, arg in call.kwargs}
+        passed = [
+            *zip(params, call.args, strict=False),
+            *((p, by_keyword[p.name]) for p in params if p.name in by_keyword),
+        ]
+        for param, arg in passed:
             filled = frame.env.get(param.name)
-            if (
-                isinstance(arg, ir.Name)
-                and isinstance(filled, RecordV)
-                and filled is not given.get(param.name)
-            ):
+            if filled is given.get(param.name):
+                continue
+            if isinstance(arg, ir.Name) and isinstance(filled, RecordV):
                 caller.env[arg.id] = filled
+            elif (
+                isinstance(given.get(param.name), TensorV) and filled is not None and _only_addresses(filled)
+            ):
+                # ``fill_pointers(ids, table[a:b], cache)`` doing ``output[:] = base + ids * stride``.
+                table = _view_base(arg)
+                if isinstance(caller.env.get(table), TensorV):
+                    _fill_table(caller, table, filled)
 
     def _note_exit(self, holder: tuple[str, str], state: PathState, started: int) -> None:
         """How a method call leaves each stream it issued copies on: ordered behind the producer
@@ -1023,7 +1033,9 @@ class Evaluator:
         ):
             # No turn on this path (``if plan.offloads or plan.onboards:`` was false: both empty).
             return self._block(statement.orelse, frame, state)
-        if statement.target is not None and (_spelt_pairs(iterated) or _spelt_rows(statement)):
+        if statement.target is not None and (
+            _spelt_pairs(iterated) or _spelt_rows(statement) or _given_rows(statement, iterated)
+        ):
             assert isinstance(iterated, SeqV)
             return self._block(statement.orelse, frame, self._each_pair(statement, iterated, frame, state))
         element = _element(iterated)
@@ -1348,6 +1360,16 @@ class Evaluator:
                 frame.aliases[target.id] = self._identity(UNKNOWN, view, frame)
             else:
                 frame.aliases.pop(target.id, None)
+            base = _view_base(view) if view is not None else ""
+            if (
+                base
+                and base != target.id
+                and isinstance(value, TensorV)
+                and isinstance(frame.env.get(base), TensorV)
+            ):
+                frame.views[target.id] = base
+            else:
+                frame.views.pop(target.id, None)
             if target.id in frame.global_names:
                 self._remember((frame.module.name, "<globals>", target.id), value)
             if frame.env.get(target.id) is not value:
@@ -1421,18 +1443,21 @@ class Evaluator:
             if memory is None and isinstance(value, Unknown):
                 # Something the code does not place goes in, so what comes out may be anything.
                 memory = Memory.UNKNOWN
+            before = (
+                self._peek(target.base, frame) if isinstance(target.base, (ir.Name, ir.Attr)) else UNKNOWN
+            )
             table = _table_name(target.base)
             if table and _only_addresses(value) and isinstance(frame.env.get(table), TensorV):
                 # ``ptrs.numpy()[:] = base + ids * stride``: a host table now holding addresses
                 # into that memory, which a copy given it reads or writes.
-                frame.env[table] = value
+                _fill_table(frame, table, value)
             elif isinstance(self._peek(target.base, frame), TensorV):
                 pass  # ``buf[a:b] = x`` writes into a tensor, which holds no element
             elif memory is not None:
                 # ``caches[name] = tensor``: the container now holds that memory (that buffer).
                 held = value if isinstance(value, TensorV) else TensorV(memory)
                 state = self._holds(target.base, held, frame, state)
-            elif isinstance(value, (StreamV, EventV, ObjectV, QueueV)):
+            elif all(isinstance(option, (StreamV, EventV, ObjectV, QueueV)) for option in options(value)):
                 state = self._holds(target.base, value, frame, state)  # ``events[key] = event``
             elif isinstance(value, RecordV) and value.type_name != "dict":
                 # ``self.pending[room] = job``: a dict of such records (``pop(room)`` gives one).
@@ -1440,7 +1465,19 @@ class Evaluator:
             container = (
                 self._peek(target.base, frame) if isinstance(target.base, (ir.Name, ir.Attr)) else UNKNOWN
             )
-            if not (isinstance(value, TensorV) and value.key) and not _python_container(container):
+            # What a function was handed, stored as it is into something not placed
+            # (``self._subscribers[rid] = callback``): registering it, not a kernel's write.
+            unplaced_store = (
+                isinstance(statement, ir.Assign)
+                and isinstance(statement.value, ir.Name)
+                and isinstance(value, Unknown)
+                and isinstance(before, Unknown)
+            )
+            if (
+                not (isinstance(value, TensorV) and value.key)
+                and not _python_container(container)
+                and not unplaced_store
+            ):
                 # Storing a buffer made elsewhere in a container is no kernel, nor is a store
                 # into a dict or list the code made (``self._live[offset] = n``); ``t[i] = x`` is.
                 span = target.base.span if isinstance(target.base, (ir.Name, ir.Attr)) else None
@@ -1675,7 +1712,10 @@ class Evaluator:
             # an unknown object's other methods may hand out a buffer it holds
             # (``pool.get_kv_buffer(i)``), and a project function that returns one made nothing.
             opaque = isinstance(value, ExternalV) or (isinstance(value, Unknown) and not value.spelling)
-            computed = (opaque and self._computes(made_by, frame)) or (
+            builtin = (
+                isinstance(made_by.func, ir.Name) and made_by.func.id in _PYTHON_BUILTINS
+            )  # ``len(ids)``
+            computed = (opaque and not builtin and self._computes(made_by, frame)) or (
                 isinstance(value, TensorV) and value.memory is not Memory.HOST and not value.key
             )
         else:
@@ -2265,11 +2305,16 @@ class Evaluator:
         return UNKNOWN
 
     def _sets_own_fields(self, key: tuple[str, str]) -> bool:
-        """Whether a method assigns a field of its own object (``self.x = ...``)."""
+        """Whether a method assigns a field of its own object (``self.x = ...``), or registers
+        what it is given in one (``self.handlers[kind] = handler``)."""
         if key not in self._field_setters:
             function = self._functions[key]
             holder = function.params[0].name if function.params and function.class_name else ""
-            self._field_setters[key] = bool(holder and _fields_assigned(function.body, holder))
+            given = {param.name for param in function.params[1:]}
+            self._field_setters[key] = bool(
+                holder
+                and (_fields_assigned(function.body, holder) or _registers(function.body, holder, given))
+            )
         return self._field_setters[key]
 
     def _class_constant(self, module: str, qualname: str, name: str) -> Value | None:
@@ -3440,6 +3485,32 @@ def _table_name(expr: ir.Expr) -> str:
     return expr.id if isinstance(expr, ir.Name) else ""
 
 
+# Methods whose result shares its receiver's memory (a write through it writes the receiver).
+_ALIASING_VIEWS = frozenset({"numpy", "view", "view_as", "reshape", "flatten", "ravel", "narrow"})
+
+
+def _view_base(expr: ir.Expr) -> str:
+    """The local name whose memory an expression views: ``ptrs`` in ``ptrs[a:b].numpy()``."""
+    while True:
+        if isinstance(expr, ir.Index):
+            expr = expr.base
+        elif (
+            isinstance(expr, ir.Call) and isinstance(expr.func, ir.Attr) and expr.func.name in _ALIASING_VIEWS
+        ):
+            expr = expr.func.base
+        else:
+            return expr.id if isinstance(expr, ir.Name) else ""
+
+
+def _fill_table(frame: Frame, table: str, addresses: Value) -> None:
+    """A host table now holds addresses, and so do the tensors it is a view of."""
+    seen: set[str] = set()
+    while table and table not in seen and isinstance(frame.env.get(table), TensorV):
+        seen.add(table)
+        frame.env[table] = addresses
+        table = frame.views.get(table, "")
+
+
 def _spelt_pairs(value: Value) -> bool:
     """A few (key, value) pairs of a dict the code spells, its ``items()``."""
     return (
@@ -3462,6 +3533,37 @@ def _spelt_rows(loop: ir.Loop) -> bool:
         and 0 < len(rows.items) <= _SPELT_RANGE
         and not rows.keys
         and all(isinstance(row, ir.Seq) and len(row.items) == len(target.items) for row in rows.items)
+    )
+
+
+def _registers(statements: Sequence[ir.Stmt], holder: str, given: set[str]) -> bool:
+    """Whether the statements store a parameter in a field's container (``self.by_kind[kind]
+    = handler``): what later methods look up there is what this one was given."""
+    return any(
+        isinstance(statement, ir.Assign)
+        and isinstance(statement.value, ir.Name)
+        and statement.value.id in given
+        and any(
+            isinstance(target, ir.Index)
+            and isinstance(target.base, ir.Attr)
+            and isinstance(target.base.base, ir.Name)
+            and target.base.base.id == holder
+            for target in statement.targets
+        )
+        for statement in statements
+    )
+
+
+def _given_rows(loop: ir.Loop, rows: Value) -> bool:
+    """A loop that unpacks the few rows a function gave (``for src, dst, handler in
+    spec.handlers():`` over the two tuples it yields): each turn has its own row, whose values
+    belong together."""
+    target = loop.target
+    return (
+        isinstance(target, ir.Seq)
+        and isinstance(rows, SeqV)
+        and 1 < len(rows.items) <= _SPELT_RANGE
+        and all(isinstance(row, SeqV) and len(row.items) == len(target.items) for row in rows.items)
     )
 
 

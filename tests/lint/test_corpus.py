@@ -292,10 +292,6 @@ KNOWN_GAPS = {
     "overlap_launch_done_backup_correct": (
         "a model's output made under `with torch.cuda.stream(s):` and copied on s is taken as unordered"
     ),
-    "lmc_load_stream_property_buggy": (
-        "a pinned buffer in a dataclass record read through a property, or a record kept in a dict across"
-        " calls, is not placed (the load's direction is not shown)"
-    ),
     "lmc_remote_async_put_buggy": (
         "a property read on an element of a list built by append and passed to another function is not "
         "linked to the copy still running into it"
