@@ -66,8 +66,11 @@ class UnorderedLoadToDevice(Rule):
             "(its callers may have just allocated it): shown with `--include-uncertain`, never "
             "fixed; so is one reached only past a wait skipped where what it waits on is unset "
             "(`if last_use is not None: stream.wait_event(last_use)`: by the code's own account "
-            "no kernel was using the destination), and a load into one of several alike objects one "
-            "comprehension made (`[IOPair() for _ in range(2)]`, a double buffer) where the host "
+            "no kernel was using the destination), a copy out of host memory into what a call into "
+            "code the analysis does not follow just returned (`backend.allocate(shape).tensor`: it "
+            "may be host memory, and if not, it was just handed out), and a load into one of "
+            "several alike objects one comprehension made (`[IOPair() for _ in range(2)]`, a "
+            "double buffer) where the host "
             "waits on events those objects hold: the analysis does not tell the objects apart, so "
             "whether the compute stream still reads this one is not shown. So is a load that a "
             "blocking `.tolist()` / `.item()` of a tensor the code does not place follows on the "
@@ -117,6 +120,18 @@ class UnorderedLoadToDevice(Rule):
             "    with torch.cuda.stream(stream):\n"
             "        cpu.copy_(gpu, non_blocking=True)\n",
             note="a store: KVG001's concern",
+        ),
+        Example(
+            "import torch\n\n"
+            "def copy_into(backend, src_objs, stream):\n"
+            "    pinned = torch.empty(64, pin_memory=True)\n"
+            "    for src in src_objs:\n"
+            "        obj = backend.allocate(src.shape)\n"
+            "        with torch.cuda.stream(stream):\n"
+            "            obj.tensor.copy_(pinned, non_blocking=True)\n"
+            "    stream.synchronize()\n",
+            note="out of host memory into what an allocator the code does not place just handed out: "
+            "uncertain, so not reported by default",
         ),
         Example(files=shapes.FIXED_EVENT, note="loads and stores both wait on the compute event"),
         Example(files=shapes.FIXED_CALLER, note="the worker orders both streams before the hand-off"),
@@ -228,6 +243,10 @@ class UnorderedLoadToDevice(Rule):
                 else "the destination is memory the code wraps at a raw address, so which kernels read "
                 "it, in this process or in others it is shared with, is not shown"
                 if all(r.destination_mapped for r in runs)
+                else "the destination is what a call into code the analysis does not follow returned "
+                "(an allocator of an object it does not place): whether it is GPU memory a kernel still "
+                "reads is not shown"
+                if all(r.destination_handed_out and r.destination_memory is not Memory.DEVICE for r in runs)
                 else "the destination belongs to one of several alike objects one comprehension made (a "
                 "double buffer) and the host waits on events those objects hold: which object the compute "
                 "stream still reads is not told apart"

@@ -2997,6 +2997,7 @@ class Evaluator:
                 blocking=not asynchronous,
                 destination_from_caller=isinstance(destination, Unknown) and destination.from_caller,
                 destination_mapped=_wrapped_at_raw_address(destination),
+                destination_handed_out=_handed_out(destination),
                 destination_pooled=isinstance(destination, TensorV) and destination.key in self._pooled,
             )
         )
@@ -3288,6 +3289,12 @@ class Evaluator:
 
     def _relevance(self) -> None:
         raise NotImplementedError
+
+
+def _handed_out(value: Value) -> bool:
+    """What a call into code the analysis does not follow returned, or part of it
+    (``backend.allocate(shape).tensor``): where that memory lives is not shown."""
+    return all(isinstance(option, ExternalV) and "()" in option.dotted for option in options(value))
 
 
 def _wrapped_at_raw_address(value: Value) -> bool:

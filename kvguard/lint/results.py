@@ -84,6 +84,8 @@ class CopyRun:
     destination_from_caller: bool = False
     # The destination is memory wrapped at a raw address (values.TensorV.mapped).
     destination_mapped: bool = False
+    # The destination is what a call into code the analysis does not follow returned.
+    destination_handed_out: bool = False
     # The destination is a buffer of one of several alike objects one comprehension made (a
     # double buffer), and the host waits on events those objects hold: which object's kernels
     # a wait orders is not told apart.
