@@ -28,19 +28,10 @@ KNOWN_GAPS = {
         "other methods: the hook runs as a thread start after both passes over the entry points, so "
         "`save_local_shards` runs before the offload copy is known and its `torch.save` is not reported"
     ),
-    "kv_fp8_quant_offload_buggy": (
-        "numpy pointer tables built from `data_ptr()` arithmetic and `np.concatenate` are not placed as host "
-        "arrays, so their `.tolist()` counts as a possibly blocking GPU read and the KVG001 is only "
-        "uncertain"
-    ),
     "logprobs_async_readback_buggy": (
         "the copier and the detokenizer thread are each handed a queue from outside the project, so the put "
         "is not linked to the thread's get, and records spread as `Record(*(t.to(...) for t in self))` "
         "likely lose which copy is in which field"
-    ),
-    "moe_expert_offload_buggy": (
-        "`list(ids_host.numpy())` is read as the buffer itself, not as a host read that walks it, so the "
-        "read is reported later, at `int(expert)` in the helper it flows into"
     ),
     "sglang_hicache_l3_buggy": (
         "a method of an object the code does not place that returns a tuple of views of its field (`return "

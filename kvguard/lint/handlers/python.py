@@ -29,6 +29,7 @@ from kvguard.lint.values import (
     Unknown,
     Value,
     ZipV,
+    host_elements,
     join,
     memory_of,
     taint,
@@ -194,6 +195,10 @@ class PythonApi(Evaluator):
         if dotted == "memoryview" and args:
             return view_of(args[0]), state  # a view of the buffer: reading it is the read
         if last in ("list", "tuple") and args:
+            if host_elements(args[0]) and call.args and not isinstance(call.args[0], ir.Comp):
+                # ``list(ids_host.numpy())`` walks the host buffer now: the elements are read here.
+                self._host_read(args[0], call.args[0] if call.args else None, f"`{last}()`", call, frame, state)
+                return UNKNOWN, state
             return args[0], state
         if (dotted in ("list", "set") or dotted.endswith("collections.deque")) and not args:
             return SeqV(()), state  # an empty container the code fills

@@ -57,6 +57,7 @@ from kvguard.lint.values import (
     Unknown,
     Value,
     host_elements,
+    join,
     memory_of,
     options,
     taint,
@@ -94,7 +95,8 @@ class TensorApi(Evaluator):
                 memory = memory_of(receiver)
                 if memory is Memory.DEVICE:
                     self._blocking_read(frame, state)
-                elif memory is not Memory.HOST:
+                elif memory is not Memory.HOST and not _addresses(receiver):
+                    # Addresses the code computed (``base + ids * stride``) are host integers.
                     self._maybe_blocking_read(f"`.{method}()` at line {call.span.line}", frame, state)
         if method in HOST_READ_ARGUMENT_METHODS and args:
             self._host_read(args[0], call.args[0] if call.args else None, f"`{method}()`", call, frame, state)
@@ -292,6 +294,14 @@ class TensorApi(Evaluator):
             for value, expr in given:
                 if host_elements(value):
                     self._host_read(value, expr, f"`{dotted}()`", call, frame, state)
+        if dotted.startswith("numpy.") and last in _NUMPY_JOINS and args:
+            parts = [
+                item
+                for option in options(args[0])
+                for item in (option.items if isinstance(option, SeqV) else (option,))
+            ]
+            if parts and _addresses(join(parts)):
+                return join(parts), state  # ``np.concatenate((k_ptrs, v_ptrs))``: still addresses
         if dotted in OS_WRITES and len(args) > 1 and len(call.args) > 1:
             # ``os.write(fd, view)``, ``os.pwritev(fd, [view, ...], offset)``
             for held in options(args[1]):
@@ -413,3 +423,12 @@ def _null_pointer(value: Value) -> bool:
     return (isinstance(value, ConstV) and value.value is None) or (
         isinstance(value, ExternalV) and value.dotted in ("ctypes.c_void_p()", "ctypes.c_char_p()")
     )
+
+
+# numpy functions that make one array of the arrays they are given.
+_NUMPY_JOINS = frozenset({"concatenate", "stack", "hstack", "vstack", "column_stack"})
+
+
+def _addresses(value: Value) -> bool:
+    """Every option is an address the code computed from a buffer (``ptr + offset``)."""
+    return all(isinstance(option, TensorV) and option.address for option in options(value))
