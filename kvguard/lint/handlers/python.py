@@ -197,7 +197,7 @@ class PythonApi(Evaluator):
         if last in ("list", "tuple") and args:
             if host_elements(args[0]) and call.args and not isinstance(call.args[0], ir.Comp):
                 # ``list(ids_host.numpy())`` walks the host buffer now: the elements are read here.
-                self._host_read(args[0], call.args[0] if call.args else None, f"`{last}()`", call, frame, state)
+                self._host_read(args[0], call.args[0], f"`{last}()`", call, frame, state)
                 return UNKNOWN, state
             return args[0], state
         if (dotted in ("list", "set") or dotted.endswith("collections.deque")) and not args:
