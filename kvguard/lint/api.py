@@ -90,6 +90,13 @@ RAW_WRITES: dict[str, RawWrite] = {
     "cudaLaunchKernel": RawWrite(stream=5),
     "hipLaunchKernel": RawWrite(stream=5),
 }
+# A captured CUDA graph (``torch.cuda.CUDAGraph()``, as the analysis spells what it made) and
+# the method that launches its kernels on the current stream.
+GRAPH_TYPE = "CUDAGraph()"
+GRAPH_REPLAYS = frozenset({"replay"})
+# Kernel launches spelt as a function of a module, matched by that module: cuda.core's
+# ``launch(stream, config, kernel, *args)``.
+MODULE_LAUNCHES = {"cuda.core": ("launch", RawWrite(stream=0))}
 # Tensors and storages made over memory at a raw address (``torch.from_blob(ptr, ...)``).
 RAW_ADDRESS_WRAPPERS = frozenset({"from_blob", "_construct_storage_from_data_pointer"})
 # The prefix of ROCm's spellings (``hipMemcpyBatchAsync``), which mirror CUDA's entry points.
@@ -323,6 +330,8 @@ HOST_COMPUTE_METHODS = frozenset(
     | {"abs", "all", "any", "eq", "ne", "equal", "allclose", "isnan", "isinf", "isfinite", "nonzero"}
     | {"count_nonzero", "sort", "topk", "cumsum", "clone", "double", "float", "half", "bfloat16"}
     | {"long", "int", "short"}
+    # numpy's ``a.copy()``, ``a.astype(t)``: a new array made from every element
+    | {"copy", "astype"}
 )
 # In-place methods that set a buffer without reading it (every other in-place method, such
 # as ``mul_`` or ``add_``, reads the buffer it updates).

@@ -23,6 +23,8 @@ from kvguard.lint.api import (
     DRIVER_ENTRY_POINTS,
     ENUM_TYPES,
     EXIT_STACK,
+    GRAPH_REPLAYS,
+    GRAPH_TYPE,
     HOST_ONLY_MODULES,
     MODEL_FORWARD,
     ORDER_KEYWORDS,
@@ -597,7 +599,8 @@ class Evaluator:
             if issued < started or stream not in owned:
                 continue  # issued before this call, or on a stream another object holds
             barrier = state.ordered_since(stream)  # a wait on the producer, or a host sync
-            if barrier is not None and barrier > max(issued, state.launched):
+            # (the wait itself is the last launch where nothing follows it)
+            if barrier is not None and barrier > issued and barrier >= state.launched:
                 self._left_ordered.setdefault(holder, set()).add(stream)
             else:
                 self._left_unordered.add(stream)
@@ -2551,6 +2554,11 @@ class Evaluator:
             return special
         if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)) and not _host_only(callee):
             state.launched = self._clock
+        if method in GRAPH_REPLAYS and any(
+            isinstance(option, ExternalV) and option.dotted.endswith(GRAPH_TYPE) for option in options(receiver)
+        ):
+            # ``graph.replay()`` launches the captured kernels on the current stream.
+            self._kernel_streams.add(self._running_on(frame, state))
         launch_stream = self._launch_stream(call.func, callee, keywords.get("stream"), frame, state)
         if launch_stream is not None and isinstance(callee, FuncV):
             # A project kernel: its body runs with the configuration's stream current, and it

@@ -5,7 +5,15 @@
 from __future__ import annotations
 
 from kvguard.lint import ir
-from kvguard.lint.api import ADDRESS_WRAPPERS, COPY_APIS, KIND_MEMORY, RAW_COPIES, RAW_WRITES
+from kvguard.lint.api import (
+    ADDRESS_WRAPPERS,
+    COPY_APIS,
+    KIND_MEMORY,
+    MODULE_LAUNCHES,
+    RAW_COPIES,
+    RAW_WRITES,
+    RawWrite,
+)
 from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.facts import ORDER_ANY, Memory, SourceOrder
 from kvguard.lint.pathstate import Frame, PathState
@@ -41,7 +49,10 @@ class RawCopyApi(Evaluator):
         if last in COPY_APIS:
             return self._copy_api(last, args, kwargs, call, frame, state)
         if last in RAW_WRITES:
-            return UNKNOWN, self._raw_write(last, args, kwargs, call, frame, state)
+            return UNKNOWN, self._raw_write(RAW_WRITES[last], args, kwargs, call, frame, state)
+        for module, (name, launch) in MODULE_LAUNCHES.items():
+            if last == name and dotted.startswith(f"{module}."):
+                return UNKNOWN, self._raw_write(launch, args, kwargs, call, frame, state)
         if last in ADDRESS_WRAPPERS and args and isinstance(args[0], TensorV):
             return args[0], state  # ``Buffer.from_handle(ptr, size)``: the memory at that address
         if (
@@ -60,7 +71,7 @@ class RawCopyApi(Evaluator):
 
     def _raw_write(
         self,
-        api: str,
+        layout: RawWrite,
         args: tuple[Value, ...],
         kwargs: dict[str, Value],
         call: ir.Call,
@@ -68,7 +79,6 @@ class RawCopyApi(Evaluator):
         state: PathState,
     ) -> PathState:
         """A memset or a kernel launch: GPU memory written on the stream it is given."""
-        layout = RAW_WRITES[api]
         positional = args[layout.stream] if len(args) > layout.stream else None
         given = kwargs.get("hStream", kwargs.get("stream", positional))
         where = self._running_on(frame, state, _opaque_stream(given) if given is not None else None)
@@ -77,6 +87,10 @@ class RawCopyApi(Evaluator):
         for value in written:
             for buffer in _buffers_in(value):
                 self._kernel_wrote(buffer.key, call.span.line, where, state)
+        if at is None:
+            # A kernel runs there, whatever buffers it is given (cuda.core's device ``Buffer``).
+            self._kernel_streams.add(where)
+            state.launched = self._clock
         return state
 
     def _copy_api(

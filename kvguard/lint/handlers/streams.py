@@ -90,6 +90,8 @@ class StreamApi(Evaluator):
             receiver = Unknown(_spelling(call.func.base))
         if method in ("wait_stream", "wait_event", "record_event") and isinstance(receiver, Unknown):
             receiver = _opaque_stream(receiver) if receiver.spelling else receiver
+        if method == "sync" and not args and isinstance(receiver, (StreamV, EventV)):
+            method = "synchronize"  # cuda.core's ``Stream.sync()`` / ``Event.sync()``
         if method == "async_done" and not args:
             # numba: ``await stream.async_done()`` resumes once the stream's work is done, a
             # host wait for it (the coroutine waits, as ``synchronize`` would).
