@@ -288,6 +288,7 @@ class Evaluator:
         self._fresh: set[str] = set()
         self._unwritten: set[str] = set()  # fresh buffers no kernel filled (``empty``)
         self._methods_by_name: dict[str, list[tuple[str, str, bool]]] | None = None
+        self._inert_methods: dict[str, list[tuple[str, str]]] | None = None
         # By (method name, the call's shape, the class left out): the classes it may run in.
         self._override_owners: dict[
             tuple[str, tuple[bool, int, tuple[str, ...]] | None, tuple[str, str] | None],
@@ -2448,6 +2449,20 @@ class Evaluator:
         ]
         return options[0] if len(options) == 1 else UnionV(tuple(options))
 
+    def _inert_project_method(self, name: str, call: ir.Call) -> bool:
+        """A method called on an object the analysis cannot place, that only project classes
+        define and none of whose definitions matters (``proposer.propose(ids, n)``): one of
+        them, not code outside the project that may write what it is given."""
+        if name == MODEL_FORWARD or name.startswith("__"):
+            return False
+        if self._inert_methods is None:
+            self._inert_methods = {}
+            for (module, qualname), function in self._functions.items():
+                if function.class_name and not function.name.startswith("__"):
+                    self._inert_methods.setdefault(function.name, []).append((module, qualname))
+        defined = [key for key in self._inert_methods.get(name, []) if _accepts(self._functions[key], call)]
+        return 1 <= len(defined) <= _MAX_OVERRIDES and not any(key in self._reach for key in defined)
+
     def _properties_named(self, name: str, receiver: str) -> Value | None:
         """The getters of the project's properties called ``name``, each bound to an instance of
         its class, where one to a few classes define one."""
@@ -2554,8 +2569,13 @@ class Evaluator:
             return special
         if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)) and not _host_only(callee):
             state.launched = self._clock
-        if method in GRAPH_REPLAYS and any(
-            isinstance(option, ExternalV) and option.dotted.endswith(GRAPH_TYPE) for option in options(receiver)
+        if (
+            method in GRAPH_REPLAYS
+            and receiver is not None
+            and any(
+                isinstance(option, ExternalV) and option.dotted.endswith(GRAPH_TYPE)
+                for option in options(receiver)
+            )
         ):
             # ``graph.replay()`` launches the captured kernels on the current stream.
             self._kernel_streams.add(self._running_on(frame, state))
@@ -2581,13 +2601,20 @@ class Evaluator:
             # as ``registry.note(kv)``) may also write an unplaced buffer it is given, and the
             # GPU buffers an object it is given holds (the model writing the pool's KV cache).
             computes = launch_stream is not None or self._computes(call, frame)
+            # A method only project classes define, none of which matters (``proposer.propose(
+            # ids, n)``), computes its result but writes nothing it is given.
+            inert = (
+                isinstance(callee, Unknown)
+                and isinstance(call.func, ir.Attr)
+                and self._inert_project_method(call.func.name, call)
+            )
             # A model reads its inputs: a buffer this entry point allocated and filled (the
             # batch it packed) is one, unlike the state it writes (a KV cache it keeps or is given).
             model = launch_stream is None and self._model_call(call, frame)
             for arg, value in zip(call.args, args, strict=False):
                 # A kernel launched with its arguments in a tuple (cupy's ``kernel(grid, block,
                 # (pages, kv, n))``) may write each.
-                if isinstance(callee, Unknown) and callee.spelling in _PYTHON_BUILTINS:
+                if (isinstance(callee, Unknown) and callee.spelling in _PYTHON_BUILTINS) or inert:
                     break  # a Python builtin (``enumerate(kv_caches)``) launches nothing
                 for written, held in _launch_arguments(arg, value):
                     if (

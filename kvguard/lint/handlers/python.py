@@ -195,8 +195,9 @@ class PythonApi(Evaluator):
         if dotted == "memoryview" and args:
             return view_of(args[0]), state  # a view of the buffer: reading it is the read
         if last in ("list", "tuple") and args:
-            if host_elements(args[0]) and call.args and not isinstance(call.args[0], ir.Comp):
-                # ``list(ids_host.numpy())`` walks the host buffer now: the elements are read here.
+            if host_elements(args[0]) and call.args and _numpy_view(call.args[0]):
+                # ``list(ids_host.numpy())`` walks the host array now: its elements are read here.
+                # (A torch tensor's ``list(t)`` gives views of its rows, reading nothing.)
                 self._host_read(args[0], call.args[0], f"`{last}()`", call, frame, state)
                 return UNKNOWN, state
             return args[0], state
@@ -224,3 +225,8 @@ def _names_torch(value: Value) -> bool:
 def _module_or_function(value: Value | None) -> bool:
     """A module or a function of a library, not a value one returned (which may be a list)."""
     return isinstance(value, ModuleV) or (isinstance(value, ExternalV) and not value.dotted.endswith("()"))
+
+
+def _numpy_view(expr: ir.Expr) -> bool:
+    """``t.numpy()``: a numpy array, whose elements iterating it reads."""
+    return isinstance(expr, ir.Call) and isinstance(expr.func, ir.Attr) and expr.func.name == "numpy"

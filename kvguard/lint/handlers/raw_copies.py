@@ -50,8 +50,8 @@ class RawCopyApi(Evaluator):
             return self._copy_api(last, args, kwargs, call, frame, state)
         if last in RAW_WRITES:
             return UNKNOWN, self._raw_write(RAW_WRITES[last], args, kwargs, call, frame, state)
-        for module, (name, launch) in MODULE_LAUNCHES.items():
-            if last == name and dotted.startswith(f"{module}."):
+        for module, (launcher, launch) in MODULE_LAUNCHES.items():
+            if last == launcher and dotted.startswith(f"{module}."):
                 return UNKNOWN, self._raw_write(launch, args, kwargs, call, frame, state)
         if last in ADDRESS_WRAPPERS and args and isinstance(args[0], TensorV):
             return args[0], state  # ``Buffer.from_handle(ptr, size)``: the memory at that address
