@@ -1,0 +1,1 @@
+"""ImageNet training loop with a CUDA-stream data prefetcher (apex examples layout)."""

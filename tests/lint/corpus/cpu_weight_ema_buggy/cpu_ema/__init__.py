@@ -1,0 +1,4 @@
+from .config import EMAConfig
+from .ema import HostEMA
+
+__all__ = ["EMAConfig", "HostEMA"]

@@ -1,0 +1,4 @@
+from .cache_utils import OffloadedStaticCache
+from .configuration_offload import OffloadConfig
+
+__all__ = ["OffloadConfig", "OffloadedStaticCache"]

@@ -1,0 +1,3 @@
+from .partitioned_param_swapper import AsyncPartitionedParameterSwapper
+
+__all__ = ["AsyncPartitionedParameterSwapper"]

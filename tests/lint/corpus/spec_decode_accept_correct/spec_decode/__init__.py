@@ -1,0 +1,3 @@
+from .outputs import SpecDecodeOutput
+from .scheduler import Request, SpecDecodeScheduler
+from .worker import DraftModelProposer, SpecBatch, SpecDecodeWorker
