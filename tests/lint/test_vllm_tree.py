@@ -213,7 +213,7 @@ def test_no_fix_is_offered_that_would_switch_the_vllm_0_23_loads(forks: dict[str
     is the offloading handler's, in the device API it uses: the line later releases added."""
     fork = forks["0.23.0"]
     diff = _check(fork.root, fork.env, "--diff", "vllm")
-    assert diff.returncode == 0, diff.stderr
+    assert diff.returncode == 1, diff.stderr  # there is a diff
     changed = [
         line
         for line in diff.stdout.splitlines()
