@@ -63,12 +63,15 @@ KNOWN_GAPS = {
         "device=spec.device)`), so the load into them from pinned host memory has no direction shown"
     ),
     "numba_spectra_buggy": (
-        "not diagnosed yet: the worker thread's read of a pinned row taken from a queue is not linked to "
-        "the `copy_to_host` still running into it"
+        "the post-processor is a `threading.Thread` subclass that code outside the project starts, "
+        "reading the results queue of a processor it is given in its constructor: its `get` is not linked"
+        " to the processor's `put`, so its read of the pinned row is not tied to the `copy_to_host` still"
+        " running into it"
     ),
     "serving_metrics_buggy": (
-        "not diagnosed yet: the logger thread's `.tolist()` of a snapshot's pinned values taken from a "
-        "queue is not linked to the copy still running into them"
+        "the logger is a `threading.Thread` subclass that code outside the project starts, reading the "
+        "queue of a collector it is given in its constructor: its `get` is not linked to the collector's "
+        "`put`, so the pinned snapshot it reads is not tied to the copy still running into it"
     ),
     "fsdp2_cpu_offload_buggy": (
         "copies a forward hook (`register_forward_hook`) leaves running are not carried to the object's "
