@@ -452,3 +452,53 @@ def test_the_importers_of_a_record_type_the_parsed_code_builds_are_parsed_and_no
     }
     assert {"offload.py", "types.py", "reader.py"} <= parsed
     assert "other.py" not in parsed
+
+
+def test_what_the_importers_of_a_record_type_call_from_other_modules_is_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module parsed because it imports a record type a parsed file builds may hand that
+    record to a class of a third module that names nothing the gate knows (a worker routing
+    jobs to handlers): that class is parsed too, beside the definitions parsed before."""
+    write_tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/handler.py": (
+                "import torch\nfrom pkg.types import Job\n\n"
+                "class Handler:\n"
+                "    def run(self, job: Job):\n"
+                "        side = torch.cuda.Stream()\n"
+                "        with torch.cuda.stream(side):\n"
+                "            job.host.copy_(job.gpu, non_blocking=True)\n"
+                "        return Job(job.host, job.gpu)\n"
+            ),
+            "pkg/types.py": (
+                "from dataclasses import dataclass\n\n"
+                "@dataclass\nclass Job:\n    host: object\n    gpu: object\n"
+            ),
+            "pkg/connector.py": (
+                "from pkg.types import Job\nfrom pkg.routing import Router, describe\n\n"
+                "class Connector:\n"
+                "    def __init__(self):\n        self.router = Router()\n\n"
+                "    def start(self, host, gpu):\n        return self.router.route(Job(host, gpu))\n"
+            ),
+            "pkg/routing.py": (
+                "class Router:\n"
+                "    def __init__(self):\n        self.by_kind = {}\n\n"
+                "    def route(self, job):\n        return self.by_kind['store'].run(job)\n\n"
+                "def describe(job):\n    return str(job)\n"
+            ),
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(root=tmp_path)
+    candidates = discover([tmp_path / "pkg"], settings, tmp_path)
+    parsed = {
+        Path(summary.path).name: summary
+        for summary in engine._summaries(candidates, None, 1, None, {}, set())
+        if summary.parsed
+    }
+    assert {"handler.py", "types.py", "connector.py", "routing.py"} <= parsed.keys()
+    routing = parsed["routing.py"].code
+    assert routing is not None and "Router" in {cls.name for cls in routing.classes}
