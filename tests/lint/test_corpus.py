@@ -30,14 +30,14 @@ KNOWN_GAPS = {
         " to the next call, so that stale wait is taken as a barrier behind them"
     ),
     "lmcache_store_retrieve_buggy": (
-        "not diagnosed yet: neither the ANY order set by a helper that builds the batch copy's attributes"
-        " nor the load into the connector's persistent GPU staging buffer is reported, not even as "
-        "uncertain"
+        "not fully diagnosed: the batch copy is reached with a GPU source, but the ANY order its "
+        "attributes carry (built by a helper, passed as `[attrs]`) is not reported; the load into the "
+        "connector's persistent GPU staging buffer is reached and not reported either"
     ),
     "sglang_hicache_buggy": (
-        "not diagnosed yet: the page hashing that reads the host pool (`numpy().tobytes()` on a slice) "
-        "before the write thread's finish event is synchronized is not linked to the backup copy running "
-        "into it"
+        "the backup copy runs on the controller's write thread; the scheduler thread's hashing of the "
+        "host pool it copies into, before the ack's event is synchronized, is not linked to a copy "
+        "another thread left running"
     ),
     "spec_decode_accept_buggy": (
         "not diagnosed yet: the draft ids a project method computes after the event is recorded "
@@ -45,8 +45,9 @@ KNOWN_GAPS = {
         "drafts through the output record is not linked to the copy"
     ),
     "megatron_cpu_offload_optim_buggy": (
-        "not diagnosed yet: a foreach in-place clip of the gradient shards after the per-bucket event is "
-        "recorded in another module is not taken as a write after that event"
+        "`torch._foreach_mul_(grads, coeff)` over a list comprehension of the buckets' `grad_shard` "
+        "fields (read through a property) is not taken to write each shard, so the clip after the per-"
+        "bucket event is not a write after it"
     ),
     "ccore_rowstats_buggy": (
         "a batch copy into a pinned block addressed by `ptr + offset` in a list handed to a helper is not"
