@@ -358,7 +358,9 @@ def _summaries(
     # A module the parsed files import from, which defines what they use (a helper that
     # writes the buffers, a class whose methods they call): parsed for those definitions.
     used = _definitions_used(candidates, results)
-    unparsed_results = list(results)
+    # Those modules as they were before being parsed for these definitions: their importers
+    # below may want others of theirs.
+    stubs = {index: unparsed for index in used if (unparsed := results[index]) is not None}
     _parse_for_names(used, "defines", candidates, results, cache, jobs, progress, sources)
     # Records a parsed file builds from another module (a result type it returns): their
     # importers handle what it returns.
@@ -374,7 +376,6 @@ def _summaries(
         _parse_for_names(importers, "calls", candidates, results, cache, jobs, progress, sources)
         # What those importers use from modules not parsed, or parsed for other definitions
         # (the class whose method they call on what they built): parsed for it too.
-        stubs = {index: unparsed for index in used if (unparsed := unparsed_results[index]) is not None}
         wanted = _definitions_used(candidates, results, readers=importers.keys(), stubs=stubs)
         for index, names in wanted.items():
             if index in stubs and not names <= used[index]:

@@ -1447,15 +1447,13 @@ class Evaluator:
             if memory is None and isinstance(value, Unknown):
                 # Something the code does not place goes in, so what comes out may be anything.
                 memory = Memory.UNKNOWN
-            before = (
-                self._peek(target.base, frame) if isinstance(target.base, (ir.Name, ir.Attr)) else UNKNOWN
-            )
+            before = self._peek(target.base, frame)
             table = _table_name(target.base)
             if table and _only_addresses(value) and isinstance(frame.env.get(table), TensorV):
                 # ``ptrs.numpy()[:] = base + ids * stride``: a host table now holding addresses
                 # into that memory, which a copy given it reads or writes.
                 _fill_table(frame, table, value)
-            elif isinstance(self._peek(target.base, frame), TensorV):
+            elif isinstance(before, TensorV):
                 pass  # ``buf[a:b] = x`` writes into a tensor, which holds no element
             elif memory is not None:
                 # ``caches[name] = tensor``: the container now holds that memory (that buffer).
