@@ -10,7 +10,7 @@ import bisect
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -40,6 +40,8 @@ class ModuleReader:
         self._positions: Mapping[int, Position] = {}
         self._offset = 0
         self._globals: list[set[str]] = []
+        # The ``:=`` bindings of the test being read, which run before it (None: not in a test).
+        self._bindings: list[ir.Stmt] | None = None
         self.code = ir.ModuleCode()
 
     def read(self) -> ir.ModuleCode:
@@ -203,8 +205,10 @@ class ModuleReader:
                 orelse = tuple(self._statement(statement.orelse))
             elif isinstance(statement.orelse, cst.Else):
                 orelse = tuple(self._suite_block(statement.orelse.body))
+            bindings, test = self._test(statement.test)
+            yield from bindings
             yield ir.If(
-                self._expr(statement.test),
+                test,
                 tuple(self._suite_block(statement.body)),
                 orelse,
                 span,
@@ -219,13 +223,16 @@ class ModuleReader:
                 span,
             )
         elif isinstance(statement, cst.While):
-            yield ir.Loop(
-                None,
-                self._expr(statement.test),
-                tuple(self._suite_block(statement.body)),
-                tuple(self._suite_block(statement.orelse.body)) if statement.orelse else (),
-                span,
-            )
+            bindings, test = self._test(statement.test)
+            body = tuple(self._suite_block(statement.body))
+            orelse = tuple(self._suite_block(statement.orelse.body)) if statement.orelse else ()
+            if bindings:
+                # ``while (job := q.get()) is not None:`` binds before each test: a ``while True``
+                # whose turn binds, then leaves (through its ``else``) where the test fails.
+                leave = ir.If(_negated(test), (*orelse, ir.Jump(True, span)), (), span, False)
+                yield ir.Loop(None, ir.Const(True, span), (*bindings, leave, *body), (), span)
+            else:
+                yield ir.Loop(None, test, body, orelse, span)
         elif isinstance(statement, cst.With):
             items = tuple(
                 (
@@ -282,6 +289,15 @@ class ModuleReader:
             self._globals[-1].update(name.name.value for name in small.names)
 
     # -------------------------------------------------------------- expressions
+    def _test(self, node: cst.BaseExpression) -> tuple[tuple[ir.Stmt, ...], ir.Expr]:
+        """A statement's test, with the assignments its ``:=`` make, to run before it."""
+        outer, self._bindings = self._bindings, []
+        try:
+            test = self._expr(node)
+            return tuple(self._bindings), test
+        finally:
+            self._bindings = outer
+
     def _optional(self, node: cst.BaseExpression | cst.CSTNode | None) -> ir.Expr | None:
         return self._expr(node) if isinstance(node, cst.BaseExpression) else None
 
@@ -383,6 +399,29 @@ class ModuleReader:
         ):
             comparison = node.comparisons[0]
             return self._operator(node, comparison.operator, (node.left, comparison.comparator))
+        if isinstance(node, cst.Yield):
+            return ir.Opaque()
+        if isinstance(node, cst.NamedExpr):
+            bound = self._expr(node.value)
+            if self._bindings is None:
+                return bound  # bound where no statement can run first: its value, unbound
+            target = self._expr(node.target)
+            self._bindings.append(ir.Assign((target,), bound, self._span(node), self._lines(node)))
+            return target
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp, cst.Lambda)):
+            # What a comprehension's or lambda's ``:=`` binds is bound per element, or in the
+            # lambda's own scope: nothing runs before the statement.
+            outer, self._bindings = self._bindings, None
+            try:
+                return self._scoped(node)
+            finally:
+                self._bindings = outer
+        # Anything else: keep the parts whose calls may matter.
+        return ir.Opaque(tuple(self._expr(child) for child in _expression_children(node)))
+
+    def _scoped(
+        self, node: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp | cst.Lambda
+    ) -> ir.Expr:
         if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             clause = node.for_in
             return ir.Comp(self._expr(node.elt), self._expr(clause.target), self._expr(clause.iter))
@@ -396,13 +435,8 @@ class ModuleReader:
                 self._expr(clause.iter),
                 self._expr(node.key),
             )
-        if isinstance(node, cst.Lambda):
-            params = tuple(param.name.value for param in node.params.params)
-            return ir.Lambda(params, self._expr(node.body), self._span(node))
-        if isinstance(node, cst.Yield):
-            return ir.Opaque()
-        # Anything else: keep the parts whose calls may matter.
-        return ir.Opaque(tuple(self._expr(child) for child in _expression_children(node)))
+        params = tuple(param.name.value for param in node.params.params)
+        return ir.Lambda(params, self._expr(node.body), self._span(node))
 
     def _operator(
         self, node: cst.BaseExpression, operator: cst.CSTNode, operands: tuple[cst.BaseExpression, ...]
@@ -437,6 +471,17 @@ class ModuleReader:
     def _lines(self, node: cst.CSTNode) -> tuple[int, int]:
         line, _, end_line, _ = self._positions[id(node)]
         return (line + self._offset, end_line + self._offset)
+
+
+def _negated(test: ir.Expr) -> ir.Expr:
+    """``not test``, spelt as the tests that prune paths are (``x is None`` for ``x is not None``)."""
+    if isinstance(test, ir.IsNone):
+        return replace(test, negated=not test.negated)
+    if isinstance(test, ir.Equals):
+        return replace(test, negated=not test.negated)
+    if isinstance(test, ir.Not):
+        return test.operand
+    return ir.Not(test)
 
 
 def _branches(subject: ir.Expr, arms: list[tuple[ir.Stmt, ...]], span: Span) -> ir.If:

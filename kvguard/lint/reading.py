@@ -65,17 +65,40 @@ _NEW_STREAM = "a stream created here"
 EMPTIED = SeqV(())
 
 
-def calls_in(value: object) -> Iterable[ir.Call]:
-    """Every call in statements or expressions, nested blocks included, nested functions'
-    bodies left out."""
-    if isinstance(value, ir.Call):
-        yield value
-    if isinstance(value, (tuple, list)):
-        for item in value:
-            yield from calls_in(item)
-    elif hasattr(value, "__dataclass_fields__") and not isinstance(value, (ir.Function, Span)):
-        for name in value.__dataclass_fields__:
-            yield from calls_in(getattr(value, name))
+def calls_in(value: object) -> list[ir.Call]:
+    """Every call in statements or expressions, in source order, nested blocks included,
+    nested functions' bodies left out."""
+    found: list[ir.Call] = []
+    # Depth first with an explicit stack: the indexes walk every function of a project,
+    # and a generator per node cost more than the rest of building them.
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        fields = _WALKED_FIELDS.get(kind)
+        if fields is None:
+            fields = _WALKED_FIELDS[kind] = _walked_fields(kind)
+        if fields is _ITEMS:
+            stack.extend(reversed(item))  # type: ignore[call-overload]
+            continue
+        if kind is ir.Call:
+            found.append(item)  # type: ignore[arg-type]
+        stack.extend(getattr(item, name) for name in fields)
+    return found
+
+
+# The fields of each type that the walk above enters, last first: a dataclass's but a nested
+# function's or a position's; none of any other value. A tuple's or list's items instead.
+_WALKED_FIELDS: dict[type, tuple[str, ...]] = {}
+_ITEMS = ("<items>",)
+
+
+def _walked_fields(kind: type) -> tuple[str, ...]:
+    if issubclass(kind, (tuple, list)):
+        return _ITEMS
+    if not dataclasses.is_dataclass(kind) or issubclass(kind, (ir.Function, Span)):
+        return ()
+    return tuple(reversed([field.name for field in dataclasses.fields(kind)]))
 
 
 def _direct_calls(statements: Sequence[ir.Stmt]) -> tuple[set[str], set[str]]:
