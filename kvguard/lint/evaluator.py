@@ -16,6 +16,7 @@ from typing import NamedTuple, TypeAlias
 
 from kvguard.lint import ir
 from kvguard.lint.api import (
+    ALLOCATORS,
     ARRAY_ADDRESSES,
     ARRAY_METADATA,
     COPY_APIS,
@@ -26,10 +27,12 @@ from kvguard.lint.api import (
     GRAPH_REPLAYS,
     GRAPH_TYPE,
     HOST_ONLY_MODULES,
+    LIKE_ALLOCATORS,
     MODEL_FORWARD,
     ORDER_KEYWORDS,
     ORDER_SPELLINGS,
     ORDERING_METHODS,
+    PINNED_ALLOCATORS,
     SAME_MEMORY_METHODS,
     STREAM_HANDLES,
 )
@@ -1038,7 +1041,10 @@ class Evaluator:
             # No turn on this path (``if plan.offloads or plan.onboards:`` was false: both empty).
             return self._block(statement.orelse, frame, state)
         if statement.target is not None and (
-            _spelt_pairs(iterated) or _spelt_rows(statement) or _given_rows(statement, iterated)
+            _spelt_pairs(iterated)
+            or _spelt_rows(statement)
+            or _given_rows(statement, iterated)
+            or _given_handles(iterated)
         ):
             assert isinstance(iterated, SeqV)
             return self._block(statement.orelse, frame, self._each_pair(statement, iterated, frame, state))
@@ -1075,8 +1081,8 @@ class Evaluator:
         return self._block(statement.orelse, frame, state)
 
     def _each_pair(self, statement: ir.Loop, pairs: SeqV, frame: Frame, state: PathState) -> PathState:
-        """A loop over a dict the code spells (``for name, value in fields.items()``): a turn
-        per entry, in order, each with its own key and value."""
+        """A loop over a dict the code spells (``for name, value in fields.items()``), or over
+        a few rows or events it is given: a turn per entry, in order, each with its own."""
         assert statement.target is not None
         broke: list[PathState] = []
         for pair in pairs.items:
@@ -1874,20 +1880,7 @@ class Evaluator:
                 # the code does not show; the project's properties of that name, where few
                 # classes have one.
                 value = self._properties_named(expr.name, base.spelling) or value
-            if all(
-                isinstance(option, FuncV)
-                and (getter := self._functions.get((option.module, option.qualname))) is not None
-                and _is_property(getter)
-                for option in options(value)
-            ):
-                # ``self.stream`` runs its getter (each one, for an object of several classes).
-                results = []
-                for option in options(value):
-                    assert isinstance(option, FuncV)
-                    result, state = self._invoke(option, (), (), state, frame, None)
-                    results.append(result)
-                return join(results), state
-            return value, state
+            return self._through_getters(value, frame, state)
         if isinstance(expr, ir.Call):
             return self._call(expr, frame, state)
         if isinstance(expr, ir.Const):
@@ -2522,6 +2515,23 @@ class Evaluator:
                         self._bases[cls].append((value.module, value.qualname))
         return self._bases[cls]
 
+    def _through_getters(self, value: Value, frame: Frame, state: PathState) -> tuple[Value, PathState]:
+        """A property's value: ``self.stream`` runs its getter (each one, for an object of
+        several classes); any other value as it is."""
+        if not all(
+            isinstance(option, FuncV)
+            and (getter := self._functions.get((option.module, option.qualname))) is not None
+            and _is_property(getter)
+            for option in options(value)
+        ):
+            return value, state
+        results = []
+        for option in options(value):
+            assert isinstance(option, FuncV)
+            result, state = self._invoke(option, (), (), state, frame, None)
+            results.append(result)
+        return join(results), state
+
     def _call(self, call: ir.Call, frame: Frame, state: PathState) -> tuple[Value, PathState]:
         receiver: Value | None = None
         if (
@@ -2541,7 +2551,9 @@ class Evaluator:
             if isinstance(spelled, ir.Name) and f"{spelled.id}.{call.func.name}" in frame.env:
                 callee = frame.env[f"{spelled.id}.{call.func.name}"]
             else:
-                callee = self._attribute(receiver, call.func, frame)
+                # ``accelerator.Stream()`` where ``Stream`` is a property: what it hands out is called.
+                attribute = self._attribute(receiver, call.func, frame)
+                callee, state = self._through_getters(attribute, frame, state)
             if isinstance(receiver, Unknown):
                 holder = frame.env.get("self")
                 excluded = None
@@ -2567,6 +2579,12 @@ class Evaluator:
             return special
         if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)) and not _host_only(callee):
             state.launched = self._clock
+        if _array_kernel(callee):
+            # ``cupy.maximum(x @ w, 0)`` in ``with compute:`` runs a kernel there: on a stream the
+            # project made, that stream is a producer's, even where a copy also runs on it.
+            stream = self._stream(frame, state)
+            if stream is not None and _made_stream_key(stream.key):
+                self._kernel_streams.add(stream.key)
         if (
             method in GRAPH_REPLAYS
             and receiver is not None
@@ -3233,6 +3251,18 @@ class Evaluator:
 
     def _wait_event(self, waiter: StreamV, event: Value, state: PathState, spelled: str = "") -> PathState:
         """``waiter`` waits on ``event``, which the code spells ``spelled`` there."""
+        if isinstance(event, UnionV) and all(isinstance(o, (EventV, ConstV)) for o in event.options):
+            # One of several events (an entry of a list whose entries were recorded at different
+            # places): a barrier only where each of them that is recorded somewhere is one.
+            events = [
+                option
+                for option in event.options
+                if isinstance(option, EventV)
+                and (option.key.startswith("opaque:") or option.key in self._recorded_on)
+            ]
+            if events:
+                ends = [self._wait_event(waiter, option, state.copy(), spelled) for option in events]
+                return merge_paths(ends, [None] * len(ends))
         if (
             isinstance(event, EventV)
             and not event.key.startswith("opaque:")
@@ -3261,6 +3291,14 @@ class Evaluator:
             ) or (recorded_on is not None and self._is_producer(recorded_on, waiter)):
                 state.barriers[waiter.key] = max(state.barriers.get(waiter.key, time), time)
                 state.gaps.pop(waiter.key, None)
+            elif recorded_on is not None and recorded_on.key != waiter.key:
+                # Recorded on a stream that was itself ordered behind the producer before the
+                # record (a store's completion event, the store having waited for compute): the
+                # waiter is ordered as far as that stream was.
+                behind = state.ordered_since(recorded_on.key)
+                if behind is not None and behind <= time:
+                    state.barriers[waiter.key] = max(state.barriers.get(waiter.key, behind), behind)
+                    state.gaps.pop(waiter.key, None)
         elif not isinstance(event, ConstV):
             state.barriers[waiter.key] = max(state.barriers.get(waiter.key, BEFORE_PATH), BEFORE_PATH)
             state.gaps.pop(waiter.key, None)
@@ -3364,6 +3402,21 @@ def _made_within(key: str, path: str, span: Span) -> bool:
 def _names_driver_entry_point(value: Value) -> bool:
     return isinstance(value, CopyApiV) or (
         isinstance(value, ExternalV) and value.dotted.rsplit(".", 1)[-1] in DRIVER_ENTRY_POINTS
+    )
+
+
+def _array_kernel(callee: Value) -> bool:
+    """A function of cupy that computes on the device (not an allocation, nor a stream,
+    event or memory API of ``cupy.cuda``)."""
+    if not isinstance(callee, ExternalV):
+        return False
+    module, _, name = callee.dotted.partition(".")
+    return (
+        module in ("cupy", "cp")
+        and bool(name)
+        and "." not in name
+        and name not in ALLOCATORS | LIKE_ALLOCATORS | PINNED_ALLOCATORS
+        and name not in ("asnumpy", "asarray", "array", "ndarray", "get_array_module")
     )
 
 
@@ -3591,6 +3644,16 @@ def _registers(statements: Sequence[ir.Stmt], holder: str, given: set[str]) -> b
             for target in statement.targets
         )
         for statement in statements
+    )
+
+
+def _given_handles(items: Value) -> bool:
+    """A few events or streams (``for event in after: stream.wait_event(event)`` over the
+    events ``*after`` was given): each turn waits on its own, not on one of them."""
+    return (
+        isinstance(items, SeqV)
+        and 1 < len(items.items) <= _SPELT_RANGE
+        and all(isinstance(item, (EventV, StreamV)) for item in items.items)
     )
 
 

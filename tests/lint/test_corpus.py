@@ -100,10 +100,6 @@ KNOWN_GAPS = {
         "possible host sync, so the load is only uncertain; kernels reading the destination through torch "
         "ops (`flat.float()`) after such a sync are not counted as uses"
     ),
-    "ds_state_slot_prefetch_buggy": (
-        "the blocking copy at line 45 reads a tensor the code does not place, which KVG004 takes as a "
-        "possible host wait for the compute stream's kernels, so the load is only uncertain"
-    ),
     "moe_expert_slot_cache_buggy": (
         "a blocking `.tolist()` of a tensor the code does not place (the router's output) is taken as a "
         "possible host wait for the kernels that read the slot, so the load is only uncertain"
@@ -154,11 +150,6 @@ KNOWN_GAPS = {
         "a blocking `.item()` ending one call orders the next call's load only if it comes after the "
         "call's last launch, and allocations, events and stream contexts count as launches; the "
         "synced tensor's device comes from a config property"
-    ),
-    "cupy_spill_pipeline_correct": (
-        "cupy work under `with self._compute:` (matmul, ElementwiseKernel, reductions returning new "
-        "arrays) does not make the compute stream a kernel stream once it also carries a load, so the"
-        " event recorded there is not taken as the producer's"
     ),
     "kvquant_dumper_buggy": (
         "a ctypes event handle filled by `cuEventCreate(byref(ev))` is not an event, and tensors a "
@@ -450,14 +441,6 @@ KNOWN_GAPS = {
         "two buffers of one list indexed by `j % 2` and `(j - 1) % 2` are taken as one buffer: the write "
         "to the other one is taken as a write after the barrier"
     ),
-    "cudart_prefetch_slots_correct": (
-        "events in a list indexed by `i % DEPTH` are not matched between the record in one call and the "
-        "wait two calls later"
-    ),
-    "ds_param_ring_release_event_buggy": (
-        "events in a list picked by a computed index (`slot = layer_id % n`) count as a barrier, though "
-        "every element is recorded only on the waiting stream itself"
-    ),
     "mcore_timeline_phase_events_buggy": (
         'an optimizer\'s in-place writes through `self.state[p]["exp_avg"]` are not linked to the same '
         "tensors copied as `self.optimizer.state[p][key]` by another object"
@@ -497,10 +480,6 @@ KNOWN_GAPS = {
     "cudart_graph_static_input_correct": (
         "`cudart.cudaStreamWaitEvent(stream, torch_event.cuda_event, 0)` is not linked to that torch "
         "event's `record()`"
-    ),
-    "cupy_nv12_split_planes_correct": (
-        "a loop waiting on an event per producer stream (`for plane in (luma, chroma): "
-        "download.wait_event(plane.record())`) counts as a barrier behind only one of them"
     ),
     "numba_rollout_recorder_buggy": (
         "an event made and recorded only under `if self.sealed is None:` is taken as recorded on every "
