@@ -1014,7 +1014,13 @@ class Evaluator:
         live = [path.env for path in paths if not path.state.returned]
         for name, value in merged.items():
             # Only these can hold a fresh buffer (the cheap test first: this runs at every join).
-            if isinstance(value, (TensorV, SeqV)) and any(isinstance(env.get(name), Unknown) for env in live):
+            if isinstance(value, (TensorV, SeqV)) and any(
+                isinstance(held := env.get(name), Unknown)
+                # ``dst = pool.acquire(n) if pool else torch.empty(n)``, where the pool hands out
+                # a fresh buffer or a reused one: the last path's buffer stands for both.
+                or (isinstance(held, TensorV) and held.key.endswith(_OR_REUSED))
+                for env in live
+            ):
                 merged[name] = self._maybe_reused(value)
         return merged
 
@@ -1534,6 +1540,25 @@ class Evaluator:
         self._heap_version += 1
         self._heap_versions[key] = self._heap_version
 
+    def _may_be_none(self, expr: ir.Expr, frame: Frame) -> bool:
+        """A field that only the constructor sets, to None and to something else (``self.buffer
+        = None``, then ``if use_buffer: self.buffer = torch.empty(...)``): a test of whether it
+        is None takes both ways. (Reading a field joins its values and drops None, which a
+        field another method sets later, ``self.done = event``, is no longer.)"""
+        if not (isinstance(expr, ir.Attr) and isinstance(expr.base, ir.Name)):
+            return False
+        holder = frame.env.get(expr.base.id)
+        if not isinstance(holder, ObjectV):
+            return False
+        writers = self._field_writers.get((holder.module, holder.qualname, expr.name), set())
+        if not writers or any(qualname.rpartition(".")[2] != "__init__" for _, qualname in writers):
+            return False
+        instance = (holder.module, f"{holder.qualname}@{holder.site}", expr.name)
+        stored = (holder.site and self._stored(instance)) or self._stored(
+            (holder.module, holder.qualname, expr.name)
+        )
+        return any(_is_none(value) is True for value in stored)
+
     def _stored(self, key: tuple[str, str, str]) -> list[Value]:
         """What was assigned to a field or global so far (noting that the running entry point
         read it)."""
@@ -1981,7 +2006,7 @@ class Evaluator:
         if isinstance(expr, ir.IsNone):
             operand, state = self._eval(expr.operand, frame, state)
             is_none = _is_none(operand)
-            if is_none is None:
+            if is_none is None or (is_none is False and self._may_be_none(expr.operand, frame)):
                 return UNKNOWN, state
             return ConstV(is_none != expr.negated, "is None", frame.module.path, None), state
         if isinstance(expr, ir.Equals):
