@@ -1,0 +1,7 @@
+import numpy as np
+
+PAGE_TOKENS = 16
+KV_DTYPE = np.float16
+DEFAULT_HOST_PAGES = 4096
+SPILL_SUFFIX = ".kvpage"
+SPILL_QUEUE_DEPTH = 64

@@ -1,0 +1,6 @@
+import numpy as np
+
+BLOCK_TOKENS = 32
+CACHE_DTYPE = np.float16
+STAGING_SLOTS = 256
+PREFETCH_WORKERS = 4

@@ -1,0 +1,3 @@
+from mem_cache.cache_controller import HiCacheController
+from mem_cache.hiradix_cache import HiRadixCache
+from mem_cache.memory_pool import HostKVPool, MHATokenToKVPool

@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+DEFAULT_BLOCK_SIZE = 16
+DEFAULT_NUM_CPU_BLOCKS = 8192
+ROOT_HASH_SEED = b"kv-offload/v1"
+COPY_THREAD_NAME = "kv-offload-copy"
+CU_DRIVER_VERSION_BATCH = 12080

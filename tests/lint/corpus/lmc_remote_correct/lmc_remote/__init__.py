@@ -1,0 +1,4 @@
+from lmc_remote.cache_engine import LMCacheEngine
+from lmc_remote.cupy_connector import CupyPagedGPUConnector
+from lmc_remote.remote_backend import RedisConnector, RemoteBackend
+from lmc_remote.serde import NaiveSerializer

@@ -1,0 +1,7 @@
+import numpy as np
+
+DEFAULT_CHUNK_PAGES = 16
+REMOTE_PUT_QUEUE_MAXSIZE = 64
+REMOTE_PUT_THREAD_NAME = "lmcache-remote-put"
+KV_DTYPE = np.float16
+SERDE_MAGIC = b"LMC1"

@@ -1,0 +1,4 @@
+from .config import SpillConfig
+from .runner import KVRunner
+
+__all__ = ["KVRunner", "SpillConfig"]

@@ -1,0 +1,3 @@
+from .scheduler import SwapConfig, SwapScheduler
+
+__all__ = ["SwapConfig", "SwapScheduler"]

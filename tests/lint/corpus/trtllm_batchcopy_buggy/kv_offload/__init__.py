@@ -1,0 +1,3 @@
+from kv_offload.manager import HostOffloadManager
+from kv_offload.snapshot import KvCacheSnapshotter
+from kv_offload.transfer import BatchedBlockTransfer
