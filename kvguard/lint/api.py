@@ -170,7 +170,8 @@ PINNED_ALLOCATORS = frozenset(
     | {"alloc_pinned_memory"}  # cupy's raw pinned block (read through ``numpy.frombuffer``)
 )
 # Device allocations of cupy and numba (``cupy.empty``, ``cuda.device_array``) are by module.
-DEVICE_MODULES = ("cupy", "cp", "numba.cuda", "cuda")
+CUPY_MODULES = ("cupy", "cp")
+DEVICE_MODULES = (*CUPY_MODULES, "numba.cuda", "cuda")
 DEVICE_ALLOCATORS = frozenset({"device_array", "device_array_like", "to_device"})
 # cuda-python's raw allocations, which give ``(err, pointer)``: where the pointer's memory is.
 RAW_ALLOCATORS = {
@@ -231,6 +232,13 @@ PYTHON_FACTS = frozenset({"len", "isinstance", "issubclass", "hasattr", "callabl
 
 # Top-level torch functions whose result is no new tensor computed from their arguments: a fact
 # about them, or a view of a buffer (``torch.frombuffer``).
+# cupy's functions that launch no computation on the current stream: copies, kernel
+# definitions, memory pools, type helpers.
+CUPY_NON_COMPUTING = frozenset(
+    {"asnumpy", "asarray", "array", "copyto", "ndarray", "get_array_module", "dtype", "from_dlpack"}
+    | {"ElementwiseKernel", "RawKernel", "RawModule", "ReductionKernel", "fuse"}
+    | {"get_default_memory_pool", "get_default_pinned_memory_pool"}
+)
 TORCH_NON_COMPUTING = frozenset({"numel", "frombuffer", "save", "load", "device", "get_device_module"})
 # Top-level torch functions that make no tensor at all: modes, settings, function transforms.
 TORCH_NON_TENSOR = frozenset(

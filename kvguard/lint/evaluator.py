@@ -20,6 +20,8 @@ from kvguard.lint.api import (
     ARRAY_ADDRESSES,
     ARRAY_METADATA,
     COPY_APIS,
+    CUPY_MODULES,
+    CUPY_NON_COMPUTING,
     DEVICE_ALLOCATORS,
     DRIVER_ENTRY_POINTS,
     ENUM_TYPES,
@@ -1050,7 +1052,7 @@ class Evaluator:
             _spelt_pairs(iterated)
             or _spelt_rows(statement)
             or _given_rows(statement, iterated)
-            or _given_handles(iterated)
+            or _few_handles(iterated)
         ):
             assert isinstance(iterated, SeqV)
             return self._block(statement.orelse, frame, self._each_pair(statement, iterated, frame, state))
@@ -1543,21 +1545,29 @@ class Evaluator:
     def _may_be_none(self, expr: ir.Expr, frame: Frame) -> bool:
         """A field that only the constructor sets, to None and to something else (``self.buffer
         = None``, then ``if use_buffer: self.buffer = torch.empty(...)``): a test of whether it
-        is None takes both ways. (Reading a field joins its values and drops None, which a
-        field another method sets later, ``self.done = event``, is no longer.)"""
+        is None takes both ways. Reading a field drops None, since a field another method sets
+        (``self.done = event`` after a copy) is set by the time it is read; only the
+        constructor's own None stays possible."""
         if not (isinstance(expr, ir.Attr) and isinstance(expr.base, ir.Name)):
             return False
         holder = frame.env.get(expr.base.id)
         if not isinstance(holder, ObjectV):
             return False
-        writers = self._field_writers.get((holder.module, holder.qualname, expr.name), set())
+        cls = (holder.module, holder.qualname)
+        writers = {
+            writer
+            for module, qualname in [cls, *self._base_classes(cls)]
+            for writer in self._field_writers.get((module, qualname, expr.name), ())
+        }
         if not writers or any(qualname.rpartition(".")[2] != "__init__" for _, qualname in writers):
             return False
-        instance = (holder.module, f"{holder.qualname}@{holder.site}", expr.name)
-        stored = (holder.site and self._stored(instance)) or self._stored(
-            (holder.module, holder.qualname, expr.name)
-        )
-        return any(_is_none(value) is True for value in stored)
+        return any(_is_none(value) is True for value in self._stored_field(holder, expr.name))
+
+    def _stored_field(self, holder: ObjectV, name: str) -> list[Value]:
+        """What was assigned to a field of this instance, or else of its class as a whole."""
+        instance = (holder.module, f"{holder.qualname}@{holder.site}", name)
+        whole = (holder.module, holder.qualname, name)
+        return (holder.site and self._stored(instance)) or self._stored(whole)
 
     def _stored(self, key: tuple[str, str, str]) -> list[Value]:
         """What was assigned to a field or global so far (noting that the running entry point
@@ -2242,9 +2252,7 @@ class Evaluator:
                 if _is_classmethod(self._functions[method]):
                     return FuncV(method[0], method[1], ClassV(base.module, base.qualname))
                 return FuncV(method[0], method[1], base)
-            stored = (base.site and self._stored((base.module, f"{base.qualname}@{base.site}", name))) or (
-                self._stored((base.module, base.qualname, name))
-            )
+            stored = self._stored_field(base, name)
             spelled = Unknown(f"{base.alias or 'self'}.{name}")
             if stored and self._written_where_not_run(base, name):
                 stored = [*stored, spelled]
@@ -3316,14 +3324,13 @@ class Evaluator:
             ) or (recorded_on is not None and self._is_producer(recorded_on, waiter)):
                 state.barriers[waiter.key] = max(state.barriers.get(waiter.key, time), time)
                 state.gaps.pop(waiter.key, None)
-            elif recorded_on is not None and recorded_on.key != waiter.key:
-                # Recorded on a stream that was itself ordered behind the producer before the
-                # record (a store's completion event, the store having waited for compute): the
-                # waiter is ordered as far as that stream was.
-                behind = state.ordered_since(recorded_on.key)
-                if behind is not None and behind <= time:
-                    state.barriers[waiter.key] = max(state.barriers.get(waiter.key, behind), behind)
-                    state.gaps.pop(waiter.key, None)
+            elif recorded_on is not None and recorded_on.key != waiter.key and event.key in state.horizons:
+                # Recorded on a stream that was itself ordered behind the producer at the record
+                # (a store's completion event, the store having waited for compute): the waiter
+                # is ordered as far as that stream was then.
+                behind = state.horizons[event.key]
+                state.barriers[waiter.key] = max(state.barriers.get(waiter.key, behind), behind)
+                state.gaps.pop(waiter.key, None)
         elif not isinstance(event, ConstV):
             state.barriers[waiter.key] = max(state.barriers.get(waiter.key, BEFORE_PATH), BEFORE_PATH)
             state.gaps.pop(waiter.key, None)
@@ -3431,17 +3438,16 @@ def _names_driver_entry_point(value: Value) -> bool:
 
 
 def _array_kernel(callee: Value) -> bool:
-    """A function of cupy that computes on the device (not an allocation, nor a stream,
-    event or memory API of ``cupy.cuda``)."""
+    """A function of cupy that computes on the device (not an allocation, a copy, a kernel's
+    definition, nor a stream, event or memory API of ``cupy.cuda``)."""
     if not isinstance(callee, ExternalV):
         return False
     module, _, name = callee.dotted.partition(".")
     return (
-        module in ("cupy", "cp")
+        module in CUPY_MODULES
         and bool(name)
         and "." not in name
-        and name not in ALLOCATORS | LIKE_ALLOCATORS | PINNED_ALLOCATORS
-        and name not in ("asnumpy", "asarray", "array", "ndarray", "get_array_module")
+        and name not in ALLOCATORS | LIKE_ALLOCATORS | PINNED_ALLOCATORS | CUPY_NON_COMPUTING
     )
 
 
@@ -3672,13 +3678,14 @@ def _registers(statements: Sequence[ir.Stmt], holder: str, given: set[str]) -> b
     )
 
 
-def _given_handles(items: Value) -> bool:
-    """A few events or streams (``for event in after: stream.wait_event(event)`` over the
-    events ``*after`` was given): each turn waits on its own, not on one of them."""
+def _few_handles(items: Value) -> bool:
+    """A few events or streams the code holds apart (``for event in after:
+    stream.wait_event(event)`` over the events ``*after`` was given): a turn per handle, so that
+    each wait is on that handle, not on one of them joined."""
     return (
         isinstance(items, SeqV)
         and 1 < len(items.items) <= _SPELT_RANGE
-        and all(isinstance(item, (EventV, StreamV)) for item in items.items)
+        and all(_orders_something(item) for item in items.items)
     )
 
 

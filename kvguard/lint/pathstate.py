@@ -59,6 +59,9 @@ class PathState:
     # Streams made to wait on other streams: (waiting stream, stream waited on, when). The
     # host synchronizing the waiting stream has waited for the other's work up to then.
     joined: frozenset[tuple[str, str, int]] = frozenset()
+    # Events recorded on a stream that was ordered behind the producer at the record: since
+    # when it was (a wait on the event orders the waiting stream as far).
+    horizons: dict[str, int] = field(default_factory=dict)
 
     def ordered_since(self, stream: str) -> int | None:
         return _later(self.barriers.get(stream), self.all_ordered_since())
@@ -89,6 +92,7 @@ class PathState:
             self.maybe_synced,
             dict(self.maybe_ordered),
             self.joined,
+            dict(self.horizons),
         )
 
     def completed(self, stream_key: str | None, before: int | None = None) -> None:
@@ -202,6 +206,9 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
     merged.issued = _latest_time([s.issued for s in states])
     merged.carried = frozenset.intersection(*(s.carried for s in states))
     merged.joined = frozenset.intersection(*(s.joined for s in states))
+    # Ordered as far as every path has the event's stream ordered at its record.
+    for event in set.intersection(*(set(s.horizons) for s in states)):
+        merged.horizons[event] = min(s.horizons[event] for s in states)
     merged.launched = max(s.launched for s in states)
     # Unrecorded only where no path recorded it: a loop that records an event per element
     # (``for x in xs: ...; done.record()``) and the path that skips an empty loop join here,

@@ -7,6 +7,7 @@ What the code means for stream ordering is the interpreter's business.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -223,13 +224,15 @@ class ModuleReader:
                 span,
             )
         elif isinstance(statement, cst.While):
-            bindings, test = self._test(statement.test)
             body = tuple(self._suite_block(statement.body))
             orelse = tuple(self._suite_block(statement.orelse.body)) if statement.orelse else ()
+            # A loop's ``else`` may ``break`` out of an enclosing loop: only a loop without one
+            # is read as the ``while True`` below, the test's bindings unread otherwise.
+            bindings, test = self._test(statement.test) if not orelse else ((), self._expr(statement.test))
             if bindings:
                 # ``while (job := q.get()) is not None:`` binds before each test: a ``while True``
-                # whose turn binds, then leaves (through its ``else``) where the test fails.
-                leave = ir.If(_negated(test), (*orelse, ir.Jump(True, span)), (), span, False)
+                # whose turn binds, then leaves where the test fails.
+                leave = ir.If(_negated(test), (ir.Jump(True, span),), (), span, False)
                 yield ir.Loop(None, ir.Const(True, span), (*bindings, leave, *body), (), span)
             else:
                 yield ir.Loop(None, test, body, orelse, span)
@@ -291,10 +294,17 @@ class ModuleReader:
     # -------------------------------------------------------------- expressions
     def _test(self, node: cst.BaseExpression) -> tuple[tuple[ir.Stmt, ...], ir.Expr]:
         """A statement's test, with the assignments its ``:=`` make, to run before it."""
-        outer, self._bindings = self._bindings, []
-        try:
+        bindings: list[ir.Stmt] = []
+        with self._binding_into(bindings):
             test = self._expr(node)
-            return tuple(self._bindings), test
+        return tuple(bindings), test
+
+    @contextlib.contextmanager
+    def _binding_into(self, bindings: list[ir.Stmt] | None) -> Iterator[None]:
+        """Where the ``:=`` read meanwhile go: into ``bindings``, or nowhere (None)."""
+        outer, self._bindings = self._bindings, bindings
+        try:
+            yield
         finally:
             self._bindings = outer
 
@@ -360,7 +370,7 @@ class ModuleReader:
                 key = values[0] if len(values) == 1 else ir.Seq(values)
             return ir.Index(self._expr(node.value), key)
         if isinstance(node, cst.IfExp):
-            return ir.Cond(self._expr(node.body), self._expr(node.test), self._expr(node.orelse))
+            return ir.Cond(self._unbound(node.body), self._expr(node.test), self._unbound(node.orelse))
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
             return ir.Not(self._expr(node.expression))
         if (
@@ -386,8 +396,13 @@ class ModuleReader:
                 self._lines(node),
                 isinstance(comparison.operator, (cst.Is, cst.IsNot)),
             )
-        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
-            return ir.Or(self._expr(node.left), self._expr(node.right))
+        if isinstance(node, cst.BooleanOperation):
+            # What the right operand binds runs only where the left does not decide: not bound
+            # before the statement.
+            left, right = self._expr(node.left), self._unbound(node.right)
+            if isinstance(node.operator, cst.Or):
+                return ir.Or(left, right)
+            return ir.Opaque((left, right))
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _OPERATOR_SYMBOLS:
             return self._operator(node, node.operator, (node.left, node.right))
         if isinstance(node, cst.UnaryOperation) and type(node.operator) in _OPERATOR_SYMBOLS:
@@ -411,13 +426,16 @@ class ModuleReader:
         if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp, cst.Lambda)):
             # What a comprehension's or lambda's ``:=`` binds is bound per element, or in the
             # lambda's own scope: nothing runs before the statement.
-            outer, self._bindings = self._bindings, None
-            try:
+            with self._binding_into(None):
                 return self._scoped(node)
-            finally:
-                self._bindings = outer
         # Anything else: keep the parts whose calls may matter.
         return ir.Opaque(tuple(self._expr(child) for child in _expression_children(node)))
+
+    def _unbound(self, node: cst.BaseExpression) -> ir.Expr:
+        """An expression that runs only on some paths through its statement: what its ``:=``
+        bind is not bound before the statement."""
+        with self._binding_into(None):
+            return self._expr(node)
 
     def _scoped(
         self, node: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp | cst.Lambda

@@ -87,13 +87,15 @@ def calls_in(value: object) -> list[ir.Call]:
     return found
 
 
-# The fields of each type that the walk above enters, last first: a dataclass's but a nested
-# function's or a position's; none of any other value. A tuple's or list's items instead.
+# The fields of each type that the walk above enters, last first (so that they come off the
+# stack in order): a dataclass's fields, except a nested function's or a Span's; none of any
+# other value. ``_ITEMS`` marks a tuple or list, whose items are entered instead.
 _WALKED_FIELDS: dict[type, tuple[str, ...]] = {}
 _ITEMS = ("<items>",)
 
 
 def _walked_fields(kind: type) -> tuple[str, ...]:
+    """The entry of ``_WALKED_FIELDS`` for a type not seen yet."""
     if issubclass(kind, (tuple, list)):
         return _ITEMS
     if not dataclasses.is_dataclass(kind) or issubclass(kind, (ir.Function, Span)):

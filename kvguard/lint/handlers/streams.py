@@ -157,6 +157,7 @@ class StreamApi(Evaluator):
         if method == "record" and isinstance(receiver, EventV):
             stream = _opaque_stream(args[0]) if args else self._current(frame, state)
             state.records[receiver.key] = (stream, now)
+            _note_horizon(state, receiver.key, stream)
             state.unrecorded = state.unrecorded - {receiver.key}
             self._note_record(receiver.key, stream)
             return UNKNOWN, state
@@ -166,6 +167,7 @@ class StreamApi(Evaluator):
             event = args[0] if args and isinstance(args[0], EventV) else None
             event = event or EventV(_site(frame, call), f"{receiver.label}.record_event()")
             state.records[event.key] = (receiver, now)
+            _note_horizon(state, event.key, receiver)
             state.unrecorded = state.unrecorded - {event.key}
             self._note_record(event.key, receiver)
             return event, state
@@ -317,3 +319,13 @@ class StreamApi(Evaluator):
         else:
             found = None
         return found[1] if found is not None else state
+
+
+def _note_horizon(state: PathState, event: str, stream: Value | None) -> None:
+    """How far the producer's work an event recorded on ``stream`` now covers, where the
+    stream is ordered behind the producer (not the producer itself: its own record covers all)."""
+    behind = state.ordered_since(stream.key) if isinstance(stream, StreamV) else None
+    if behind is None:
+        state.horizons.pop(event, None)
+    else:
+        state.horizons[event] = behind
