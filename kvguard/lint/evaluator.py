@@ -2300,8 +2300,8 @@ class Evaluator:
             return base  # a stream's handle (``s.cuda_stream``) names the stream itself
         if isinstance(base, (StreamV, EventV)) and name in ORDERING_METHODS:
             return MethodV(base, name)
-        if isinstance(base, ConstV) and name == "value":
-            return base
+        if isinstance(base, (ConstV, StreamV, EventV)) and name == "value":
+            return base  # a ctypes scalar's value (``handle.value`` of a stream made through ``byref``)
         if name == "device" and memory_of(base) is Memory.DEVICE:
             # ``torch.empty(n, device=t.device)`` allocates where the GPU tensor t lives. (A
             # tensor made with no device is not placed by it: a default device the code sets

@@ -719,6 +719,13 @@ def _small_range(iterable: Value) -> int:
     return 0
 
 
+def _out_parameter(arg: ir.Expr) -> ir.Expr | None:
+    """What ``ctypes.byref(x)`` or ``ctypes.pointer(x)`` passes by reference: ``x``."""
+    if not isinstance(arg, ir.Call) or not arg.args:
+        return None
+    return arg.args[0] if _spelling(arg.func).rsplit(".", 1)[-1] in ("byref", "pointer") else None
+
+
 def _is_none(value: Value) -> bool | None:
     if isinstance(value, ConstV):
         return value.value is None

@@ -34,10 +34,6 @@ KNOWN_GAPS = {
         "not diagnosed yet: `reorder_cache` runs `index_select` on the host copies of evicted layers "
         "while the offload stream may still be writing them, and the read is not linked to the copy"
     ),
-    "kvconn_ctypes_buggy": (
-        "the tail saves wait on an event an earlier call recorded (`self._last_ready`), before the "
-        "writes being saved: a wait on an event recorded by an earlier call is taken as a barrier"
-    ),
     "mcore_act_offload_buggy": (
         "the commit waits on an event recorded when the group started, in an earlier call, before the"
         " forward wrote the tensors (taken as a barrier); the checksum reads host copies kept as tuples "

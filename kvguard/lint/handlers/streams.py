@@ -25,6 +25,7 @@ from kvguard.lint.reading import (
     _DISPLACED_DEFAULT,
     _NEW_STREAM,
     _opaque_stream,
+    _out_parameter,
     _site,
     _spelling,
     _stream_context,
@@ -232,18 +233,24 @@ class StreamApi(Evaluator):
         if last == "Stream" or (last == "stream" and not args and "numba" in dotted):
             # numba's ``cuda.stream()`` makes one
             return StreamV(_stream_site(frame, call), _NEW_STREAM), state
+        made: Value | None = None
         if last in STREAM_CREATORS:
             # cuda-python: ``err, stream = cudart.cudaStreamCreate()``
             made = StreamV(_stream_site(frame, call), _NEW_STREAM)
-            return SeqV((ConstV(0, "err", frame.module.path, None), made)), state
-        if last in EVENT_CREATORS or (last == "event" and "numba" in dotted):
+        elif last in EVENT_CREATORS or (last == "event" and "numba" in dotted):
             site = _site(frame, call)
             self._note_pooled(frame, site)
-            event = EventV(site, f"event created at {site}")
+            made = EventV(site, f"event created at {site}")
             state.unrecorded = state.unrecorded | {site}
-            return (
-                SeqV((ConstV(0, "err", frame.module.path, None), event)) if last in EVENT_CREATORS else event
-            ), state
+            if last not in EVENT_CREATORS:
+                return made, state  # numba's ``cuda.event()``
+        if made is not None:
+            out = _out_parameter(call.args[0]) if call.args else None
+            if out is not None:
+                # ctypes: ``lib.cudaEventCreateWithFlags(ctypes.byref(self.handle), flags)``
+                # writes the handle through the reference and returns the status.
+                return UNKNOWN, self._assign(out, made, frame, state, call)
+            return SeqV((ConstV(0, "err", frame.module.path, None), made)), state
         if last in EVENT_RECORDS or last in STREAM_WAITS or last in STREAM_SYNCS or last in EVENT_SYNCS:
             return UNKNOWN, self._function_barrier(last, args, call, frame, state)
         if last in CURRENT_STREAM:

@@ -38,6 +38,7 @@ from kvguard.lint.reading import (
     _buffer_site,
     _device_memory,
     _may_be_true,
+    _out_parameter,
     _root_spelling,
     _spelling,
     _truth,
@@ -384,13 +385,6 @@ def _unplaced_result(value: Value) -> bool:
 def _library_object(value: Value) -> bool:
     """A library's module or function, not a result it returned (which may be a tensor)."""
     return isinstance(value, ExternalV) and not value.dotted.endswith("()")
-
-
-def _out_parameter(arg: ir.Expr) -> ir.Expr | None:
-    """What ``ctypes.byref(x)`` or ``ctypes.pointer(x)`` passes by reference: ``x``."""
-    if not isinstance(arg, ir.Call) or not arg.args:
-        return None
-    return arg.args[0] if _spelling(arg.func).rsplit(".", 1)[-1] in ("byref", "pointer") else None
 
 
 def _unguessed(side: Value, other: Value, non_blocking: Value | None) -> Value:
