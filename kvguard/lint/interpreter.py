@@ -304,11 +304,20 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             ]
             owner = self._self_class(caller_key)
             if owner:
-                # ``self.m()``: the method its own class (or a base) defines, not every ``m``.
+                # ``self.m()``: the method its own class (or a base) defines, not every ``m``;
+                # and its overrides in the project's subclasses, which run there for an instance
+                # of one (a base thread class's ``run`` calling ``self._handle(request)``).
                 callees += [
                     method
                     for name in on_self
                     if (method := self._method(caller_key[0], owner, name)) is not None
+                ]
+                subclasses = self._class_and_subclasses(owner) - {owner.rsplit(".", 1)[-1]}
+                callees += [
+                    key
+                    for name in on_self
+                    for key in by_name.get(name, ())
+                    if self._functions[key].class_name.rsplit(".", 1)[-1] in subclasses
                 ]
             # Functions defined inside it run as part of it (called there, or handed on as
             # callbacks).
