@@ -23,6 +23,72 @@ Found = set[tuple[str, int, str]]
 # Projects the analysis does not get right yet, and why. Each is an expected failure that
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
+    # Round 17 (written by helpers who never saw kvguard; scored on the analysis as it stood, two
+    # of its projects then prompting the ctypes-handle and thread-override changes).
+    "cupy_mc_tally_buggy": (
+        "not diagnosed yet: on the `with_variance` path the readback stream never waits on "
+        "`var_done` before a ctypes `cudaMemcpyAsync` of `d_sq_hist`; the copy is not reported"
+    ),
+    "flexgen_sched_buggy": (
+        "not diagnosed yet: the cache store of layer j runs right after its compute, before the "
+        "per-layer `torch.cuda.synchronize()`; the copy is not reported"
+    ),
+    "hf_static_cache_buggy": (
+        "not diagnosed yet: the prefetch stream waits on compute only at `layer_idx == 0`; the load "
+        "into a rotating device buffer from layer 2 on is not reported"
+    ),
+    "hicache_l3_buggy": (
+        "not diagnosed yet: under `write_through` the storage op is queued before the finish event "
+        "is waited on; the backup thread's read of the host pages is not reported"
+    ),
+    "lmc_layerwise_buggy": (
+        "not diagnosed yet: chunks go to a thread-pool disk writer without the store stream being "
+        "synchronized; the writer's read is not reported"
+    ),
+    "mcore_act_offload_pool_buggy": (
+        "not diagnosed yet: the offload stream waits on an event recorded on itself, and the reload "
+        "into recycled pool buffers does not wait for compute; neither copy is reported"
+    ),
+    "mcore_optim_offload_buggy": (
+        "not diagnosed yet: the async checkpoint saver's `torch.save` of the CPU buffers is not "
+        "linked to the copies still running into them"
+    ),
+    "mooncake_cupy_buggy": (
+        "the requests carry no ready event (`None`), yet the copy thread's `if request.ready_event "
+        "is not None:` wait is taken on its path (cause not found), so neither copy is reported"
+    ),
+    "numba_langevin_buggy": (
+        "false KVG003s: copies on streams of a list a comprehension made (`[cuda.stream() for _ in "
+        "range(n)]`) are not matched to the `synchronize()` of each a loop over that list makes"
+    ),
+    "numba_langevin_correct": (
+        "false KVG003s: copies on streams of a list a comprehension made (`[cuda.stream() for _ in "
+        "range(n)]`) are not matched to the `synchronize()` of each a loop over that list makes"
+    ),
+    "overlap_spec_buggy": (
+        "not diagnosed yet: the copy stream waits on the current stream taken after the forward "
+        "stream's block, not the forward stream; neither copy nor the accept-length read is reported"
+    ),
+    "trtllm_disagg_buggy": (
+        "a false KVG003: the sender thread's `task.copied.synchronize()` (a ctypes event wrapper's "
+        "method) is not taken as the host wait it is for the copy the event was recorded after"
+    ),
+    "trtllm_disagg_correct": (
+        "false KVG003s: the sender thread's `task.copied.synchronize()` (a ctypes event wrapper's "
+        "method) is not taken as the host wait it is for the copy the event was recorded after"
+    ),
+    "trtllm_sampler_buggy": (
+        "not diagnosed yet: with `enable_iter_perf_stats` the stats read the pinned token slots "
+        "before `sampler_event.synchronize()`; the read is not reported"
+    ),
+    "vllm_fork_offload_buggy": (
+        "not diagnosed yet: load payloads lack `after`, so the ctypes batch load into paged GPU "
+        "blocks is unordered; its KVG004 is not reported (the KVG002 is)"
+    ),
+    "vllm_simple_offload_buggy": (
+        "not diagnosed yet: the disk write-back waits on the compute-done event instead of the "
+        "store-done one; its `os.pwrite` of the pinned view is not linked to the copy"
+    ),
     # Round 16 (written by helpers who never saw kvguard; failures as found after the changes
     # they prompted).
     "accel_weight_stream_buggy": (

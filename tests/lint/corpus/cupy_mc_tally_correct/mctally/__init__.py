@@ -1,0 +1,3 @@
+"""Batched Monte Carlo photon energy-deposition tallies on CuPy."""
+
+from mctally.transport import PhotonTallyRunner

@@ -1,0 +1,10 @@
+N_ENERGY_BINS = 512
+E_MIN_MEV = 1.0e-3
+E_MAX_MEV = 20.0
+MEAN_ENERGY_MEV = 1.25
+PHOTONS_PER_BATCH = 1 << 22
+N_REGIONS = 64
+
+CUDA_MEMCPY_DEVICE_TO_HOST = 2
+# cudaMemcpySrcAccessOrder used for the per-region scalar gather
+REGION_GATHER_SRC_ORDER = 1

@@ -1,0 +1,4 @@
+from .engine import FlexEngine
+from .policy import OffloadPolicy
+
+__all__ = ["FlexEngine", "OffloadPolicy"]

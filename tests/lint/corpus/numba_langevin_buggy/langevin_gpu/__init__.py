@@ -1,0 +1,3 @@
+"""Chunked GPU Langevin ensembles (numba.cuda)."""
+
+from langevin_gpu.ensemble import EnsembleConfig, LangevinEnsemble

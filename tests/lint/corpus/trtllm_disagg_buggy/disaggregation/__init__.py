@@ -1,0 +1,3 @@
+from .transceiver import CacheTransceiverConfig, PyCacheTransceiver
+
+__all__ = ["CacheTransceiverConfig", "PyCacheTransceiver"]
