@@ -850,7 +850,7 @@ class Evaluator:
                     isinstance(waiter, StreamV)
                     and isinstance(producer, StreamV)
                     and waiter.key != producer.key
-                    and self._is_producer(producer, waiter)
+                    and self._is_producer(producer, waiter, state.requester)
                 ):
                     same.barriers[waiter.key] = self._clock
                     same.gaps.pop(waiter.key, None)
@@ -1336,6 +1336,8 @@ class Evaluator:
             )
             branch = put.state.copy()
             branch.streams = state.streams
+            if put.thread not in (MAIN_THREAD, frame.thread):
+                branch.requester = put.thread  # the job that put it handed this work over
             variant = replace(frame, env=dict(frame.env), flow=(*put.flow, step))
             for target in statement.targets:
                 branch = self._assign(target, put.payload, variant, branch, statement)
@@ -3220,7 +3222,9 @@ class Evaluator:
             return self._current(frame, state)
         return None
 
-    def _is_producer(self, producer: Value, waiter: StreamV) -> bool:
+    def _is_producer(self, producer: Value, waiter: StreamV, requester: str = MAIN_THREAD) -> bool:
+        """Whether ``producer`` is the stream the path's data was produced on; ``requester``:
+        the thread that handed the path its work, whose current stream that is."""
         if isinstance(producer, Unknown) and producer.spelling:
             producer = _opaque_stream(producer) or producer  # ``s.wait_stream(s)`` orders nothing
         if isinstance(producer, StreamV):
@@ -3231,7 +3235,8 @@ class Evaluator:
             if producer.current_of:
                 # The requesting thread's current stream, unless every kernel that writes GPU
                 # memory runs on streams the project made (``with compute:`` around them all).
-                return producer.current_of == MAIN_THREAD and not self._written_only_on_made_streams()
+                handed = producer.current_of in (MAIN_THREAD, requester)
+                return handed and not self._written_only_on_made_streams()
             if producer.key.startswith("opaque:"):
                 return True  # a stream we cannot tell apart from the producer
             if producer.key.startswith(_DEFAULT_UNDER):
@@ -3321,7 +3326,7 @@ class Evaluator:
                 state.joined = state.joined | {(waiter.key, recorded_on.key, time)}
             if (
                 event.key not in state.records and not self._recorded_only_on_copy_streams(event.key, waiter)
-            ) or (recorded_on is not None and self._is_producer(recorded_on, waiter)):
+            ) or (recorded_on is not None and self._is_producer(recorded_on, waiter, state.requester)):
                 state.barriers[waiter.key] = max(state.barriers.get(waiter.key, time), time)
                 state.gaps.pop(waiter.key, None)
             elif recorded_on is not None and recorded_on.key != waiter.key and event.key in state.horizons:

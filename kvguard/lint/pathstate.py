@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from kvguard.lint import ir
 from kvguard.lint.findings import FlowStep, Span
-from kvguard.lint.results import PendingCopy
+from kvguard.lint.results import MAIN_THREAD, PendingCopy
 from kvguard.lint.values import StreamEntry, StreamV, Value
 
 BEFORE_PATH = -1
@@ -62,6 +62,10 @@ class PathState:
     # Events recorded on a stream that was ordered behind the producer at the record: since
     # when it was (a wait on the event orders the waiting stream as far).
     horizons: dict[str, int] = field(default_factory=dict)
+    # The thread that handed this path its work: the requesting thread, or another thread that
+    # put the payload a consumer took off a queue (a job that computed what it hands over). Its
+    # current stream is the producer's on this path.
+    requester: str = MAIN_THREAD
 
     def ordered_since(self, stream: str) -> int | None:
         return _later(self.barriers.get(stream), self.all_ordered_since())
@@ -93,6 +97,7 @@ class PathState:
             dict(self.maybe_ordered),
             self.joined,
             dict(self.horizons),
+            self.requester,
         )
 
     def completed(self, stream_key: str | None, before: int | None = None) -> None:
@@ -206,6 +211,8 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
     merged.issued = _latest_time([s.issued for s in states])
     merged.carried = frozenset.intersection(*(s.carried for s in states))
     merged.joined = frozenset.intersection(*(s.joined for s in states))
+    requesters = {s.requester for s in states}
+    merged.requester = requesters.pop() if len(requesters) == 1 else MAIN_THREAD
     # Ordered as far as every path has the event's stream ordered at its record.
     for event in set.intersection(*(set(s.horizons) for s in states)):
         merged.horizons[event] = min(s.horizons[event] for s in states)
@@ -327,8 +334,9 @@ class Put:
     payload: Value
     state: PathState
     flow: tuple[FlowStep, ...]
-    # The function that put it (its qualified name).
+    # The function that put it (its qualified name), and the thread it ran on.
     putter: str = ""
+    thread: str = MAIN_THREAD
 
 
 @dataclass

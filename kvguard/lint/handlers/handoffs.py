@@ -103,7 +103,7 @@ class HandoffApi(Evaluator):
         if self._reporting or not self._puts.get(queue.key):
             putter = frame.stack[-1] if frame.stack else ""
             self._puts.setdefault(queue.key, []).append(
-                Put(payload, state, self._flow_to(frame, step), putter)
+                Put(payload, state, self._flow_to(frame, step), putter, frame.thread)
             )
 
     def _stream_callback(

@@ -142,7 +142,7 @@ class StreamApi(Evaluator):
             producer = args[0]
             if isinstance(producer, StreamV) and producer.key != receiver.key:
                 state.joined = state.joined | {(receiver.key, producer.key, now)}
-            if self._is_producer(producer, receiver):
+            if self._is_producer(producer, receiver, state.requester):
                 state.barriers[receiver.key] = now
                 state.gaps.pop(receiver.key, None)
             return UNKNOWN, state
