@@ -34,9 +34,9 @@ from kvguard.lint.suppressions import apply_suppressions, suppression_uses
 _PARALLEL_THRESHOLD = 16
 
 # A run makes millions of small objects (parse trees, lowered code, interpreter values) and
-# few cycles; at CPython's default thresholds the cyclic collector runs every 700 allocations
-# and took a quarter of a cold run and over a third of a changed-file run on vLLM; raised, the
-# peak memory grows by 1 to 2% (benchmarks/lint_speed.py).
+# few cycles; at CPython's default thresholds the cyclic collector runs every 700 allocations.
+# Raised, a cold run on vLLM is 5% and a changed-file run 11% faster, for 3% more peak memory
+# (benchmarks/lint_speed.py, benchmarks/results/lint-speed.json).
 _GC_THRESHOLDS = (200_000, 30, 30)
 
 
