@@ -230,8 +230,6 @@ SAME_MEMORY_METHODS = frozenset(
 # never its memory: ``len(ptrs)`` is a number, not an address.
 PYTHON_FACTS = frozenset({"len", "isinstance", "issubclass", "hasattr", "callable", "id", "hash", "type"})
 
-# Top-level torch functions whose result is no new tensor computed from their arguments: a fact
-# about them, or a view of a buffer (``torch.frombuffer``).
 # cupy's functions that launch no computation on the current stream: copies, kernel
 # definitions, memory pools, type helpers.
 CUPY_NON_COMPUTING = frozenset(
@@ -239,6 +237,8 @@ CUPY_NON_COMPUTING = frozenset(
     | {"ElementwiseKernel", "RawKernel", "RawModule", "ReductionKernel", "fuse"}
     | {"get_default_memory_pool", "get_default_pinned_memory_pool"}
 )
+# Top-level torch functions whose result is no new tensor computed from their arguments: a fact
+# about them, or a view of a buffer (``torch.frombuffer``).
 TORCH_NON_COMPUTING = frozenset({"numel", "frombuffer", "save", "load", "device", "get_device_module"})
 # Top-level torch functions that make no tensor at all: modes, settings, function transforms.
 TORCH_NON_TENSOR = frozenset(

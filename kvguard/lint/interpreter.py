@@ -312,13 +312,14 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
                     for name in on_self
                     if (method := self._method(caller_key[0], owner, name)) is not None
                 ]
-                subclasses = self._class_and_subclasses(owner) - {owner.rsplit(".", 1)[-1]}
-                callees += [
-                    key
-                    for name in on_self
-                    for key in by_name.get(name, ())
-                    if self._functions[key].class_name.rsplit(".", 1)[-1] in subclasses
-                ]
+                if on_self:
+                    subclasses = self._class_and_subclasses(owner) - {owner.rsplit(".", 1)[-1]}
+                    callees += [
+                        key
+                        for name in on_self
+                        for key in by_name.get(name, ())
+                        if self._functions[key].class_name.rsplit(".", 1)[-1] in subclasses
+                    ]
             # Functions defined inside it run as part of it (called there, or handed on as
             # callbacks).
             callees += self._nested_in.get(caller_key, [])

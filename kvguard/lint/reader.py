@@ -493,9 +493,7 @@ class ModuleReader:
 
 def _negated(test: ir.Expr) -> ir.Expr:
     """``not test``, spelt as the tests that prune paths are (``x is None`` for ``x is not None``)."""
-    if isinstance(test, ir.IsNone):
-        return replace(test, negated=not test.negated)
-    if isinstance(test, ir.Equals):
+    if isinstance(test, (ir.IsNone, ir.Equals)):
         return replace(test, negated=not test.negated)
     if isinstance(test, ir.Not):
         return test.operand
