@@ -1961,7 +1961,7 @@ class Evaluator:
                 return self._eval(expr.orelse, frame, state)
             then, state = self._eval(expr.then, frame, state)
             orelse, state = self._eval(expr.orelse, frame, state)
-            return join([then, orelse]), state
+            return _alternatives(then, orelse), state
         if isinstance(expr, ir.Lambda):
             return LambdaV(frame.module.name, expr.params, expr.body, tuple(frame.env.items())), state
         if isinstance(expr, ir.Starred):
@@ -3779,3 +3779,14 @@ def _path_effects(state: PathState) -> tuple[object, ...]:
         state.maybe_synced,
         state.maybe_ordered,
     )
+
+
+def _alternatives(then: Value, orelse: Value) -> Value:
+    """``a if test else b``: where one arm is a name the code spells (a device, a tag) and the
+    other one it does not show, the result is not that name (``"cuda" if first else
+    config.offload_device``); elsewhere the arms join as any merge does."""
+    arms = (then, orelse)
+    spelt = [arm for arm in arms if isinstance(arm, ConstV) and isinstance(arm.value, str)]
+    if len(spelt) == 1 and any(isinstance(arm, Unknown) for arm in arms):
+        return UnionV(arms)
+    return join(list(arms))

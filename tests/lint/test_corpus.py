@@ -33,10 +33,6 @@ KNOWN_GAPS = {
         "not diagnosed yet: the cache store of layer j runs right after its compute, before the "
         "per-layer `torch.cuda.synchronize()`; the copy is not reported"
     ),
-    "hf_static_cache_buggy": (
-        "not diagnosed yet: the prefetch stream waits on compute only at `layer_idx == 0`; the load "
-        "into a rotating device buffer from layer 2 on is not reported"
-    ),
     "hicache_l3_buggy": (
         "not diagnosed yet: under `write_through` the storage op is queued before the finish event "
         "is waited on; the backup thread's read of the host pages is not reported"
