@@ -220,12 +220,17 @@ class Evaluator:
         # Which methods assign each field (module, class, field), read off their code: a field
         # one of them assigns is unknown where that method never ran.
         self._field_writers: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
+        # Fields some method adds to (``self.count += 1``): a number read there is not the one
+        # the constructor set.
+        self._counters: set[tuple[str, str, str]] = set()
         for (module_name, qualname), function in self._functions.items():
             if function.class_name and function.params:
                 holder = function.params[0].name
                 for field_name in _fields_assigned(function.body, holder):
                     key = (module_name, function.class_name, field_name)
                     self._field_writers.setdefault(key, set()).add((module_name, qualname))
+                for field_name in _fields_assigned(function.body, holder, augmented=True):
+                    self._counters.add((module_name, function.class_name, field_name))
         # The classes that give each field name a value: an unplaced object's field is read
         # from them when few do (``ctx.lengths`` where one class of the project has ``lengths``).
         self._field_owners: dict[str, set[tuple[str, str]]] = {}
@@ -256,6 +261,7 @@ class Evaluator:
         # they may run on a thread the analysis does not see.
         self._passed: set[str] = set()
         self._names_called: set[str] = set()  # every name some project function calls
+        self._names_called_at_top: set[str] = set()  # and module code
         self._splits = 0  # branches now running the rest of their block on their own
         # Streams the host waits for somewhere in the project (any path, any pass);
         # _ANY_STREAM for a wait that may cover any stream (the device, an event).
@@ -372,6 +378,8 @@ class Evaluator:
         ] = {}
         self._heap_changed: dict[tuple[str, str, str], int] = {}
         self._clock = 0
+        # The names of the project's classes that other project classes derive from.
+        self._derived: set[str] | None = None
         self._budget = _CALLS_PER_ROOT
         self._reporting = False
         self._fallback = False
@@ -680,7 +688,10 @@ class Evaluator:
                     value = join([value, Unknown(param.name)])
                 env[param.name] = value
             else:
-                env[param.name] = Unknown(param.name, from_caller=self._fallback and caller.depth == 0)
+                instance = self._annotated_instance(param, default_frame)
+                env[param.name] = instance or Unknown(
+                    param.name, from_caller=self._fallback and caller.depth == 0
+                )
         accelerator = self._accelerator_params.get((module.name, function.qualname), frozenset())
         for name in accelerator:
             if isinstance(env.get(name), Unknown):
@@ -688,6 +699,25 @@ class Evaluator:
                 # (or the like) on it: an accelerator's.
                 env[name] = ConstV("cuda", name, module.path, None)
         return env
+
+    def _annotated_instance(self, param: ir.Param, frame: Frame) -> ObjectV | None:
+        """``env: ExecutionEnv`` with no argument given, of a project class the project never
+        constructs: an instance made outside, its fields as the constructor sets them. Not a
+        record, nor a class the project derives from (a subclass's object may be passed), nor
+        one it constructs (the argument may be one of those instances or another)."""
+        if param.annotation is None:
+            return None
+        cls = self._eval(param.annotation, frame, PathState())[0]
+        if not isinstance(cls, ClassV) or self._method(cls.module, cls.qualname, "__init__") is None:
+            return None
+        if self._derived is None:
+            self._derived = {
+                _spelling(base).rsplit(".", 1)[-1] for info in self._classes.values() for base in info.bases
+            }
+        name = cls.qualname.rsplit(".", 1)[-1]
+        if name in self._derived or name in self._names_called or name in self._names_called_at_top:
+            return None
+        return ObjectV(cls.module, cls.qualname, alias=param.name)
 
     def _block(self, statements: Sequence[ir.Stmt], frame: Frame, state: PathState) -> PathState:
         for index, statement in enumerate(statements):
@@ -718,6 +748,18 @@ class Evaluator:
                 )
                 if finished:
                     return state
+            elif isinstance(statement, ir.With):
+                before = frame.env
+                ways = self._with_ways(statement, statement.items, frame, state)
+                if len(ways) == 1:
+                    state = ways[0].state
+                else:
+                    # On one of several streams: as an ``if`` over which, each way may run the
+                    # rest of the block on its own (an event recorded in the block names that
+                    # stream, and a later wait on it must find it).
+                    state, finished = self._after_if(before, ways, statements[index + 1 :], frame, statement)
+                    if finished:
+                        return state
             else:
                 state = self._statement(statement, frame, state)
             if state.returned:
@@ -958,7 +1000,7 @@ class Evaluator:
         paths: list[Branch],
         rest: Sequence[ir.Stmt],
         frame: Frame,
-        statement: ir.If,
+        statement: ir.If | ir.With,
     ) -> tuple[PathState, bool]:
         """Where the paths of an ``if`` join, given the names before it: (the state, whether
         ``rest`` ran already). Paths that bind a stream or event differently (``stream = side
@@ -979,7 +1021,9 @@ class Evaluator:
             if not _made_within(key, frame.module.path, statement.span)
         }
         skipped = [recorded - path.state.records.keys() for path in live]
-        streams_differ = any(_streams_differ(live[0].env, path.env) for path in live[1:])
+        streams_differ = any(_streams_differ(live[0].env, path.env) for path in live[1:]) or any(
+            _recorded_elsewhere(live[0].state, path.state) for path in live[1:]
+        )
         split = (
             len(live) > 1
             and rest
@@ -1122,8 +1166,24 @@ class Evaluator:
         frame: Frame,
         state: PathState,
     ) -> PathState:
+        before = frame.env
+        ways = self._with_ways(statement, items, frame, state)
+        if len(ways) == 1:
+            return ways[0].state
+        frame.env = _merge_names(before, ways)
+        return merge_paths([way.state for way in ways], [None] * len(ways))
+
+    def _with_ways(
+        self,
+        statement: ir.With,
+        items: tuple[tuple[ir.Expr, ir.Expr | None], ...],
+        frame: Frame,
+        state: PathState,
+    ) -> list[Branch]:
+        """Where a ``with`` leaves the state: one way, or one per stream where it enters one of
+        several (``streams[i % 2]``)."""
         if not items:
-            return self._block(statement.body, frame, state)
+            return [Branch(self._block(statement.body, frame, state), frame.env, None)]
         (context_expr, name), rest = items[0], items[1:]
         context, state = self._eval(context_expr, frame, state)
         if (
@@ -1135,17 +1195,33 @@ class Evaluator:
             stream, state = self._eval(context_expr.func.base, frame, state)
             state = self._with(statement, rest, frame, state)
             synchronized = self._special(context_expr, "synchronize", stream, UNKNOWN, [], {}, frame, state)
-            return synchronized[1] if synchronized is not None else state
+            return [Branch(synchronized[1] if synchronized is not None else state, frame.env, None)]
         if isinstance(context, UnionV) and all(_stream_context(option) for option in context.options):
-            # One of several streams (``streams[i % 2]``): the block runs on each, paths merged.
-            ends = []
-            for option in context.options:
-                entered = ContextV(option) if isinstance(option, StreamV) else option
-                ends.append(
-                    self._with_context(statement, entered, context_expr, name, rest, frame, state.copy())
-                )
-            return merge_paths(ends, [None] * len(ends))
-        return self._with_context(statement, context, context_expr, name, rest, frame, state)
+            return self._on_each_stream(statement, context, items[0], rest, frame, state)
+        end = self._with_context(statement, context, context_expr, name, rest, frame, state)
+        return [Branch(end, frame.env, None)]
+
+    def _on_each_stream(
+        self,
+        statement: ir.With,
+        context: UnionV,
+        item: tuple[ir.Expr, ir.Expr | None],
+        rest: tuple[tuple[ir.Expr, ir.Expr | None], ...],
+        frame: Frame,
+        state: PathState,
+    ) -> list[Branch]:
+        """A ``with`` on one of several streams: its block run on each, each way with its own
+        names."""
+        context_expr, name = item
+        before = frame.env
+        paths = []
+        for option in context.options:
+            frame.env = dict(before)
+            entered = ContextV(option) if isinstance(option, StreamV) else option
+            end = self._with_context(statement, entered, context_expr, name, rest, frame, state.copy())
+            paths.append(Branch(end, frame.env, None))
+        frame.env = before
+        return paths
 
     def _with_context(
         self,
@@ -1564,6 +1640,11 @@ class Evaluator:
         if not writers or any(qualname.rpartition(".")[2] != "__init__" for _, qualname in writers):
             return False
         return any(_is_none(value) is True for value in self._stored_field(holder, expr.name))
+
+    def _counted(self, holder: ObjectV, name: str) -> bool:
+        """A field some method of the object's class (or a base) adds to."""
+        cls = (holder.module, holder.qualname)
+        return any((*owner, name) in self._counters for owner in [cls, *self._base_classes(cls)])
 
     def _stored_field(self, holder: ObjectV, name: str) -> list[Value]:
         """What was assigned to a field of this instance, or else of its class as a whole."""
@@ -2258,6 +2339,13 @@ class Evaluator:
             spelled = Unknown(f"{base.alias or 'self'}.{name}")
             if stored and self._written_where_not_run(base, name):
                 stored = [*stored, spelled]
+            numbers = [value for value in stored if not isinstance(value, Unknown)]
+            if (
+                numbers
+                and all(_is_number(value) for value in numbers)
+                and (len(numbers) < len(stored) or self._counted(base, name))
+            ):
+                return spelled  # a count: set to 0, then added to or set to what the code does not show
             if not stored:
                 constant = self._class_constant(base.module, base.qualname, name)
                 return constant if constant is not None else spelled
@@ -3790,3 +3878,20 @@ def _alternatives(then: Value, orelse: Value) -> Value:
     if len(spelt) == 1 and any(isinstance(arm, Unknown) for arm in arms):
         return UnionV(arms)
     return join(list(arms))
+
+
+def _is_number(value: Value) -> bool:
+    return (
+        isinstance(value, ConstV)
+        and isinstance(value.value, (int, float))
+        and not isinstance(value.value, bool)
+    )
+
+
+def _recorded_elsewhere(one: PathState, other: PathState) -> bool:
+    """An event both paths recorded, on different streams."""
+    return any(
+        other.records[event][0] != record[0]
+        for event, record in one.records.items()
+        if event in other.records
+    )

@@ -510,6 +510,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         for module in self._modules.values():
             called, mentioned, passed = _names_used(module.code.body)
             self._uses[id(module.code.body)] = (called, mentioned)
+            self._names_called_at_top |= called
             self._passed |= passed
         self._relevant = self._closure(seeds, callers, self._levels)
         self._reach = self._closure(seeds + weak, callers)

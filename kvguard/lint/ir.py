@@ -258,6 +258,8 @@ class Param:
     name: str
     default: Expr | None
     star: str = ""  # "", "*" or "**"
+    # A plain class annotation (``env: ExecutionEnv``); not ``Optional[...]`` nor a string.
+    annotation: Name | Attr | None = None
 
 
 @dataclass(frozen=True)

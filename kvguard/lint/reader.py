@@ -156,11 +156,11 @@ class ModuleReader:
         params: list[ir.Param] = []
         p = node.params
         for param in (*p.posonly_params, *p.params):
-            params.append(ir.Param(param.name.value, self._optional(param.default)))
+            params.append(self._param(param))
         if isinstance(p.star_arg, cst.Param):
             params.append(ir.Param(p.star_arg.name.value, None, "*"))
         for param in p.kwonly_params:
-            params.append(ir.Param(param.name.value, self._optional(param.default)))
+            params.append(self._param(param))
         if p.star_kwarg is not None:
             params.append(ir.Param(p.star_kwarg.name.value, None, "**"))
         qualname = f"{prefix}{node.name.value}"
@@ -307,6 +307,13 @@ class ModuleReader:
             yield
         finally:
             self._bindings = outer
+
+    def _param(self, param: cst.Param) -> ir.Param:
+        """A named parameter, with its annotation where that names one class (``env:
+        ExecutionEnv``)."""
+        named = self._expr(param.annotation.annotation) if param.annotation is not None else None
+        annotation = named if isinstance(named, (ir.Name, ir.Attr)) else None
+        return ir.Param(param.name.value, self._optional(param.default), annotation=annotation)
 
     def _optional(self, node: cst.BaseExpression | cst.CSTNode | None) -> ir.Expr | None:
         return self._expr(node) if isinstance(node, cst.BaseExpression) else None

@@ -291,9 +291,11 @@ def _in_place(method: str) -> bool:
     return method.endswith("_") and not method.endswith("__") and len(method) > 1
 
 
-def _fields_assigned(statements: Sequence[ir.Stmt], holder: str, items: bool = False) -> set[str]:
-    """Names of ``holder.NAME = ...`` (or ``+=``) targets anywhere in the statements, and with
-    ``items`` of ``holder.NAME[key] = ...`` too."""
+def _fields_assigned(
+    statements: Sequence[ir.Stmt], holder: str, items: bool = False, augmented: bool = False
+) -> set[str]:
+    """Names of ``holder.NAME = ...`` (or ``+=``) targets anywhere in the statements, with
+    ``items`` of ``holder.NAME[key] = ...`` too, with ``augmented`` only those of ``+=``."""
     found: set[str] = set()
 
     def target(expr: ir.Expr) -> None:
@@ -306,7 +308,7 @@ def _fields_assigned(statements: Sequence[ir.Stmt], holder: str, items: bool = F
                 target(item)
 
     for statement in _nested(statements):
-        if isinstance(statement, ir.Assign):
+        if isinstance(statement, ir.Assign) and not augmented:
             for item in statement.targets:
                 target(item)
         elif isinstance(statement, ir.AugAssign):

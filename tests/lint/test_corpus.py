@@ -117,11 +117,6 @@ KNOWN_GAPS = {
         "next call waits on it before evicting and prefetching: the earlier call's writes are not carried"
         " to the next call, so that stale wait is taken as a barrier behind them"
     ),
-    "lmcache_store_retrieve_buggy": (
-        "not fully diagnosed: the batch copy is reached with a GPU source, but the ANY order its "
-        "attributes carry (built by a helper, passed as `[attrs]`) is not reported; the load into the "
-        "connector's persistent GPU staging buffer is reached and not reported either"
-    ),
     "sglang_hicache_buggy": (
         "the backup copy runs on the controller's write thread; the scheduler thread's hashing of the "
         "host pool it copies into, before the ack's event is synchronized, is not linked to a copy "
@@ -389,10 +384,6 @@ KNOWN_GAPS = {
     "raw_cupy_nonblocking_record_ring_buggy": (
         "an event recorded on the null stream after the compute stream's block is taken as a barrier "
         "behind the compute stream"
-    ),
-    "cudart_event_after_handoff_buggy": (
-        "an event taken from a pool (a list pop or a fresh create) is not placed, so a wait on it is "
-        "taken as a barrier: the record after the hand-off is missed"
     ),
     "cupy_dlpack_logprobs_buggy": (
         "a ring slot's event recorded on the copy stream itself, synchronized before reuse, makes the "
