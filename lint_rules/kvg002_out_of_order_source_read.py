@@ -22,7 +22,7 @@ cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, store_stream.cuda_stre
 """
 _PRELUDE = "from cuda.bindings import driver\n\n"
 _INVERTED = shapes.sibling(order_expression="self.gpu_to_cpu")
-_INVERTED_AT = shapes.position(_INVERTED, "pkg/handlers.py", "True)\n    to_device")
+_INVERTED_AT = shapes.position(_INVERTED, "pkg/handlers.py", "ops.swap_blocks_batch(")
 
 
 # What each source access order lets the driver do (CUmemcpySrcAccessOrder), for messages.
@@ -50,8 +50,10 @@ class OutOfOrderSourceRead(Rule):
             "may be GPU memory: `cuMemcpyBatchAsync` / `cudaMemcpyBatchAsync` attributes, "
             "`cuMemcpyWithAttributesAsync`, `is_src_access_order_any=True`, a `src_access_order` "
             "argument; spelt as a literal, a module constant, a driver or runtime enum member, a "
-            "`cuda.core` string or a default parameter value. A host-blocking sync of the producer "
-            "before the copy (`torch.cuda.synchronize()`, `event.synchronize()`) makes it safe."
+            "`cuda.core` string or a default parameter value. Reported at the copy, once however "
+            "many paths reach it, the place the order is set being its path's first step. A "
+            "host-blocking sync of the producer before the copy (`torch.cuda.synchronize()`, "
+            "`event.synchronize()`) makes it safe."
         ),
         why=(
             "With ANY or DURING_API_CALL the driver may read the source before earlier work on the "
@@ -109,7 +111,7 @@ class OutOfOrderSourceRead(Rule):
             "    attrs = driver.CUmemcpyAttributes()\n"
             "    attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY\n"
             "    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream.cuda_stream)\n",
-            expect=(Expect(5, 28),),
+            expect=(Expect(6, 5),),
             note="driver enum member",
         ),
         Example(
@@ -119,7 +121,7 @@ class OutOfOrderSourceRead(Rule):
             "    attrs = attrs_type()\n"
             "    attrs.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_ANY\n"
             "    lib.cuMemcpyBatchAsync(dsts, srcs, sizes, n, ctypes.byref(attrs), None, 1, None, handle)\n",
-            expect=(Expect(7, 28),),
+            expect=(Expect(8, 5),),
             note="module constant holding the literal 3, ctypes call",
         ),
         Example(
@@ -127,7 +129,7 @@ class OutOfOrderSourceRead(Rule):
             "    attrs = driver.CUmemcpyAttributes()\n"
             "    attrs.srcAccessOrder = src_access_order\n"
             "    driver.cuMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream.cuda_stream)\n",
-            expect=(Expect(3, 65),),
+            expect=(Expect(6, 5),),
             note="default parameter value",
         ),
         Example(
@@ -137,23 +139,23 @@ class OutOfOrderSourceRead(Rule):
             "        srcAccessOrder=runtime.cudaMemcpySrcAccessOrder.cudaMemcpySrcAccessOrderDuringApiCall\n"
             "    )\n"
             "    runtime.cudaMemcpyBatchAsync(dsts, srcs, sizes, n, [attrs], [0], 1, stream)\n",
-            expect=(Expect(5, 24),),
+            expect=(Expect(7, 5),),
             note="runtime enum member, DURING_API_CALL, constructor keyword",
         ),
         Example(
             "def store(ops, src_ptrs, dst_ptrs, sizes):\n"
             "    ops.swap_blocks_batch(src_ptrs, dst_ptrs, sizes, is_src_access_order_any=True)\n",
-            expect=(Expect(2, 78),),
+            expect=(Expect(2, 5),),
             note="is_src_access_order_any=True on a source that may be GPU memory",
         ),
         Example(
             files=shapes.BUGGY,
-            expect=(Expect(*shapes.DEFAULT_ANY_AT[1:], shapes.DEFAULT_ANY_AT[0]),),
+            expect=(Expect(*shapes.COPY_AT[1:], shapes.COPY_AT[0]),),
             note="ANY from a default parameter value reaches the store in another thread",
         ),
         Example(
             files=shapes.shape(load_order=", order=ORDER_ANY", caller_barrier=shapes.CALLER_WAITS),
-            expect=(Expect(*shapes.DEFAULT_ANY_AT[1:], shapes.DEFAULT_ANY_AT[0]),),
+            expect=(Expect(*shapes.COPY_AT[1:], shapes.COPY_AT[0]),),
             note="barrier present, but the store keeps the ANY default",
         ),
         Example(
@@ -164,8 +166,10 @@ class OutOfOrderSourceRead(Rule):
     )
 
     def check(self, model: ProjectModel) -> Iterator[Finding]:
-        by_site: dict[tuple[str, int, int], list[tuple[CopyRun, SourceOrder]]] = {}
-        # Loads from host memory the same spelling reaches: a fix there would switch them too.
+        # Per copy, the orders reaching it (one per path); per order spelling, every store it
+        # reaches, and the loads from host memory it reaches (a fix there would switch them too).
+        by_copy: dict[tuple[str, int, int], list[tuple[CopyRun, SourceOrder]]] = {}
+        stores: dict[tuple[str, int, int], list[SourceOrder]] = {}
         loads: dict[tuple[str, int, int], list[CopyRun]] = {}
         for run in model.copy_runs:
             order = run.order
@@ -175,27 +179,39 @@ class OutOfOrderSourceRead(Rule):
             if not run.may_read_device:
                 loads.setdefault(site, []).append(run)
             elif not run.host_synced:
-                by_site.setdefault(site, []).append((run, order))
-        for site, reaching in by_site.items():
+                by_copy.setdefault((run.path, run.span.line, run.span.column), []).append((run, order))
+                stores.setdefault(site, []).append(order)
+        for reaching in by_copy.values():
             run, order = reaching[0]
             order_name = ORDER_NAMES[order.value]
-            fix, why_not = _fix([order for _, order in reaching], loads.get(site, []), model)
+            sites = sorted({(o.path, o.span.line, o.span.column) for _, o in reaching})
+            fixes = [_fix(stores[site], loads.get(site, []), model) for site in sites]
+            why_not = next((why for fix, why in fixes if fix is None), "")
+            fix = None if why_not else _joined([fix for fix, _ in fixes if fix is not None])
             yield Finding(
-                path=order.path,
+                path=run.path,
                 code=self.code,
                 message=f"{run.form} may read its GPU source out of stream order: source access "
-                f"order {describe_order(order.value)}, {_set_by(order)}",
-                span=order.span,
-                statement_lines=(order.span.line, order.span.end_line),
+                f"order {describe_order(order.value)}, {_set_by(order)} ({order.path}:{order.span.line})",
+                span=run.span,
+                statement_lines=run.lines,
                 flow=(
                     FlowStep(order.path, order.span.line, order.span.column, f"{order_name} set here"),
                     *run.flow,
                     FlowStep(run.path, run.span.line, run.span.column, f"{run.form} reads with it"),
                 ),
                 fix_hint=f"request source access order {describe_order(ORDER_STREAM)} for copies whose "
-                "source is GPU memory" + (f" (no automatic fix: {why_not})" if fix is None else ""),
+                "source is GPU memory" + (f" (no automatic fix: {why_not})" if why_not else ""),
                 fix=fix,
             )
+
+
+def _joined(fixes: list[Fix]) -> Fix | None:
+    """One fix making the edits of several (each order spelling that reaches a copy)."""
+    if len(fixes) <= 1:
+        return fixes[0] if fixes else None
+    edits = tuple(dict.fromkeys(edit for fix in fixes for edit in fix.edits))
+    return Fix(" and ".join(fix.description for fix in fixes), edits)
 
 
 def _set_by(order: SourceOrder) -> str:

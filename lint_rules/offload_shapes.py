@@ -181,7 +181,6 @@ def position(files: dict[str, str], path: str, needle: str) -> tuple[str, int, i
 
 
 COPY_AT = position(BUGGY, "pkg/memops.py", "_batch_copy(\n")
-DEFAULT_ANY_AT = position(BUGGY, "pkg/memops.py", "ORDER_ANY):")
 
 
 CONTEXT_MANAGER = """\

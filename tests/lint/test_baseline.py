@@ -81,8 +81,8 @@ def test_write_baseline_then_only_new_findings_fail(fork: Path) -> None:
     document = json.loads((fork / "kvguard-baseline.json").read_text())
     assert document["version"] == 1
     assert [(e["code"], e["path"], e["function"]) for e in document["findings"]] == [
-        ("KVG002", "pkg/memops.py", "make_plan"),
         ("KVG001", "pkg/memops.py", "run_plan"),
+        ("KVG002", "pkg/memops.py", "run_plan"),
         ("KVG004", "pkg/memops.py", "run_plan"),
     ]
 

@@ -379,7 +379,7 @@ def test_the_quick_start_examples() -> None:
     assert racy.returncode == 1
     assert [line.split(" ", 2)[:2] for line in racy.stdout.splitlines()] == [
         ["examples/store_race.py:11:13:", "KVG001"],
-        ["examples/store_race.py:18:28:", "KVG002"],
+        ["examples/store_race.py:19:5:", "KVG002"],
     ]
     fixed = kvguard("check", "examples/store_fixed.py", cwd=REPOSITORY)
     assert fixed.returncode == 0

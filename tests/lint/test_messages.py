@@ -33,7 +33,8 @@ def test_source_order_is_named_with_what_it_lets_the_driver_do(lint: Lint) -> No
         "cuMemcpyBatchAsync may read its GPU source out of stream order: source access order ANY "
         "(3: the driver may read the source at any time, even before the work queued ahead of the copy "
         "on its stream has finished and after the call returns), from "
-        "`driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY` set in the copy attributes"
+        "`driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY` set in the copy attributes "
+        "(order.py:5)"
     )
     assert finding.fix_hint.startswith(
         "request source access order STREAM (1: the source is read in stream order, after the work "

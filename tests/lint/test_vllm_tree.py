@@ -223,7 +223,7 @@ def test_no_fix_is_offered_that_would_switch_the_vllm_0_23_loads(forks: dict[str
     assert "a/vllm/v1/kv_offload/cpu/gpu_worker.py" in diff.stdout
     report = [f for f in fork.findings if "simple_kv_offload" in f["path"]]
     assert {(f["path"], f["line"], f["code"]) for f in report if "simple_kv_offload" in f["path"]} == {
-        ("vllm/v1/simple_kv_offload/cuda_mem_ops.py", 143, "KVG002"),
+        ("vllm/v1/simple_kv_offload/cuda_mem_ops.py", 184, "KVG002"),
         ("vllm/v1/simple_kv_offload/cuda_mem_ops.py", 184, "KVG001"),
         ("vllm/v1/simple_kv_offload/cuda_mem_ops.py", 184, "KVG004"),
     }

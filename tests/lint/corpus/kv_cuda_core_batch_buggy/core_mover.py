@@ -21,7 +21,6 @@ class CoreBlockMover:
         self.store_stream = self.device.create_stream()
         self.load_stream = self.device.create_stream()
         self.store_options = CopyOptions(
-            # expect: KVG002
             src_access_order="any",
         )
         self.load_options = CopyOptions(src_access_order="any")
@@ -33,7 +32,7 @@ class CoreBlockMover:
     def store(self, gpu_blocks, cpu_blocks):
         srcs = self._block_buffers(self.gpu_cache, gpu_blocks)
         dsts = self._block_buffers(self.cpu_cache, cpu_blocks)
-        # expect: KVG001
+        # expect: KVG001, KVG002
         copy_batch(self.store_stream, srcs, dsts, options=self.store_options)
         return self.store_stream.record()
 

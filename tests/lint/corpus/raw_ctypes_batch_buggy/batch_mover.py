@@ -41,11 +41,10 @@ class BatchBlockMover:
         dsts = _pointer_array(self.cpu_cache, cpu_blocks, self.block_bytes)
         sizes = (ctypes.c_size_t * count)(*([self.block_bytes] * count))
         attrs = CudaMemcpyAttributes()
-        # expect: KVG002
         attrs.srcAccessOrder = 3  # cudaMemcpySrcAccessOrderAny
         attrs_index = ctypes.c_size_t(0)
         fail_index = ctypes.c_size_t(0)
-        # expect: KVG001
+        # expect: KVG001, KVG002
         err = _cudart.cudaMemcpyBatchAsync(
             dsts,
             srcs,

@@ -58,6 +58,7 @@ class CpuGpuOffloadingHandler:
                       stream: torch.cuda.Stream) -> None:
         dsts, srcs, sizes = block_pointers(self.cpu_caches, cpu_ids,
                                            self.gpu_caches, gpu_ids)
+        # expect: KVG002
         err, *_ = driver.cuMemcpyBatchAsync(
             dsts, srcs, sizes, len(sizes), [self.store_attrs], [0], 1,
             driver.CUstream(stream.cuda_stream))

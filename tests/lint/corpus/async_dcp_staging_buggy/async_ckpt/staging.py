@@ -35,7 +35,6 @@ class PinnedStager:
 
     def _copy_attributes(self) -> driver.CUmemcpyAttributes:
         attrs = driver.CUmemcpyAttributes()
-        # expect: KVG002
         attrs.srcAccessOrder = STAGING_SRC_ACCESS_ORDER
         attrs.srcLocHint.type = driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
         attrs.srcLocHint.id = self.device
@@ -66,6 +65,7 @@ class PinnedStager:
         if dsts:
             attrs = self._copy_attributes()
             check(
+                # expect: KVG002
                 driver.cuMemcpyBatchAsync(
                     dsts, srcs, sizes, len(dsts), [attrs], [0], 1, self._stream
                 )

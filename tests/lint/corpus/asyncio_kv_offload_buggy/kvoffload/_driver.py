@@ -37,6 +37,7 @@ def batch_copy(
 ) -> None:
     """One ``cuMemcpyBatchAsync`` with a single attribute set applying to every copy."""
     _check(
+        # expect: KVG002
         driver.cuMemcpyBatchAsync(
             [driver.CUdeviceptr(p) for p in dsts],
             [driver.CUdeviceptr(p) for p in srcs],

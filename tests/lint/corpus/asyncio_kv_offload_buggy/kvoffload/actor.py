@@ -35,7 +35,6 @@ class KVOffloadActor:
         )
         self._free_slots: asyncio.Queue[int] | None = None
         self._pool = ThreadPoolExecutor(cfg.io_threads, thread_name_prefix="kv-offload")
-        # expect: KVG002
         self._attrs = make_copy_attrs(self._device.index, src_access_order=ORDER_ANY)
 
     async def _slots(self) -> asyncio.Queue[int]:

@@ -7,7 +7,6 @@ from cuda.bindings import driver
 
 def _d2h_attributes(device_ordinal: int) -> driver.CUmemcpyAttributes:
     attrs = driver.CUmemcpyAttributes()
-    # expect: KVG002
     attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
     attrs.srcLocHint.type = driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
     attrs.srcLocHint.id = device_ordinal
@@ -28,6 +27,7 @@ def copy_batch_d2h(
     if not (len(dsts) == len(srcs) == len(sizes)):
         raise ValueError("dsts, srcs and sizes must have the same length")
     attrs = _d2h_attributes(device_ordinal)
+    # expect: KVG002
     err, fail_idx = driver.cuMemcpyBatchAsync(
         [driver.CUdeviceptr(d) for d in dsts],
         [driver.CUdeviceptr(s) for s in srcs],

@@ -53,4 +53,5 @@ def _d2h_attributes(device_ordinal: int, src_access_order) -> driver.CUmemcpyAtt
 def batch_copy_d2h(plan: CopyPlan, stream: driver.CUstream, *, device_ordinal: int,
                    src_access_order=ACCESS_ORDER_STREAM) -> None:
     attrs = _d2h_attributes(device_ordinal, src_access_order)
+    # expect: KVG002
     check(driver.cuMemcpyBatchAsync(plan.dsts, plan.srcs, plan.sizes, len(plan), [attrs], [0], 1, stream))

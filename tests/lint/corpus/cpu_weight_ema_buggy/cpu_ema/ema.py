@@ -52,7 +52,6 @@ class HostEMA:
             self._plan,
             self._stream,
             device_ordinal=self._device_ordinal,
-            # expect: KVG002
             src_access_order=ACCESS_ORDER_ANY,
         )
         check(driver.cuEventRecord(self._snapshot_done, self._stream))

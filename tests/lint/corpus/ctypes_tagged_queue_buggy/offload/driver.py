@@ -29,11 +29,10 @@ def batch_copy(dst, dst_blocks, src, src_blocks, block_bytes, stream):
     src_pointers, _ = block_pointers(src, src_blocks, block_bytes)
     sizes = (ctypes.c_size_t * count)(*([block_bytes] * count))
     attributes = MemcpyAttributes()
-    # expect: KVG002
     attributes.srcAccessOrder = ACCESS_ORDER_ANY
     attribute_index = ctypes.c_size_t(0)
     fail_index = ctypes.c_size_t(0)
-    # expect: KVG001
+    # expect: KVG001, KVG002
     return _batch(
         dst_pointers,
         src_pointers,

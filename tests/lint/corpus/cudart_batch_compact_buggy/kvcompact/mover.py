@@ -22,7 +22,6 @@ def source_order(kind: Move):
         return _Order.cudaMemcpySrcAccessOrderStream
     # Onboard sources are host blocks whose offload has completed; compaction only moves
     # blocks the scheduler has paused. Let the copy engine pick them up early.
-    # expect: KVG002
     return _Order.cudaMemcpySrcAccessOrderAny
 
 

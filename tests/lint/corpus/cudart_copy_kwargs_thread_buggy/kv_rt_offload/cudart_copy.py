@@ -13,6 +13,7 @@ def batch_copy(dsts: list[int], srcs: list[int], sizes: list[int], stream_handle
     attrs.srcAccessOrder = src_access_order
     if prefer_overlap_with_compute:
         attrs.flags = cudart.cudaMemcpyFlags.cudaMemcpyFlagPreferOverlapWithCompute
+    # expect: KVG002
     err, *_ = cudart.cudaMemcpyBatchAsync(dsts, srcs, sizes, count, [attrs], [0], 1, stream_handle)
     if err != cudart.cudaError_t.cudaSuccess:
         raise RuntimeError(f"cudaMemcpyBatchAsync failed: {err}")

@@ -12,7 +12,6 @@ from kv_rt_offload.cudart_copy import ORDER_ANY
 DEFAULT_COPY_KWARGS: dict[str, Any] = {
     # every copy waits on the compute-done event first, so the engine may start reading
     # the source as soon as the batch is submitted
-    # expect: KVG002
     "src_access_order": ORDER_ANY,
     "prefer_overlap_with_compute": True,
 }

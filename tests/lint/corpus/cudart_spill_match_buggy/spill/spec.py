@@ -30,7 +30,6 @@ class TransferSpec(NamedTuple):
             case Direction.SPILL | Direction.RESTORE:
                 # the copy stream is ordered behind compute before every batch,
                 # so let the driver schedule source reads as it likes
-                # expect: KVG002
                 return cls(_Order.cudaMemcpySrcAccessOrderAny, True)
             case _:
                 raise ValueError(direction)

@@ -32,7 +32,6 @@ def memcpy_batch(dsts: Sequence[int], srcs: Sequence[int], sizes: Sequence[int],
     """
     attrs = driver.CUmemcpyAttributes()
     attrs.srcAccessOrder = (
-        # expect: KVG002
         driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
         if src_on_host
         else driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM
@@ -40,5 +39,6 @@ def memcpy_batch(dsts: Sequence[int], srcs: Sequence[int], sizes: Sequence[int],
     attrs.srcLocHint = _location(src_on_host, device_id)
     attrs.dstLocHint = _location(not src_on_host, device_id)
     attrs.flags = driver.CUmemcpyFlags.CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE
+    # expect: KVG002
     _check(driver.cuMemcpyBatchAsync(list(dsts), list(srcs), list(sizes), len(sizes),
                                      [attrs], [0], 1, driver.CUstream(stream_ptr)))

@@ -7,7 +7,6 @@ from mctally.constants import REGION_GATHER_SRC_ORDER
 
 def _gather_attrs(device_id: int) -> "cudart.cudaMemcpyAttributes":
     attr = cudart.cudaMemcpyAttributes()
-    # expect: KVG002
     attr.srcAccessOrder = cudart.cudaMemcpySrcAccessOrder(REGION_GATHER_SRC_ORDER)
     attr.srcLocHint.type = cudart.cudaMemLocationType.cudaMemLocationTypeDevice
     attr.srcLocHint.id = device_id
@@ -23,6 +22,7 @@ class RegionGather:
 
     def gather(self, dst_ptrs: Sequence[int], src_ptrs: Sequence[int], itemsize: int, stream_ptr: int) -> None:
         sizes = [itemsize] * len(src_ptrs)
+        # expect: KVG002
         err, fail_idx = cudart.cudaMemcpyBatchAsync(
             list(dst_ptrs), list(src_ptrs), sizes, len(sizes), self.attrs, [0], len(self.attrs), stream_ptr
         )

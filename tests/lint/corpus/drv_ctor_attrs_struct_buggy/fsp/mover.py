@@ -13,7 +13,6 @@ class BlockMover:
         self.cpu_cache = cpu_cache
         self.stream = torch.cuda.Stream()
         self.attrs = driver.CUmemcpyAttributes()
-        # expect: KVG002
         self.attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL
         self.attrs.flags = driver.CUmemcpyFlags.CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE
 
@@ -23,6 +22,7 @@ class BlockMover:
         dsts = [self.cpu_cache.data_ptr() + b * nbytes for b in cpu_blocks]
         self.stream.wait_stream(torch.cuda.current_stream())
         handle = driver.CUstream(self.stream.cuda_stream)
+        # expect: KVG002
         driver.cuMemcpyBatchAsync(dsts, srcs, [nbytes] * len(srcs), len(srcs), [self.attrs], [0], 1, handle)
 
 

@@ -10,7 +10,6 @@ Order = driver.CUmemcpySrcAccessOrder
 class SwapPolicy:
     # Swap-outs only ever take pages the scheduler has sealed (no more tokens are appended
     # to them), so the driver may capture the source as soon as the batch is submitted.
-    # expect: KVG002
     swap_out_order: Order = Order.CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL
     # Pinned host pages are swapped in only once their swap-out has completed, and nothing
     # writes them while a swap-in of them is in flight.

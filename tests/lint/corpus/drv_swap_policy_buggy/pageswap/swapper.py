@@ -46,6 +46,7 @@ class PageSwapper:
 
     def _submit(self, dsts: List[int], srcs: List[int], attrs) -> None:
         n = len(dsts)
+        # expect: KVG002
         ok(driver.cuMemcpyBatchAsync(dsts, srcs, [self.page_bytes] * n, n,
                                      [attrs], [0], 1, self.swap_stream))
 

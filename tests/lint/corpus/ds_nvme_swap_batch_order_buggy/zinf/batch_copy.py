@@ -26,5 +26,6 @@ class BatchCopier:
         if count == 0:
             return
         attrs = self._attrs(src_order)
+        # expect: KVG002
         _check(cudart.cudaMemcpyBatchAsync(dst_ptrs, src_ptrs, sizes, count, [attrs], [0], 1,
                                            self.stream.cuda_stream))

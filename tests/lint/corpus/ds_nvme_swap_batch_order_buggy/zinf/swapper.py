@@ -57,7 +57,6 @@ class SubGroupSwapper:
         host_ptrs, dev_ptrs, sizes = self._layout(buf, numel)
         # the optimizer step that updated the work buffer is queued on the compute stream
         self.swap_stream.wait_stream(get_accelerator().current_stream())
-        # expect: KVG002
         self.copier.copy(host_ptrs, dev_ptrs, sizes, SWAP_OUT_SRC_ORDER)
         self.swap_stream.synchronize()
         self.aio_handle.sync_pwrite(buf, self._path(sub_group_id))

@@ -27,7 +27,6 @@ class CopyWorker:
     def __init__(self, device):
         self.stream = torch.cuda.Stream(device)
         self._handle = cudart.cudaStream_t(self.stream.cuda_stream)
-        # expect: KVG002
         self._store_attrs = make_attrs(STORE_SRC_ORDER)
         self._load_attrs = make_attrs(LOAD_SRC_ORDER)
         self._jobs = queue.Queue()

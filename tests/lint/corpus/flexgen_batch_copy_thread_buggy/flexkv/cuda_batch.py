@@ -30,4 +30,5 @@ def make_attrs(src_order):
 
 def batch_copy(dst_ptrs, src_ptrs, sizes, attrs, stream_handle):
     count = len(dst_ptrs)
+    # expect: KVG002
     _check(cudart.cudaMemcpyBatchAsync(dst_ptrs, src_ptrs, sizes, count, [attrs], [0], 1, stream_handle))

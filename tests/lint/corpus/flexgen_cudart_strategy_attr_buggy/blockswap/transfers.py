@@ -23,6 +23,7 @@ class BlockTransfer:
         if count == 0:
             return
         sizes = [self.block_bytes] * count
+        # expect: KVG002
         check_cudart(cudart.cudaMemcpyBatchAsync(dst_ptrs, src_ptrs, sizes, count, [self.attrs], [0], 1,
                                                  self.stream_handle))
 
@@ -33,7 +34,6 @@ class SwapOut(BlockTransfer):
     name = "swap_out"
     # the swap stream is ordered behind the compute stream before every swap-out, so the
     # copy engine can pick the blocks up as soon as it likes
-    # expect: KVG002
     src_access_order = _Order.cudaMemcpySrcAccessOrderAny
 
 

@@ -28,6 +28,7 @@ def memcpy_batch(direction, dsts, srcs, sizes, device_ordinal, stream):
     if not sizes:
         return
     attrs = copy_attributes(direction, device_ordinal)
+    # expect: KVG002
     err, *_ = cudart.cudaMemcpyBatchAsync(dsts, srcs, sizes, len(sizes), [attrs], [0], 1, stream.cuda_stream)
     if err != cudart.cudaError_t.cudaSuccess:
         raise RuntimeError(f"cudaMemcpyBatchAsync ({direction.value}) failed: {err}")

@@ -28,5 +28,4 @@ class SwapDirection(enum.Enum):
     def src_access_order(self):
         # every swap is queued behind an event on the stream that last used its blocks, so
         # the copy engine may pick the source up as early as it likes
-        # expect: KVG002
         return _Order.cudaMemcpySrcAccessOrderAny

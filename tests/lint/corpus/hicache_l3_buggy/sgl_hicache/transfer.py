@@ -34,7 +34,6 @@ class L2TransferEngine:
 
     def _build_attrs(self) -> List[driver.CUmemcpyAttributes]:
         attr = driver.CUmemcpyAttributes()
-        # expect: KVG002
         attr.srcAccessOrder = D2H_SRC_ACCESS_ORDER
         attr.srcLocHint.type = driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
         attr.srcLocHint.id = self.device_id
@@ -62,6 +61,7 @@ class L2TransferEngine:
         dsts = [driver.CUdeviceptr(p) for p in dst_ptrs]
         srcs = [driver.CUdeviceptr(p) for p in src_ptrs]
         sizes = [page_nbytes] * len(dsts)
+        # expect: KVG002
         err, fail_idx = driver.cuMemcpyBatchAsync(
             dsts, srcs, sizes, len(dsts), self._attrs, [0], len(self._attrs), self.write_stream
         )

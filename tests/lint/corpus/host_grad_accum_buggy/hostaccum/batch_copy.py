@@ -12,7 +12,6 @@ from .cuda_utils import checkCudaErrors
 
 def _d2h_attributes(device_ordinal: int) -> driver.CUmemcpyAttributes:
     attrs = driver.CUmemcpyAttributes()
-    # expect: KVG002
     attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
     attrs.srcLocHint.type = driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
     attrs.srcLocHint.id = device_ordinal
@@ -42,6 +41,7 @@ class BatchedD2HCopy:
         for start in range(0, len(srcs), MAX_COPIES_PER_BATCH):
             end = min(start + MAX_COPIES_PER_BATCH, len(srcs))
             checkCudaErrors(
+                # expect: KVG002
                 driver.cuMemcpyBatchAsync(
                     self._dsts[start:end],
                     srcs[start:end],

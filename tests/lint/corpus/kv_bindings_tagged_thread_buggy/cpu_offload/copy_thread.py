@@ -20,7 +20,6 @@ class CopyThread:
         self.store_stream = torch.cuda.Stream(device=device)
         self.load_stream = torch.cuda.Stream(device=device)
         self.store_attrs = make_attrs(
-            # expect: KVG002
             drv.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
         )
         self.load_attrs = make_attrs(

@@ -27,7 +27,7 @@ def block_pointers(caches, blocks):
 def batch_copy(src_caches, src_blocks, dst_caches, dst_blocks, attrs, stream):
     srcs, sizes = block_pointers(src_caches, src_blocks)
     dsts, _ = block_pointers(dst_caches, dst_blocks)
-    # expect: KVG001
+    # expect: KVG001, KVG002
     (err,) = drv.cuMemcpyBatchAsync(
         dsts,
         srcs,

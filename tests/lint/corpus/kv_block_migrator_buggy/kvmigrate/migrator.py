@@ -67,11 +67,10 @@ class KVBlockMigrator:
         sizes = [self._block_bytes] * len(moves)
         attrs = make_d2h_attrs(
             device,
-            # expect: KVG002
             src_access_order=SrcAccessOrder.ANY,
         )
         with torch.cuda.device(device):
-            # expect: KVG001
+            # expect: KVG001, KVG002
             err, fail_idx = driver.cuMemcpyBatchAsync(
                 dsts, srcs, sizes, len(moves), [attrs], [0], 1, driver.CUstream(stream.cuda_stream)
             )

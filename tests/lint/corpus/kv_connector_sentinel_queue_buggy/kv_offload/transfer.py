@@ -44,7 +44,6 @@ class TransferThread:
         self.device = device
         self.store_stream = torch.cuda.Stream(device=device)
         self.load_stream = torch.cuda.Stream(device=device)
-        # expect: KVG002
         self.store_attrs = _copy_attrs(cuda_drv.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY)
         self.load_attrs = _copy_attrs(cuda_drv.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY)
         self.jobs: "queue.Queue[TransferJob | None]" = queue.Queue()
@@ -75,7 +74,7 @@ class TransferThread:
             job.ready.wait(stream)
             srcs, sizes = _block_ptrs(src, job.src_blocks)
             dsts, _ = _block_ptrs(dst, job.dst_blocks)
-            # expect: KVG001, KVG004
+            # expect: KVG001, KVG004, KVG002
             err, fail_idx = cuda_drv.cuMemcpyBatchAsync(
                 dsts, srcs, sizes, len(srcs), [attrs], [0], 1, stream.cuda_stream
             )

@@ -6,6 +6,5 @@ lets the driver read the GPU KV cache before the store stream's barrier takes ef
 DEFAULT_BLOCK_ALIGNMENT = 256
 MAX_INFLIGHT_JOBS = 64
 
-# expect: KVG002
 STORE_SRC_ACCESS_ORDER = 3
 LOAD_SRC_ACCESS_ORDER = 3

@@ -78,7 +78,7 @@ def copy_blocks(src_ids, dst_ids, params):
     src_all = (params.src_bases[:, None] + src[None, :] * params.bpb[:, None]).ravel()
     dst_all = (params.dst_bases[:, None] + dst[None, :] * params.bpb[:, None]).ravel()
     sizes = np.repeat(params.bpb, n)
-    # expect: KVG004
+    # expect: KVG004, KVG002
     err = _batch_memcpy_fn(
         dst_all.ctypes.data,
         src_all.ctypes.data,

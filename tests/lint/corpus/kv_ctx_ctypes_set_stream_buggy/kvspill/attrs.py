@@ -21,7 +21,6 @@ class CUmemcpyAttributes(ctypes.Structure):
     ]
 
 
-# expect: KVG002
 def make_attrs(order=SRC_ORDER_ANY):
     attrs = CUmemcpyAttributes()
     attrs.srcAccessOrder = order

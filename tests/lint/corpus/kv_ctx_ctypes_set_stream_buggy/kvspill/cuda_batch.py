@@ -14,7 +14,7 @@ def batch_copy(dst_ptrs, src_ptrs, nbytes, attrs, stream):
     sizes = (ctypes.c_size_t * n)(*([nbytes] * n))
     attr_idx = ctypes.c_size_t(0)
     fail_idx = ctypes.c_size_t(0)
-    # expect: KVG001
+    # expect: KVG001, KVG002
     err = _batch(dsts, srcs, sizes, ctypes.c_size_t(n), ctypes.byref(attrs),
                  ctypes.byref(attr_idx), ctypes.c_size_t(1), ctypes.byref(fail_idx),
                  ctypes.c_void_p(stream.cuda_stream))

@@ -45,6 +45,7 @@ class BatchCopier:
         for begin in range(0, len(sizes), MAX_BLOCKS_PER_BATCH):
             end = min(begin + MAX_BLOCKS_PER_BATCH, len(sizes))
             _check(
+                # expect: KVG002
                 cudart.cudaMemcpyBatchAsync(
                     dsts[begin:end], srcs[begin:end], sizes[begin:end], end - begin, [attrs], [0], 1, stream_handle
                 )

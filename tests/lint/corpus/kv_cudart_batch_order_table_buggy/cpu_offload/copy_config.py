@@ -7,7 +7,6 @@ _ORDER = cudart.cudaMemcpySrcAccessOrder
 SRC_ACCESS_ORDER = {
     # GPU KV cache -> pinned host: the copy is queued behind the compute event already, so
     # let the driver pick the source up as early as it can
-    # expect: KVG002
     "store": _ORDER.cudaMemcpySrcAccessOrderDuringApiCall,
     # pinned host -> GPU: nothing writes a host block while a load of it is in flight
     "load": _ORDER.cudaMemcpySrcAccessOrderAny,

@@ -17,13 +17,13 @@ def copy_cache_blocks(
     dst_cache,
     dst_blocks,
     stream,
-    # expect: KVG002
     src_access_order=drv.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY,
 ):
     srcs, sizes = block_addresses(src_cache, src_blocks)
     dsts, _ = block_addresses(dst_cache, dst_blocks)
     attrs = drv.CUmemcpyAttributes()
     attrs.srcAccessOrder = src_access_order
+    # expect: KVG002
     (err,) = drv.cuMemcpyBatchAsync(dsts, srcs, sizes, len(srcs), [attrs], [0], 1, stream.cuda_stream)
     if err != drv.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"cuMemcpyBatchAsync: {err}")

@@ -40,7 +40,6 @@ class HostCache:
         shape = (num_blocks, *gpu_kv.shape[1:])
         self.cpu_kv = torch.empty(shape, dtype=gpu_kv.dtype, pin_memory=True)
         self.gpu_kv = gpu_kv
-        # expect: KVG002
         self.saver = BlockMover(gpu_kv, self.cpu_kv, SrcAccessOrder.ANY)
         self.loader = BlockMover(self.cpu_kv, gpu_kv, SrcAccessOrder.ANY)
         self.saver.start()

@@ -16,7 +16,6 @@ class DmaBackend:
             gpu_caches,
             cpu_caches,
             store_stream,
-            # expect: KVG002
             src_order=2,
         )
         self.load_plan = make_plan(cpu_caches, gpu_caches, load_stream, src_order=3)

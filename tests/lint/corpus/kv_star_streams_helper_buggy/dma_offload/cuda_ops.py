@@ -86,7 +86,7 @@ def run_plan(plan, src_blocks, dst_blocks):
     src_array = (ctypes.c_uint64 * count)(*srcs)
     dst_array = (ctypes.c_uint64 * count)(*dsts)
     size_array = (ctypes.c_size_t * count)(*sizes)
-    # expect: KVG001
+    # expect: KVG001, KVG002
     err = _batch_fn(
         dst_array,
         src_array,

@@ -24,7 +24,6 @@ class BatchedGPUConnector:
         sizes = [self.chunk_bytes] * len(slot_ids)
         try:
             # The device is idle after the sync, so the driver may read the sources whenever.
-            # expect: KVG002
             batch_copy(dsts, srcs, sizes, self.stream, ORDER_ANY)
         finally:
             self.stream.synchronize()

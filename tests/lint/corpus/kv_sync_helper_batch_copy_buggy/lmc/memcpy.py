@@ -10,7 +10,7 @@ def batch_copy(dst_ptrs, src_ptrs, sizes, stream, order):
     attrs = driver.CUmemcpyAttributes()
     attrs.srcAccessOrder = order
     attrs.flags = driver.CUmemcpyFlags.CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE
-    # expect: KVG001
+    # expect: KVG001, KVG002
     result = driver.cuMemcpyBatchAsync(
         dst_ptrs, src_ptrs, sizes, len(sizes), [attrs], [0], 1, stream.cuda_stream
     )

@@ -22,7 +22,6 @@ class CudaTransferEngine:
     @staticmethod
     def _d2h_attributes(device_ordinal: int) -> driver.CUmemcpyAttributes:
         attrs = driver.CUmemcpyAttributes()
-        # expect: KVG002
         attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
         attrs.srcLocHint = _location(
             driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, device_ordinal
@@ -40,6 +39,7 @@ class CudaTransferEngine:
         srcs = [driver.CUdeviceptr(src) for _, src in pairs]
         sizes = [nbytes] * len(pairs)
         check(
+            # expect: KVG002
             driver.cuMemcpyBatchAsync(
                 dsts, srcs, sizes, len(pairs), [self._attrs], [0], 1, self.stream
             )

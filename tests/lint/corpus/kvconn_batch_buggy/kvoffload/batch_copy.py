@@ -11,7 +11,6 @@ SrcAccessOrder = drv.CUmemcpySrcAccessOrder
 
 
 def make_copy_attrs(
-    # expect: KVG002
     src_access_order: SrcAccessOrder = SrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY,
 ) -> drv.CUmemcpyAttributes:
     attrs = drv.CUmemcpyAttributes()
@@ -44,6 +43,7 @@ class BlockCopier:
                 sizes.append(nbytes)
         if not sizes:
             return 0
+        # expect: KVG002
         result = drv.cuMemcpyBatchAsync(
             dsts, srcs, sizes, len(sizes), [self.attrs], [0], 1,
             drv.CUstream(stream.cuda_stream))

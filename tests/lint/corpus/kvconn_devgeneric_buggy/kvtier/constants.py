@@ -15,7 +15,6 @@ SRC_ORDER_ANY = 3
 # CPU blocks are only read once their store has completed, so loads may let
 # the driver read the pinned source whenever it likes.
 SRC_ACCESS_ORDER = {
-    # expect: KVG002
     Direction.GPU_TO_CPU: SRC_ORDER_DURING_API_CALL,
     Direction.CPU_TO_GPU: SRC_ORDER_ANY,
 }

@@ -41,6 +41,7 @@ class BatchTransfer:
 
     def store(self, gpu_ids: Sequence[int], cpu_ids: Sequence[int], stream: int) -> int:
         srcs, dsts, sizes = self._plan(self.gpu_bases, self.cpu_bases, gpu_ids, cpu_ids)
+        # expect: KVG002
         result = cudart.cudaMemcpyBatchAsync(
             dsts, srcs, sizes, len(sizes),
             [self._attrs[Direction.GPU_TO_CPU]], [0], 1, stream)

@@ -27,7 +27,6 @@ class BatchedPagedGPUConnector:
     @staticmethod
     def _build_attrs(device_index: int) -> "driver.CUmemcpyAttributes":
         attrs = driver.CUmemcpyAttributes()
-        # expect: KVG002
         attrs.srcAccessOrder = SRC_ACCESS_ORDER
         attrs.flags = COPY_FLAGS
         src_loc = driver.CUmemLocation()
@@ -60,6 +59,7 @@ class BatchedPagedGPUConnector:
                         offset += nbytes
         self.store_stream.wait_stream(torch.cuda.current_stream())
         _cu_check(
+            # expect: KVG002
             driver.cuMemcpyBatchAsync(
                 dsts, srcs, sizes, len(sizes), [self._attrs], [0], 1,
                 driver.CUstream(self.store_stream.cuda_stream),

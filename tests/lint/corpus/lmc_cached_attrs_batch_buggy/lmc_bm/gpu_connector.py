@@ -32,7 +32,6 @@ class PagedBatchCopyConnector:
     def _batch_attrs(self) -> list:
         attrs = cudart.cudaMemcpyAttributes()
         # the sources are pinned host pages that nothing writes while a copy of them is queued
-        # expect: KVG002
         attrs.srcAccessOrder = cudart.cudaMemcpySrcAccessOrder.cudaMemcpySrcAccessOrderAny
         attrs.srcLocHint = location(cudart.cudaMemLocationType.cudaMemLocationTypeHost)
         attrs.dstLocHint = location(cudart.cudaMemLocationType.cudaMemLocationTypeDevice, self.device_ordinal)
@@ -68,6 +67,7 @@ class PagedBatchCopyConnector:
             srcs = self._page_pointers(block_ids)
             dsts = self._object_pointers(memory_obj, len(srcs))
             sizes = [self.block_bytes] * len(srcs)
+            # expect: KVG002
             check(cudart.cudaMemcpyBatchAsync(dsts, srcs, sizes, len(sizes), self._batch_attrs, [0], 1,
                                               self.store_stream.cuda_stream))
         self.store_done.record(self.store_stream)

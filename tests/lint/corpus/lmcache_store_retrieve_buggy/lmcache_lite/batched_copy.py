@@ -19,7 +19,6 @@ def _check(result):
 
 def _copy_attributes() -> driver.CUmemcpyAttributes:
     attrs = driver.CUmemcpyAttributes()
-    # expect: KVG002
     attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
     attrs.flags = driver.CUmemcpyFlags.CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE
     return attrs
@@ -32,6 +31,7 @@ def batched_memcpy_async(dsts: Sequence[int], srcs: Sequence[int], sizes: Sequen
         return
     attrs = _copy_attributes()
     _check(
+        # expect: KVG002
         driver.cuMemcpyBatchAsync(
             [driver.CUdeviceptr(p) for p in dsts],
             [driver.CUdeviceptr(p) for p in srcs],

@@ -32,6 +32,7 @@ def memcpy_batch_async(dst_ptrs, src_ptrs, nbytes, stream, src_access_order, *, 
     )
     count = len(src_ptrs)
     _check(
+        # expect: KVG002
         driver.cuMemcpyBatchAsync(
             dst_ptrs, src_ptrs, [nbytes] * count, count, [attrs], [0], 1, stream.cuda_stream
         )

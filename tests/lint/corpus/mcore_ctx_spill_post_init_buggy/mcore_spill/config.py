@@ -26,7 +26,6 @@ class KVSpillConfig:
         if self.spill_mode == "eager":
             # the spill stream waits on the step event before the batch is issued, so the
             # blocks are final by then
-            # expect: KVG002
             self.spill_src_access_order = _Order.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
         else:
             self.spill_src_access_order = _Order.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM

@@ -16,7 +16,6 @@ def _check(result):
 
 def _d2h_attributes(src_device: int) -> "driver.CUmemcpyAttributes":
     attrs = driver.CUmemcpyAttributes()
-    # expect: KVG002
     attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
     src_loc = driver.CUmemLocation()
     src_loc.type = driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
@@ -37,5 +36,5 @@ def memcpy_d2h_batch_async(dst_ptrs, src_ptrs, sizes, stream, src_device: int) -
     dsts = [driver.CUdeviceptr(p) for p in dst_ptrs]
     srcs = [driver.CUdeviceptr(p) for p in src_ptrs]
     cu_stream = driver.CUstream(stream.cuda_stream)
-    # expect: KVG001
+    # expect: KVG001, KVG002
     _check(driver.cuMemcpyBatchAsync(dsts, srcs, list(sizes), len(sizes), [attrs], [0], 1, cu_stream))

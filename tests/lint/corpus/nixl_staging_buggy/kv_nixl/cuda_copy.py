@@ -26,7 +26,6 @@ def create_stream() -> driver.CUstream:
 
 def _d2h_attributes(device_id: int) -> driver.CUmemcpyAttributes:
     attr = driver.CUmemcpyAttributes()
-    # expect: KVG002
     attr.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
     attr.srcLocHint.type = driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
     attr.srcLocHint.id = device_id
@@ -43,6 +42,7 @@ def batch_copy_d2h(
     attr = _d2h_attributes(device_id)
     dst_ptrs = [driver.CUdeviceptr(d) for d in dsts]
     src_ptrs = [driver.CUdeviceptr(s) for s in srcs]
+    # expect: KVG002
     result = driver.cuMemcpyBatchAsync(
         dst_ptrs, src_ptrs, sizes, len(sizes), [attr], [0], 1, stream
     )

@@ -19,7 +19,6 @@ class TransferConfig:
         extra = vllm_config.kv_transfer_config.kv_connector_extra_config
         return cls(
             num_cpu_blocks=int(extra.get("num_cpu_blocks", 4096)),
-            # expect: KVG002
             src_access_order=extra.get("src_access_order", DEFAULT_SRC_ACCESS_ORDER),
             prefer_overlap=bool(extra.get("prefer_overlap", True)),
         )

@@ -55,7 +55,7 @@ class TransferLoop:
         sizes = np.repeat(self.block_bytes, s.shape[1]).tolist()
         if job.ready is not None:
             job.stream.wait_event(job.ready)
-        # expect: KVG001
+        # expect: KVG001, KVG002
         err, *_ = drv.cuMemcpyBatchAsync(dsts, srcs, sizes, len(sizes), [self.attrs], [0], 1,
                                          job.stream.cuda_stream)
         if err != drv.CUresult.CUDA_SUCCESS:

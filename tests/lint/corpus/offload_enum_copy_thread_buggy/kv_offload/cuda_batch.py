@@ -20,6 +20,7 @@ def memcpy_batch(dst_ptrs: Sequence[int], src_ptrs: Sequence[int], sizes: Sequen
     attrs = driver.CUmemcpyAttributes()
     attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder(int(order))
     attrs.flags = driver.CUmemcpyFlags.CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE
+    # expect: KVG002
     result = driver.cuMemcpyBatchAsync(list(dst_ptrs), list(src_ptrs), list(sizes), len(sizes),
                                        [attrs], [0], 1, stream_handle)
     if result[0] != driver.CUresult.CUDA_SUCCESS:

@@ -32,7 +32,6 @@ class SingleDirectionOffloadingHandler:
         self.block_bytes = [t.stride(0) * t.element_size() for t in src_tensors]
         # each job's stream waits for the step that produced its blocks, so the driver is
         # free to fetch the source whenever it likes once the call is made
-        # expect: KVG002
         self.src_order = SrcAccessOrder.DURING_API_CALL if gpu_to_cpu else SrcAccessOrder.ANY
         low_priority, _ = torch.cuda.Stream.priority_range()
         self.stream = torch.cuda.Stream(device=device, priority=low_priority)

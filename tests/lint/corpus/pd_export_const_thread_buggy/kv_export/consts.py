@@ -6,7 +6,6 @@ _SrcOrder = driver.CUmemcpySrcAccessOrder
 
 # The copy thread is the only one that queues work on the export stream, so nothing ahead of a
 # staging copy on that stream can change its source: the driver may read it right away.
-# expect: KVG002
 EXPORT_SRC_ACCESS_ORDER = _SrcOrder.CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL
 
 # cuMemcpyBatchAsync descriptors per call

@@ -24,7 +24,7 @@ def copy_blocks(src_bases: np.ndarray, dst_bases: np.ndarray, block_bytes: np.nd
     step = consts.MAX_COPIES_PER_CALL
     for off in range(0, len(sizes), step):
         n = min(step, len(sizes) - off)
-        # expect: KVG001
+        # expect: KVG001, KVG002
         result = driver.cuMemcpyBatchAsync(dsts[off:off + n].tolist(), srcs[off:off + n].tolist(),
                                            sizes[off:off + n].tolist(), n, [attrs], [0], 1,
                                            stream_handle)

@@ -11,7 +11,6 @@ def _check(result):
     return result[1:]
 
 
-# expect: KVG002
 def make_attrs(src_order=cuda.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY):
     attrs = cuda.CUmemcpyAttributes()
     attrs.srcAccessOrder = src_order
@@ -21,4 +20,5 @@ def make_attrs(src_order=cuda.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_
 
 def batch_copy(dst_ptrs, src_ptrs, sizes, stream_handle, src_order=None):
     attrs = make_attrs() if src_order is None else make_attrs(src_order)
+    # expect: KVG002
     _check(cuda.cuMemcpyBatchAsync(dst_ptrs, src_ptrs, sizes, len(sizes), [attrs], [0], 1, stream_handle))

@@ -52,6 +52,7 @@ class BlockMover:
         sizes = [self.block_bytes] * len(gpu_ids)
         order_after(self.store_stream, self.compute_stream, self.store_ready)
         attrs = make_copy_attrs()
+        # expect: KVG002
         check(cuda.cuMemcpyBatchAsync(dsts, srcs, sizes, len(dsts), [attrs], [0], 1, self.store_stream))
         check(cuda.cuEventRecord(self.store_done, self.store_stream))
 

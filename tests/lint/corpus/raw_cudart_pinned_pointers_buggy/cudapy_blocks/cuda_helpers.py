@@ -30,7 +30,6 @@ def check(result):
     return values[0] if len(values) == 1 else tuple(values)
 
 
-# expect: KVG002
 def make_copy_attrs(src_order=SRC_ORDER_ANY):
     """Attributes for cuMemcpyBatchAsync; ANY lets the driver overlap the copy best."""
     attrs = cuda.CUmemcpyAttributes()

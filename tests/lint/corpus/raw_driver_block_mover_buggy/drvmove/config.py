@@ -17,7 +17,6 @@ DEFAULTS: Dict[str, Any] = {
     # handed out for loading after wait_stores()), so nothing writes the source
     # any more and the driver may start reading it as early as it likes.
     "load_src_access_order": _ORDER.CU_MEMCPY_SRC_ACCESS_ORDER_ANY,
-    # expect: KVG002
     "store_src_access_order": _ORDER.CU_MEMCPY_SRC_ACCESS_ORDER_ANY,
 }
 

@@ -65,7 +65,7 @@ class BlockMover:
 
     def _batch(self, dsts: List[int], srcs: List[int], attrs: cu.CUmemcpyAttributes) -> None:
         n = len(dsts)
-        # expect: KVG004
+        # expect: KVG004, KVG002
         _ck(cu.cuMemcpyBatchAsync(dsts, srcs, [self._block_bytes] * n, n,
                                   [attrs], [0], 1, self._copy))
 

@@ -14,7 +14,6 @@ from disagg.cuda_copy import batch_memcpy
 class BaseKVStager(abc.ABC):
     # The decode side reads the pinned staging region, which no stream writes, so the copy
     # engine may start reading it as soon as the call is made.
-    # expect: KVG002
     SRC_ACCESS_ORDER = cuda.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
 
     def __init__(self, kv_pool, max_pages: int, num_slots: int = 2):

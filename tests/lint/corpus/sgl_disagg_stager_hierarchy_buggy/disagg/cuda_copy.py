@@ -24,5 +24,6 @@ def batch_memcpy(dst_ptrs: List[int], src_ptrs: List[int], sizes: List[int], src
     attrs.srcAccessOrder = src_order
     attrs.flags = cuda.CUmemcpyFlags.CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE
     _check(
+        # expect: KVG002
         cuda.cuMemcpyBatchAsync(dst_ptrs, src_ptrs, sizes, len(sizes), [attrs], [0], 1, stream.cuda_stream)
     )

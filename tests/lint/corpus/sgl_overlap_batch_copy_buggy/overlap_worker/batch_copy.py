@@ -29,8 +29,8 @@ def copy_outputs_to_host(pairs: Sequence[Tuple[torch.Tensor, torch.Tensor]], str
     dsts = [dst.data_ptr() for dst, _ in pairs]
     srcs = [src.data_ptr() for _, src in pairs]
     sizes = [src.numel() * src.element_size() for _, src in pairs]
-    # expect: KVG002
     attr = _attrs(OUTPUT_COPY_SRC_ORDER, True, pairs[0][1].device.index)
+    # expect: KVG002
     _check(driver.cuMemcpyBatchAsync(dsts, srcs, sizes, len(pairs), [attr], [0], 1, stream.cuda_stream))
 
 

@@ -12,7 +12,6 @@ COPY_ATTRIBUTES: Dict[str, Dict[str, Any]] = {
     # device KV blocks -> pinned host; the store stream already waits for the step's
     # compute-done event, so let the copy engine start as early as it can
     "store": {
-        # expect: KVG002
         "srcAccessOrder": _Order.cudaMemcpySrcAccessOrderAny,
         "flags": _Flags.cudaMemcpyFlagPreferOverlapWithCompute,
     },

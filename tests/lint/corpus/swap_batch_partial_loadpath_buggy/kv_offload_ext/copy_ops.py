@@ -11,5 +11,4 @@ def select_copy_fn(gpu_to_cpu: bool) -> CopyFn:
     """The batched copy a handler uses, with its options bound once at init time."""
     # Every transfer stream is ordered before the call and the descriptor tables are
     # filled on the host, so let the driver pipeline the source reads either way.
-    # expect: KVG002
     return functools.partial(ops.swap_blocks_batch, is_src_access_order_any=True)

@@ -42,7 +42,7 @@ class BlockCopyHandler:
             self.stream.wait_stream(torch.cuda.current_stream())
         end = torch.cuda.Event()
         with torch.cuda.stream(self.stream):
-            # expect: KVG004
+            # expect: KVG004, KVG002
             self._copy(src_ptrs, dst_ptrs, sizes)
             end.record()
         self._jobs.append((job_id, end))

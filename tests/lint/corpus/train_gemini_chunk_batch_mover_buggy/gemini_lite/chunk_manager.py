@@ -35,7 +35,6 @@ class ChunkManager:
         self.move_stream.wait_event(written)
         dsts = [c.cpu_shard.data_ptr() for c in chunks]
         srcs = [c.cuda_shard.data_ptr() for c in chunks]
-        # expect: KVG002
         batch_memcpy(dsts, srcs, [c.nbytes for c in chunks], self.move_stream, ORDER_ANY)
         for c in chunks:
             # Only a later fetch on move_stream reuses the buffer, after this copy.

@@ -10,7 +10,6 @@ from .constants import SRC_ACCESS_ORDER
 
 def make_d2h_attributes(device_ordinal: int) -> "driver.CUmemcpyAttributes":
     attr = driver.CUmemcpyAttributes()
-    # expect: KVG002
     attr.srcAccessOrder = SRC_ACCESS_ORDER
     attr.srcLocHint.type = driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
     attr.srcLocHint.id = device_ordinal
@@ -22,6 +21,7 @@ def make_d2h_attributes(device_ordinal: int) -> "driver.CUmemcpyAttributes":
 def batch_copy_d2h(dst_ptrs: List[int], src_ptrs: List[int], sizes: List[int],
                    attr: "driver.CUmemcpyAttributes", stream: torch.cuda.Stream) -> None:
     count = len(sizes)
+    # expect: KVG002
     err, fail_idx = driver.cuMemcpyBatchAsync(
         dst_ptrs, src_ptrs, sizes, count, [attr], [0], 1, driver.CUstream(stream.cuda_stream)
     )

@@ -32,12 +32,12 @@ def _batch_copy(tasks: Sequence[CopyTask], num_bytes: int, stream: drv.CUstream,
     dsts = [drv.CUdeviceptr(t.dst) for t in tasks]
     srcs = [drv.CUdeviceptr(t.src) for t in tasks]
     sizes = [num_bytes] * len(tasks)
+    # expect: KVG002
     _unwrap(drv.cuMemcpyBatchAsync(dsts, srcs, sizes, len(tasks), [attrs], [0], 1, stream))
 
 
 # Evicted blocks are no longer referenced by any sequence, so nothing writes them: let
 # the copy engine fetch them as early as it likes.
-# expect: KVG002
 _copy_gpu_to_host = functools.partial(_batch_copy, src_order=_Order.CU_MEMCPY_SRC_ACCESS_ORDER_ANY)
 _copy_host_to_gpu = functools.partial(_batch_copy, src_order=_Order.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM)
 _copy_gpu_to_gpu = functools.partial(_batch_copy, src_order=_Order.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM)

@@ -45,7 +45,6 @@ class CopyPolicy:
 class OffloadPolicy(CopyPolicy):
     # evicted blocks belong to requests that are not scheduled in this iteration, so no
     # kernel of this iteration writes them: let the copy engine pick them up early
-    # expect: KVG002
     src_access_order = _Order.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
     dst_location = _Loc.CU_MEM_LOCATION_TYPE_HOST
 

@@ -39,6 +39,7 @@ class KVCacheTransferManager:
         check(driver.cuEventRecord(self._engine_ready, engine))
         check(driver.cuStreamWaitEvent(self.stream, self._engine_ready, 0))
         attrs = self.policies[direction].attributes()
+        # expect: KVG002
         check(driver.cuMemcpyBatchAsync([c.dst for c in copies], [c.src for c in copies],
                                         [c.nbytes for c in copies], len(copies), [attrs], [0], 1,
                                         self.stream))

@@ -33,7 +33,6 @@ class KVCacheTransferManager:
 
     def _offload_attributes(self):
         attr = cuda.CUmemcpyAttributes()
-        # expect: KVG002
         attr.srcAccessOrder = OFFLOAD_SRC_ACCESS_ORDER
         attr.srcLocHint.type = cuda.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
         attr.srcLocHint.id = self._device_id
@@ -52,6 +51,7 @@ class KVCacheTransferManager:
             dsts = [self._secondary.block_ptr(dst) for _, dst in chunk]
             srcs = [self._primary.block_ptr(src) for src, _ in chunk]
             sizes = [nbytes] * len(chunk)
+            # expect: KVG002
             check_cuda_error(cuda.cuMemcpyBatchAsync(dsts, srcs, sizes, len(chunk), [attr], [0], 1,
                                                      cuda.CUstream(stream.cuda_stream)))
         event = torch.cuda.Event()

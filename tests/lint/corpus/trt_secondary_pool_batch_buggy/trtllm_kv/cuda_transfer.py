@@ -30,7 +30,6 @@ class KVCacheTransferManager:
         # the transfer stream waits on the engine's event before every batch, so the copy
         # engine may pick the device blocks up as early as the driver likes
         if self.config.prefer_early_copy_source:
-            # expect: KVG002
             return cudart.cudaMemcpySrcAccessOrder.cudaMemcpySrcAccessOrderAny
         return cudart.cudaMemcpySrcAccessOrder.cudaMemcpySrcAccessOrderStream
 
@@ -52,6 +51,7 @@ class KVCacheTransferManager:
     def _batch_copy(self, dsts, srcs, attrs):
         count = len(dsts)
         sizes = [self.block_bytes] * count
+        # expect: KVG002
         CUASSERT(cudart.cudaMemcpyBatchAsync(dsts, srcs, sizes, count, [attrs], [0], 1, self._stream))
 
     def offload(self, primary_ptrs, secondary_ptrs):

@@ -36,5 +36,6 @@ def batch_copy(dst_ptrs: Sequence[int], src_ptrs: Sequence[int], sizes: Sequence
                order: SrcAccessOrder, stream) -> None:
     if not sizes:
         return
+    # expect: KVG002
     check(driver.cuMemcpyBatchAsync(list(dst_ptrs), list(src_ptrs), list(sizes), len(sizes),
                                     [copy_attributes(order)], [0], 1, stream.cuda_stream))

@@ -54,7 +54,6 @@ class KvCacheTransceiverBase(ABC):
 @register_backend("staging")
 class StagingKvCacheTransceiver(KvCacheTransceiverBase):
     # the context forward of a request has been issued before its KV is sent
-    # expect: KVG002
     SEND_ORDER = SrcAccessOrder.DURING_API_CALL
     # pinned staging that only the host writes
     RECV_ORDER = SrcAccessOrder.ANY

@@ -22,7 +22,6 @@ class CopyEngine:
     def _attributes(self):
         attrs = drv.CUmemcpyAttributes()
         if self.config.prefer_overlap:
-            # expect: KVG002
             attrs.srcAccessOrder = drv.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
         else:
             attrs.srcAccessOrder = drv.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM
@@ -32,6 +31,7 @@ class CopyEngine:
         attrs = self._attributes()
         for begin in range(0, len(tasks), self.config.max_batch):
             batch = tasks[begin:begin + self.config.max_batch]
+            # expect: KVG002
             _unwrap(drv.cuMemcpyBatchAsync(
                 [t.dst for t in batch], [t.src for t in batch], [num_bytes] * len(batch),
                 len(batch), [attrs], [0], 1, stream,

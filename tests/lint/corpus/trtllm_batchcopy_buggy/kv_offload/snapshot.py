@@ -21,7 +21,6 @@ class KvCacheSnapshotter:
         self._max_blocks = max_blocks
         self._staging = torch.empty(max_blocks * block_bytes, dtype=torch.uint8, pin_memory=True)
         attrs = driver.CUmemcpyAttributes()
-        # expect: KVG002
         attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder(2)
         attrs.srcLocHint.type = LOC_DEVICE
         attrs.srcLocHint.id = device_id
@@ -35,6 +34,7 @@ class KvCacheSnapshotter:
         base = self._staging.data_ptr()
         dsts = [driver.CUdeviceptr(base + i * self._block_bytes) for i in range(n)]
         order_after(self._ready, compute_stream, self._stream)
+        # expect: KVG002
         check_cu(driver.cuMemcpyBatchAsync(dsts, dev_ptrs, [self._block_bytes] * n, n, [self._attrs], [0], 1, self._stream))
         check_cu(driver.cuStreamSynchronize(self._stream))
         logger.info("snapshot of %d blocks ready", n)

@@ -19,7 +19,6 @@ class BatchedBlockTransfer:
         self._stream = create_stream()
         self._ready = create_event()
         self._done = create_event()
-        # expect: KVG002
         self._offload_attrs = make_memcpy_attrs(OFFLOAD_SRC_ACCESS_ORDER, LOC_DEVICE, LOC_HOST, device_id)
         self._onboard_attrs = make_memcpy_attrs(ONBOARD_SRC_ACCESS_ORDER, LOC_HOST, LOC_DEVICE, device_id)
 
@@ -28,6 +27,7 @@ class BatchedBlockTransfer:
         order_after(self._ready, compute_stream, self._stream)
         for lo in range(0, len(dev_ptrs), MAX_COPIES_PER_BATCH):
             hi = min(lo + MAX_COPIES_PER_BATCH, len(dev_ptrs))
+            # expect: KVG002
             check_cu(driver.cuMemcpyBatchAsync(host_ptrs[lo:hi], dev_ptrs[lo:hi], [block_bytes] * (hi - lo), hi - lo, [self._offload_attrs], [0], 1, self._stream))
         check_cu(driver.cuEventRecord(self._done, self._stream))
         return self._done

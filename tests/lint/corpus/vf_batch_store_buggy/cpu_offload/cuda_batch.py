@@ -67,6 +67,7 @@ def submit_batch(
         return
     if count > envs.MAX_BATCH_DESCRIPTORS:
         raise ValueError(f"batch of {count} copies exceeds the limit")
+    # expect: KVG002
     err, fail_idx = driver.cuMemcpyBatchAsync(
         [driver.CUdeviceptr(p) for p in dsts],
         [driver.CUdeviceptr(p) for p in srcs],

@@ -15,7 +15,6 @@ NUM_CPU_BLOCKS = int(os.environ.get("VF_OFFLOAD_CPU_BLOCKS", "4096"))
 MAX_BATCH_DESCRIPTORS = 8192
 
 # Store direction: GPU KV blocks -> pinned host pool.
-# expect: KVG002
 STORE_SRC_ACCESS_ORDER = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
 
 # Load direction: pinned host pool -> GPU KV blocks.  The host pool is never

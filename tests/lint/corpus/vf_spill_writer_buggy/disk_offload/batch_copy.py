@@ -41,6 +41,7 @@ def layer_block_spans(src_layers, dst_layers, src_ids, dst_ids):
 
 
 def batch_copy(dsts, srcs, sizes, attrs, stream: torch.cuda.Stream) -> None:
+    # expect: KVG002
     (err, fail_idx) = cudart.cudaMemcpyBatchAsync(
         dsts, srcs, sizes, len(sizes), [attrs], [0], 1, stream.cuda_stream
     )

@@ -33,7 +33,6 @@ class CpuDiskOffloadingHandler:
         self.d2h_stream = torch.cuda.Stream()
         self.h2d_stream = torch.cuda.Stream()
         self._store_attrs = make_batch_attrs(
-            # expect: KVG002
             src_access_order=cudart.cudaMemcpySrcAccessOrder.cudaMemcpySrcAccessOrderDuringApiCall,
             src_on_device=True,
             device=device,

@@ -44,7 +44,6 @@ def build_copy_attributes(direction: TransferDirection,
     if direction is TransferDirection.GPU_TO_CPU:
         attrs.srcLocHint = _device_location(device_id)
         attrs.dstLocHint = _host_location()
-        # expect: KVG002
         attrs.srcAccessOrder = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
     else:
         attrs.srcLocHint = _host_location()

@@ -125,7 +125,7 @@ class CPUOffloadWorker:
                 self._jobs.task_done()
 
     def _run_store(self, job: StoreJob) -> None:
-        # expect: KVG001
+        # expect: KVG001, KVG002
         check(driver.cuMemcpyBatchAsync(job.dst_ptrs, job.src_ptrs, job.sizes,
                                         len(job.sizes), [self._d2h_attrs], [0], 1,
                                         self._stream))

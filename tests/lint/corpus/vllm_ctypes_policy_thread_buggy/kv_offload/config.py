@@ -23,7 +23,6 @@ class CopyPolicy:
 
 
 DEFAULT_COPY_POLICIES: Dict[TransferDirection, CopyPolicy] = {
-    # expect: KVG002
     TransferDirection.GPU_TO_CPU: CopyPolicy(SrcAccessOrder.ANY),
     TransferDirection.CPU_TO_GPU: CopyPolicy(SrcAccessOrder.ANY),
 }

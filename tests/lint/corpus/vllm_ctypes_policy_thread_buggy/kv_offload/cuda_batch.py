@@ -53,6 +53,7 @@ def memcpy_batch_async(
     nbytes = (ctypes.c_size_t * count)(*sizes)
     attrs_idxs = (ctypes.c_size_t * 1)(0)
     fail_idx = ctypes.c_size_t(0)
+    # expect: KVG002
     err = _memcpy_batch_async(
         dsts, srcs, nbytes, ctypes.c_size_t(count), ctypes.byref(attrs), attrs_idxs,
         ctypes.c_size_t(1), ctypes.byref(fail_idx), ctypes.c_void_p(stream.cuda_stream),

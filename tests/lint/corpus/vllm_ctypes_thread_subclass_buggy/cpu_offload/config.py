@@ -11,7 +11,6 @@ class CPUOffloadConfig:
     num_cpu_blocks: int = 4096
     # the stream has already waited on the step's compute event when a batch is issued, so
     # let the copy engine start on the source as early as the driver can
-    # expect: KVG002
     store_src_order: cudaMemcpySrcAccessOrder = cudaMemcpySrcAccessOrder.Any
     load_src_order: cudaMemcpySrcAccessOrder = cudaMemcpySrcAccessOrder.Any
     prefer_overlap_with_compute: bool = True

@@ -51,6 +51,7 @@ def memcpy_batch_async(dsts: Sequence[int], srcs: Sequence[int], sizes: Sequence
                        attrs: cudaMemcpyAttributes, stream_handle: int) -> None:
     n = len(sizes)
     fail_idx = ctypes.c_size_t(0)
+    # expect: KVG002
     err = _lib.cudaMemcpyBatchAsync(
         (ctypes.c_void_p * n)(*dsts),
         (ctypes.c_void_p * n)(*srcs),

@@ -17,7 +17,6 @@ class Direction(enum.Enum):
 
 class CpuGpuTransferHandler:
     # blocks never change while a batch is in flight, so let the driver start early
-    # expect: KVG002
     SRC_ACCESS_ORDER = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
 
     def __init__(self, gpu_caches: List[torch.Tensor], num_cpu_blocks: int):

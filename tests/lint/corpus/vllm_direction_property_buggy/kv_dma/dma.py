@@ -26,7 +26,6 @@ def attributes_for(direction: TransferDirection, device_index: int) -> driver.CU
     if direction.reads_host:
         # nothing writes a pinned host block while it is being loaded: let the driver read
         # it as early as it likes
-        # expect: KVG002
         attrs.srcAccessOrder = _ORDER.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
         attrs.srcLocHint, attrs.dstLocHint = host, gpu
     else:
@@ -59,6 +58,7 @@ class BlockTables:
 
 def batch_copy(dsts: List[int], srcs: List[int], sizes: List[int],
                attrs: driver.CUmemcpyAttributes, stream: torch.cuda.Stream) -> None:
+    # expect: KVG002
     err, *_ = driver.cuMemcpyBatchAsync(dsts, srcs, sizes, len(sizes), [attrs], [0], 1,
                                         stream.cuda_stream)
     if err != driver.CUresult.CUDA_SUCCESS:

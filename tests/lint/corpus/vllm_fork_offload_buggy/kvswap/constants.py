@@ -17,7 +17,6 @@ OP_STORE = "store"  # paged GPU blocks -> pinned CPU blocks
 OP_LOAD = "load"  # pinned CPU blocks -> paged GPU blocks
 
 SRC_ACCESS_ORDER_BY_OP = {
-    # expect: KVG002
     OP_STORE: SRC_ACCESS_ORDER_DURING_API_CALL,
     OP_LOAD: SRC_ACCESS_ORDER_ANY,
 }

@@ -52,7 +52,7 @@ def batch_memcpy_async(dsts: np.ndarray, srcs: np.ndarray, sizes: np.ndarray,
                        attrs: CudaMemcpyAttributes, stream: int) -> None:
     attrs_idx = ctypes.c_size_t(0)
     fail_idx = ctypes.c_size_t(0)
-    # expect: KVG004
+    # expect: KVG004, KVG002
     err = _cudart().cudaMemcpyBatchAsync(dsts.ctypes.data, srcs.ctypes.data,
                                          sizes.ctypes.data, sizes.size,
                                          ctypes.byref(attrs),

@@ -30,6 +30,7 @@ def memcpy_batch_async(dst_ptrs, src_ptrs, sizes, attrs, stream_handle):
     lens = (ctypes.c_size_t * count)(*sizes)
     attrs_idx = ctypes.c_size_t(0)
     fail_idx = ctypes.c_size_t(0)
+    # expect: KVG002
     err = _lib.cudaMemcpyBatchAsync(dsts, srcs, lens, ctypes.c_size_t(count),
                                     ctypes.byref(attrs), ctypes.byref(attrs_idx),
                                     ctypes.c_size_t(1), ctypes.byref(fail_idx),

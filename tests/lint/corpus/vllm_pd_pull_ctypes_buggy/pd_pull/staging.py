@@ -16,7 +16,6 @@ class BlockStager:
         self.copy_stream = torch.cuda.Stream()
         self._attrs = cudart.CudaMemcpyAttributes()
         # a finished request's blocks are no longer written, let the DMA start right away
-        # expect: KVG002
         self._attrs.srcAccessOrder = cudart.ORDER_ANY
 
     def stage(self, block_ids, kv_ready):

@@ -37,7 +37,6 @@ def make_attrs(src_access_order=SRC_ACCESS_ORDER_ANY,
 def build_params(src_caches: dict[str, torch.Tensor],
                  dst_caches: dict[str, torch.Tensor],
                  stream: torch.cuda.Stream,
-                 # expect: KVG002
                  src_access_order=SRC_ACCESS_ORDER_ANY) -> BatchMemcpyParams:
     assert list(src_caches) == list(dst_caches)
     srcs, dsts = list(src_caches.values()), list(dst_caches.values())
@@ -63,6 +62,7 @@ def copy_blocks(src_block_ids: list[int], dst_block_ids: list[int],
     dst_all = (params.dst_bases[:, None] + dst_ids[None, :] * bpb).ravel()
     sizes = np.broadcast_to(bpb, (bpb.shape[0], src_ids.size)).ravel()
     count = int(src_all.size)
+    # expect: KVG002
     result = drv.cuMemcpyBatchAsync(
         [drv.CUdeviceptr(int(p)) for p in dst_all],
         [drv.CUdeviceptr(int(p)) for p in src_all],

@@ -45,6 +45,7 @@ def make_d2h_attributes(device_id: int, src_access_order, flags) -> driver.CUmem
 def batch_copy_device_to_host(dsts: Sequence[int], srcs: Sequence[int], sizes: Sequence[int],
                               attr: driver.CUmemcpyAttributes, stream: driver.CUstream) -> None:
     count = len(dsts)
+    # expect: KVG002
     checkCudaErrors(driver.cuMemcpyBatchAsync(list(dsts), list(srcs), list(sizes), count, [attr], [0], 1, stream))
 
 

@@ -35,7 +35,6 @@ class PartitionedOptimizerSwapper(object):
         self.buffer_pool = SwapBufferPool(buffer_count * 3, largest_numel)
         self.swap_stream = create_stream()
         self.state_ready_event = create_event()
-        # expect: KVG002
         self.d2h_attr = make_d2h_attributes(self.device_id, OPTIMIZER_SWAP_SRC_ACCESS_ORDER,
                                             OPTIMIZER_SWAP_MEMCPY_FLAGS)
         self.writer = ThreadPoolExecutor(max_workers=OFFLOAD_OPTIMIZER_WRITER_THREADS_DEFAULT,

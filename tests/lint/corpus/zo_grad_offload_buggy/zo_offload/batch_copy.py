@@ -26,6 +26,7 @@ def batch_copy_d2h(
     srcs = [driver.CUdeviceptr(t.data_ptr()) for t in src]
     sizes = [t.numel() * t.element_size() for t in src]
     handle = driver.CUstream(stream.cuda_stream)
+    # expect: KVG002
     err, fail_idx = driver.cuMemcpyBatchAsync(dsts, srcs, sizes, len(sizes), [attr], [0], 1, handle)
     if err != driver.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"cuMemcpyBatchAsync failed at copy {fail_idx}: {err}")

@@ -18,11 +18,9 @@ class ZeroOffloadGradHandler:
         self.host_overflow = torch.zeros(1, dtype=torch.uint8, pin_memory=True)
         self._overflow_gpu = torch.zeros(1, dtype=torch.uint8, device=self.device)
         dev_idx = self.device.index or 0
-        # expect: KVG002
         self._grad_attr = make_d2h_attrs(dev_idx, GRAD_D2H_SRC_ORDER, GRAD_D2H_FLAGS)
         self._flag_attr = make_d2h_attrs(
             dev_idx,
-            # expect: KVG002
             src_order=driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL,
         )
         self._bucket: list[torch.nn.Parameter] = []
