@@ -747,6 +747,8 @@ def _truth(value: Value) -> bool | None:
         return bool(value.value)
     if isinstance(value, ConstV) and value.value is None:
         return False
+    if isinstance(value, (StreamV, EventV)):
+        return True  # a stream or event object (``if state.done_event:``)
     return None
 
 
