@@ -686,6 +686,16 @@ class Evaluator:
                     # argument, and the branches on it run. (A True/False default is left as
                     # it is: such flags often state what the caller guarantees, ``sync=False``.)
                     value = join([value, Unknown(param.name)])
+                elif (
+                    call is None
+                    and caller.depth == 0
+                    and function.name == "__init__"
+                    and isinstance(value, ConstV)
+                    and isinstance(value.value, bool)
+                ):
+                    # A constructor's flag made by code outside the project: configuration
+                    # (``enable_iter_perf_stats=False``) that its users may turn either way.
+                    value = Unknown(param.name)
                 env[param.name] = value
             else:
                 instance = self._annotated_instance(param, default_frame)
@@ -3329,7 +3339,9 @@ class Evaluator:
                 return True  # a stream we cannot tell apart from the producer
             if producer.key.startswith(_DEFAULT_UNDER):
                 under = producer.key.removeprefix(_DEFAULT_UNDER)
-                return under == waiter.key or under in self._copy_streams
+                # Under a copy stream the producer's kernels ran on the default stream; under a
+                # stream kernels run on (a compute stream that also copies), they ran there.
+                return under == waiter.key or (under in self._copy_streams and under not in self._kernel_streams)
             if producer.key.startswith(_DISPLACED_DEFAULT):
                 return False  # the producer's kernels run on the stream set in its place
             # A stream the project made that no copy runs on is a compute stream: kernels run

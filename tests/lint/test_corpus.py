@@ -25,10 +25,6 @@ Found = set[tuple[str, int, str]]
 KNOWN_GAPS = {
     # Round 17 (written by helpers who never saw kvguard; scored on the analysis as it stood, two
     # of its projects then prompting the ctypes-handle and thread-override changes).
-    "cupy_mc_tally_buggy": (
-        "not diagnosed yet: on the `with_variance` path the readback stream never waits on "
-        "`var_done` before a ctypes `cudaMemcpyAsync` of `d_sq_hist`; the copy is not reported"
-    ),
     "flexgen_sched_buggy": (
         "not diagnosed yet: the cache store of layer j runs right after its compute, before the "
         "per-layer `torch.cuda.synchronize()`; the copy is not reported"
@@ -73,10 +69,6 @@ KNOWN_GAPS = {
         "false KVG003s: the sender thread's `task.copied.synchronize()` (a ctypes event wrapper's "
         "method) is not taken as the host wait it is for the copy the event was recorded after"
     ),
-    "trtllm_sampler_buggy": (
-        "not diagnosed yet: with `enable_iter_perf_stats` the stats read the pinned token slots "
-        "before `sampler_event.synchronize()`; the read is not reported"
-    ),
     "vllm_fork_offload_buggy": (
         "not diagnosed yet: load payloads lack `after`, so the ctypes batch load into paged GPU "
         "blocks is unordered; its KVG004 is not reported (the KVG002 is)"
@@ -116,11 +108,6 @@ KNOWN_GAPS = {
         "each call of `update()` records its layer's event before its own `index_copy_` writes, and the "
         "next call waits on it before evicting and prefetching: the earlier call's writes are not carried"
         " to the next call, so that stale wait is taken as a barrier behind them"
-    ),
-    "sglang_hicache_buggy": (
-        "the backup copy runs on the controller's write thread; the scheduler thread's hashing of the "
-        "host pool it copies into, before the ack's event is synchronized, is not linked to a copy "
-        "another thread left running"
     ),
     "spec_decode_accept_buggy": (
         "not diagnosed yet: the draft ids a project method computes after the event is recorded "
@@ -345,7 +332,6 @@ KNOWN_GAPS = {
     "hf_flexgen_three_streams_correct": "writes to one buffer of a set made together are not told apart",
     "train_hybrid_optimizer_offload_buggy": "writes by a fused in-place optimizer op on a list of params",
     "train_activation_offload_buggy": "barrier before an opaque call that writes",
-    "train_offload_config_barrier_buggy": "KVG003 under a constructor flag that is off by default",
     "train_fsdp_cpu_offload_grads_buggy": "loss.backward() runs no autograd Function's backward",
     "train_fsdp_grad_reduce_offload_buggy": (
         "a collective on the side stream reads the unordered gradient; the copy reads only the shard that"
@@ -581,12 +567,6 @@ KNOWN_GAPS = {
     "flexgen_offload_schedule_correct": (
         "two buffers of one list indexed by `j % 2` and `(j - 1) % 2` are taken as one buffer, and a "
         "`torch.stack` after the final sync counts as producer work left unordered for the next call"
-    ),
-    "trt_overlap_sampler_buggy": (
-        "a torch function's result over a model output the code does not place "
-        "(`torch.argmax(logits).to(torch.int32)`) is not read as a tensor, so its `.to('cpu', "
-        "non_blocking=True)` is no copy; a constructor never called in the project runs with its "
-        "parameter's default, pruning the other branch"
     ),
     "accelerate_prefetch_hooks_buggy": (
         "arena views handed out by a helper returning a dict comprehension of `narrow(...).view(...)` are"
