@@ -352,6 +352,8 @@ class Evaluator:
         # The streams each event is recorded on, wherever (any pass, any path) the analysis saw
         # a record: waiting on one recorded nowhere is no barrier.
         self._recorded_on: dict[str, set[str]] = {}
+        self._recorded_by_methods: dict[str, set[str]] = {}  # the same, outside constructors
+        self._constructors_running = 0
         # Functions entered this pass through a resolved call, a thread start or a ``with``.
         self._called: set[tuple[str, str]] = set()
         self._called_in_order: list[tuple[str, str]] = []  # the same, as they were first called
@@ -510,7 +512,12 @@ class Evaluator:
         )
         bound_at_entry = dict(env)
         entered_on = state.streams
-        state = self._block(function.body, frame, state)
+        constructor = function.name == "__init__"
+        self._constructors_running += constructor
+        try:
+            state = self._block(function.body, frame, state)
+        finally:
+            self._constructors_running -= constructor
         if call is not None and not call.star_args:
             self._fields_set_through_parameters(function, func.bound, bound_at_entry, frame, call, caller)
         ends = [*frame.exits, *([] if state.returned else [state])]
@@ -3341,7 +3348,9 @@ class Evaluator:
                 under = producer.key.removeprefix(_DEFAULT_UNDER)
                 # Under a copy stream the producer's kernels ran on the default stream; under a
                 # stream kernels run on (a compute stream that also copies), they ran there.
-                return under == waiter.key or (under in self._copy_streams and under not in self._kernel_streams)
+                return under == waiter.key or (
+                    under in self._copy_streams and under not in self._kernel_streams
+                )
             if producer.key.startswith(_DISPLACED_DEFAULT):
                 return False  # the producer's kernels run on the stream set in its place
             # A stream the project made that no copy runs on is a compute stream: kernels run
@@ -3374,16 +3383,25 @@ class Evaluator:
     def _note_record(self, event: str, stream: Value | None) -> None:
         on = stream.key if isinstance(stream, StreamV) else ""  # "": a stream not resolved here
         self._recorded_on.setdefault(event, set()).add(on)
+        if not self._constructors_running:
+            self._recorded_by_methods.setdefault(event, set()).add(on)
 
-    def _recorded_only_on_copy_streams(self, event: str, waiter: StreamV) -> bool:
-        """Every record of the event the analysis saw is on a stream copies run on (another
-        transfer's completion, or the waiter's own earlier one), none on the producer: waiting
-        on it orders behind no kernel."""
-        streams = self._recorded_on.get(event, set())
+    def _recorded_only_off_the_producer(self, event: str, waiter: StreamV) -> bool:
+        """Every record of the event the analysis saw outside constructors (a constructor's
+        record is where the event starts, not where each step leaves it) is on a stream copies
+        run on (another transfer's completion, or the waiter's own earlier one), or on a thread's
+        current stream where every kernel runs on streams the project made (cupy's ``fence()``
+        after the ``with compute:`` block, on the null stream), none on the producer: waiting on
+        it orders behind no kernel."""
+        streams = self._recorded_by_methods.get(event) or self._recorded_on.get(event, set())
         return bool(streams) and all(
             on
-            and (on == waiter.key or (on in self._copy_streams and on not in self._kernel_streams))
-            and not on.startswith("current@")
+            and (
+                on.startswith("current@")
+                and self._written_only_on_made_streams()
+                or not on.startswith("current@")
+                and (on == waiter.key or (on in self._copy_streams and on not in self._kernel_streams))
+            )
             for on in streams
         )
 
@@ -3425,7 +3443,7 @@ class Evaluator:
             if recorded_on is not None and recorded_on.key != waiter.key:
                 state.joined = state.joined | {(waiter.key, recorded_on.key, time)}
             if (
-                event.key not in state.records and not self._recorded_only_on_copy_streams(event.key, waiter)
+                event.key not in state.records and not self._recorded_only_off_the_producer(event.key, waiter)
             ) or (recorded_on is not None and self._is_producer(recorded_on, waiter, state.requester)):
                 state.barriers[waiter.key] = max(state.barriers.get(waiter.key, time), time)
                 state.gaps.pop(waiter.key, None)

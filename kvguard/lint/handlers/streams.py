@@ -162,8 +162,10 @@ class StreamApi(Evaluator):
             state.unrecorded = state.unrecorded - {receiver.key}
             self._note_record(receiver.key, stream)
             return UNKNOWN, state
-        if method == "record" and isinstance(receiver, StreamV) and not args:
-            method = "record_event"  # cupy: ``stream.record()`` returns an event recorded on it
+        if method == "record" and isinstance(receiver, StreamV):
+            # cupy: ``stream.record(event=None)`` records the event given, or a new one, on it and
+            # returns it
+            method = "record_event"
         if method == "record_event" and isinstance(receiver, StreamV):
             event = args[0] if args and isinstance(args[0], EventV) else None
             event = event or EventV(_site(frame, call), f"{receiver.label}.record_event()")
