@@ -3394,16 +3394,12 @@ class Evaluator:
         after the ``with compute:`` block, on the null stream), none on the producer: waiting on
         it orders behind no kernel."""
         streams = self._recorded_by_methods.get(event) or self._recorded_on.get(event, set())
-        return bool(streams) and all(
-            on
-            and (
-                on.startswith("current@")
-                and self._written_only_on_made_streams()
-                or not on.startswith("current@")
-                and (on == waiter.key or (on in self._copy_streams and on not in self._kernel_streams))
-            )
-            for on in streams
-        )
+        return bool(streams) and all(on and self._off_the_producer(on, waiter) for on in streams)
+
+    def _off_the_producer(self, stream: str, waiter: StreamV) -> bool:
+        if stream.startswith("current@"):
+            return self._written_only_on_made_streams()
+        return stream == waiter.key or (stream in self._copy_streams and stream not in self._kernel_streams)
 
     def _wait_event(self, waiter: StreamV, event: Value, state: PathState, spelled: str = "") -> PathState:
         """``waiter`` waits on ``event``, which the code spells ``spelled`` there."""
