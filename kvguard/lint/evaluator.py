@@ -1797,6 +1797,12 @@ class Evaluator:
 
     def _queried(self, test: ir.Expr, frame: Frame, state: PathState) -> tuple[Value, bool] | None:
         """(event or stream, negated) for a test ``x.query()`` or ``not x.query()``."""
+        if isinstance(test, ir.Or):
+            # ``event is None or event.query()`` where the first is false here: the query.
+            for first, second in ((test.left, test.right), (test.right, test.left)):
+                if _truth(self._eval(first, frame, state.copy())[0]) is False:
+                    return self._queried(second, frame, state)
+            return None
         negated = isinstance(test, ir.Not)
         call = test.operand if isinstance(test, ir.Not) else test
         if isinstance(call, ir.Call) and isinstance(call.func, ir.Attr) and call.func.name == "query":
