@@ -407,6 +407,9 @@ DEVICE_MODULE_LOOKUP = "get_device_module"
 WEAK_NAMES = (
     frozenset(
         {"copy_", "cpu", "to", "pin_memory", "cuda", "data_ptr", "get", "get_nowait", DEVICE_MODULE_LOOKUP}
+        # An event's record and wait (``ev.record(stream)``, numba's ``ev.wait(stream)``): the
+        # words are common, so a function naming them is followed but does not seed.
+        | {"record", "wait"}
     )
     | frozenset(RAW_WRITES)
     | ALLOCATORS

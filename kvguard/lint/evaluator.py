@@ -150,7 +150,7 @@ _CALLS_PER_ROOT = 600
 # Waits that cover every stream (a device synchronize, an event's, one on an unknown target).
 _ANY_STREAM = "<any stream>"
 # Written by code the analysis does not see, which may write any buffer (a generator's caller).
-_ANY_BUFFER = "<any buffer>"
+ANY_BUFFER = "<any buffer>"
 # Operators that merge, join or repeat Python containers (``a | b``, ``a + b``, ``[x] * n``).
 _CONTAINER_OPERATORS = frozenset({"+", "|", "*", "&", "^", "-"})
 # A buffer a function allocates on one path and takes from somewhere unknown on another.
@@ -463,6 +463,12 @@ class Evaluator:
             and not any(
                 _carries_handle(value) or _names_driver_entry_point(value)
                 for value in (*args, *(v for _, v in kwargs))
+            )
+            # One handed a function that matters may keep it for later (``register_hook(fn)``),
+            # or call it (a decorator's wrapper, closed over it).
+            and not any(
+                isinstance(value, FuncV) and (value.module, value.qualname) in self._reach
+                for value in (*args, *(v for _, v in kwargs), *(v for _, v in func.closure))
             )
             # A constructor of a class whose methods matter sets the fields they read; one given
             # a buffer keeps it (``MemoryObj(raw, meta)``), for whoever reads the field.
@@ -848,7 +854,7 @@ class Evaluator:
                 # A generator resumed by its caller (``next(layers)`` once per layer): between
                 # the yield and the resumption the caller's kernels run and may write, or read,
                 # any buffer.
-                state.writes[_ANY_BUFFER] = (self._clock, statement.span.line, self._running_on(frame, state))
+                state.writes[ANY_BUFFER] = (self._clock, statement.span.line, self._running_on(frame, state))
             return state
         if isinstance(statement, ir.If):
             before = frame.env
@@ -3093,7 +3099,7 @@ class Evaluator:
         if isinstance(source, Unknown) and source.spelling:
             buffer_key = f"{_UNPLACED}{source.spelling}"
         writes = [
-            found for key in (source_key, buffer_key, _ANY_BUFFER) if key and (found := state.writes.get(key))
+            found for key in (source_key, buffer_key, ANY_BUFFER) if key and (found := state.writes.get(key))
         ]
         write = max(writes) if writes else None
         made = state.writes.get(f"{_MADE_ON}{'/'.join(frame.stack)}:{source_key}") if source_key else None
@@ -3134,7 +3140,7 @@ class Evaluator:
         # barrier does not cover those kernels, and the load may land while they run.
         used_at = [
             found
-            for key in (destination.key if isinstance(destination, TensorV) else "", _ANY_BUFFER)
+            for key in (destination.key if isinstance(destination, TensorV) else "", ANY_BUFFER)
             for uses in (state.writes, state.reads)
             if key and (found := uses.get(key))
         ]

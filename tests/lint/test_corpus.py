@@ -179,11 +179,6 @@ KNOWN_GAPS = {
         " to be the host pool's own buffer) is ordered by an event recorded on the stream the controller's"
         " `producer_stream` property returns, which is not connected to the forward stream the model runs on"
     ),
-    "mcore_group_event_wait_helper_correct": (
-        "the tensors a group holds (no longer guessed to be host memory) are copied after"
-        " `group.wait_ready(stream)`, a helper of an object the code does not place, which is not taken"
-        " as the barrier"
-    ),
     "lmcache_connector_buggy": (
         "a read by the method that later waits on the copy's stream is taken as ordered by a wait the"
         " caller may take, so the host read before `synchronize()` is only uncertain"

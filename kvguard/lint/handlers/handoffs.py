@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from kvguard.lint import ir
 from kvguard.lint.api import HOOK_REGISTRATIONS, QUEUES
-from kvguard.lint.evaluator import Evaluator, Handled
+from kvguard.lint.evaluator import ANY_BUFFER, Evaluator, Handled
 from kvguard.lint.findings import FlowStep
 from kvguard.lint.pathstate import Frame, PathState, Put, ThreadStart
 from kvguard.lint.reading import EXECUTOR_JOB_AT, _executor_job, _site, _spelling
@@ -165,12 +165,20 @@ class HandoffApi(Evaluator):
     def _register_hooks(self, how: str, args: Sequence[Value], call: ir.Call, frame: Frame) -> None:
         """Each project function given to torch as a hook runs later, on the thread that runs
         the model, at a point of its work the registering code does not know: from a state in
-        which nothing is ordered, with arguments the analysis does not place."""
+        which nothing is ordered, just after the model queued kernels (a module's forward, the
+        layers before it) that may have written or read any buffer, with arguments the analysis
+        does not place."""
         step = FlowStep(frame.module.path, call.span.line, call.span.column, f"registers a hook ({how})")
         for hook in args:
             if isinstance(hook, (FuncV, LambdaV)):
+                start = PathState()
+                start.writes[ANY_BUFFER] = (
+                    self._clock,
+                    call.span.line,
+                    self._current(frame, start, True).key,
+                )
                 self._threads.append(
-                    ThreadStart(hook, (), PathState(), self._flow_to(frame, step), how, self._fallback, True)
+                    ThreadStart(hook, (), start, self._flow_to(frame, step), how, self._fallback, True)
                 )
 
     def _handoff_function(

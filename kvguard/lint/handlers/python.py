@@ -19,6 +19,7 @@ from kvguard.lint.values import (
     EventV,
     ExternalV,
     FuncV,
+    LambdaV,
     ModuleV,
     ObjectV,
     RecordV,
@@ -72,7 +73,9 @@ class PythonApi(Evaluator):
             if isinstance(holder, ir.Name) and args and not isinstance(frame.env.get(holder.id), Unknown):
                 current = frame.env.get(holder.id, UNKNOWN)
                 added = args[-1]
-                if method != "extend" and isinstance(added, (ObjectV, RecordV, StreamV, EventV, SeqV)):
+                if method != "extend" and isinstance(
+                    added, (ObjectV, RecordV, StreamV, EventV, SeqV, FuncV, LambdaV)
+                ):
                     # ``objs.append(obj)``, ``staged.append((host, name))``: a list holding it
                     added = SeqV((added,))
                 elif not (method != "extend" and isinstance(added, TensorV)):
@@ -84,11 +87,11 @@ class PythonApi(Evaluator):
                 and isinstance(holder.base, ir.Name)
                 and isinstance(frame.env.get(holder.base.id), (RecordV, ObjectV))
                 and args
-                and isinstance(args[-1], (TensorV, RecordV, ObjectV))
+                and isinstance(args[-1], (TensorV, RecordV, ObjectV, StreamV, EventV, FuncV, LambdaV))
                 and method != "extend"
             ):
                 # ``batch.buffers.append(buf)`` on a record made here, ``self.host.append(buf)``
-                # on an object: its list holds buf too.
+                # on an object, ``self._hooks.append(hook)``: its list holds it too.
                 current, _ = self._eval(holder, frame, state.copy())
                 added = args[-1] if isinstance(args[-1], TensorV) else SeqV((args[-1],))
                 if isinstance(current, (SeqV, UnionV)):
