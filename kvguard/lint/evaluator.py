@@ -1598,6 +1598,8 @@ class Evaluator:
                 # Storing a buffer made elsewhere in a container is no kernel, nor is a store
                 # into a dict or list the code made (``self._live[offset] = n``); ``t[i] = x`` is.
                 span = target.base.span if isinstance(target.base, (ir.Name, ir.Attr)) else None
+                if span is None and isinstance(statement, (ir.Assign, ir.AugAssign)):
+                    span = statement.span  # ``self.kv[layer][block, i] = k``
                 state = self._write(target, frame, state, span)
         return state
 
@@ -2006,6 +2008,14 @@ class Evaluator:
                 return self._attribute(holder, expr, frame)
             if isinstance(holder, Unknown) and holder.spelling:
                 return Unknown(f"{holder.spelling}.{expr.name}")
+        if isinstance(expr, ir.Index):
+            # ``self.kv[layer]``: an element, at an index read as the code spells a constant
+            container = self._peek(expr.base, frame)
+            index = expr.index
+            at: Value = ConstV(index.value, "", "", None) if isinstance(index, ir.Const) else UNKNOWN
+            return (
+                _index(container, at) if isinstance(container, (SeqV, RecordV, UnionV, TensorV)) else UNKNOWN
+            )
         return UNKNOWN
 
     def _eval(self, expr: ir.Expr, frame: Frame, state: PathState) -> tuple[Value, PathState]:
