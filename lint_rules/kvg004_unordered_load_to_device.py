@@ -253,6 +253,14 @@ class UnorderedLoadToDevice(Rule):
                 if all(r.destination_pooled for r in runs)
                 else (ON_SHARED_DEFAULT_STREAM if all(r.on_thread_default_stream for r in runs) else "")
             )
+            if not uncertain and all(r.ordered_elsewhere for r in runs):
+                # The destination's readers on the compute stream may all precede that wait (an
+                # optimizer step before the next backward's hooks): which of them it covers, the
+                # code does not show.
+                uncertain = (
+                    f"{run.ordered_elsewhere} makes this stream wait in a call this path does not "
+                    "show, which may come after every kernel that reads the destination"
+                )
             if not uncertain and all(r.maybe_host_synced or r.maybe_ordered for r in runs):
                 # A blocking read of a tensor the code does not place (``ids.tolist()``): if it is
                 # on the GPU, the host waited for the kernels that read the destination.

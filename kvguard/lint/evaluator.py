@@ -22,6 +22,7 @@ from kvguard.lint.api import (
     COPY_APIS,
     CUPY_MODULES,
     CUPY_NON_COMPUTING,
+    CURRENT_STREAM,
     DEVICE_ALLOCATORS,
     DRIVER_ENTRY_POINTS,
     ENUM_TYPES,
@@ -106,6 +107,7 @@ from kvguard.lint.reading import (
     _unpack_starred,
     _wait_if_set,
     _waits_on_each,
+    calls_in,
     dict_key,
     spelt_key,
 )
@@ -353,6 +355,9 @@ class Evaluator:
         # a record: waiting on one recorded nowhere is no barrier.
         self._recorded_on: dict[str, set[str]] = {}
         self._recorded_by_methods: dict[str, set[str]] = {}  # the same, outside constructors
+        self._entered_by_root: set[str] = set()  # functions the running entry point entered
+        # Per class, the waits its methods make a stream field do (``field\0method`` -> where).
+        self._waits_by_field: dict[tuple[str, str], dict[str, str]] = {}
         self._constructors_running = 0
         # Functions entered this pass through a resolved call, a thread start or a ``with``.
         self._called: set[tuple[str, str]] = set()
@@ -486,6 +491,7 @@ class Evaluator:
             # It names nothing that matters, and no side stream or copy thread runs it.
             return taint([*args, *(v for _, v in kwargs)]), state
         self._entered.add(key)
+        self._entered_by_root.add(func.qualname)
         if call is not None or caller.thread != MAIN_THREAD:
             self._note_called(key)
         module = self._modules[func.module]
@@ -3190,6 +3196,7 @@ class Evaluator:
                 and (maybe_ordered := state.maybe_ordered.get(key)) is not None
                 and (write is None or write[0] < maybe_ordered[0])
                 else "",
+                ordered_elsewhere=self._ordered_elsewhere(stream, frame) if barrier is None else "",
                 flow=frame.flow,
                 thread=frame.thread,
                 resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
@@ -3401,6 +3408,49 @@ class Evaluator:
             ("opaque:", _DEFAULT_UNDER, _DISPLACED_DEFAULT)
         )
         return made and (stream.key not in self._copy_streams or stream.key in self._kernel_streams)
+
+    def _ordered_elsewhere(self, stream: StreamV | None, frame: Frame) -> str:
+        """Where a method of the object's class that this entry point did not enter makes the
+        stream the copy runs on (one of its fields, ``self.<field>``) wait for the current stream,
+        read off the code: a call at another time may have ordered it behind the compute stream
+        (``__add_grad_to_ipg_bucket``'s ``wait_stream(current_stream())`` before the epilogue's
+        copies)."""
+        holder = frame.env.get("self")
+        if stream is None or not isinstance(holder, ObjectV) or not stream.label.startswith("self."):
+            return ""
+        field = stream.label.removeprefix("self.")
+        cls = (holder.module, holder.qualname)
+        if cls not in self._waits_by_field:
+            found: dict[str, str] = {}
+            for (module, qualname), function in self._functions.items():
+                if (module, function.class_name) != cls or not function.params:
+                    continue
+                owner = function.params[0].name
+                for call in calls_in(function.body):
+                    base = call.func.base if isinstance(call.func, ir.Attr) else None
+                    waited = call.args[0] if call.args else None
+                    if (
+                        isinstance(call.func, ir.Attr)
+                        and call.func.name == "wait_stream"
+                        and isinstance(base, ir.Attr)
+                        and isinstance(base.base, ir.Name)
+                        and base.base.id == owner
+                        # on the thread's current stream, the compute stream where it runs
+                        and isinstance(waited, ir.Call)
+                        and isinstance(waited.func, (ir.Attr, ir.Name))
+                        and _spelling(waited.func).rpartition(".")[2] in CURRENT_STREAM
+                    ):
+                        where = f"`{qualname}` ({self._modules[module].path}:{call.span.line})"
+                        found.setdefault(f"{base.name}\0{qualname}", where)
+            self._waits_by_field[cls] = found
+        return next(
+            (
+                where
+                for key, where in sorted(self._waits_by_field[cls].items())
+                if key.split("\0")[0] == field and key.split("\0")[1] not in self._entered_by_root
+            ),
+            "",
+        )
 
     def _note_record(self, event: str, stream: Value | None) -> None:
         on = stream.key if isinstance(stream, StreamV) else ""  # "": a stream not resolved here

@@ -594,6 +594,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
 
     def _run_root_unguarded(self, key: tuple[str, str], instance: ObjectV | None) -> None:
         self._budget = _CALLS_PER_ROOT
+        self._entered_by_root = set()
         self._fresh = set()
         self._unwritten = set()
         self._arms = ()
@@ -615,6 +616,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
 
     def _run_thread(self, start: ThreadStart) -> None:
         self._budget = _CALLS_PER_ROOT
+        self._entered_by_root = set()
         self._fresh = set()
         self._unwritten = set()
         target = start.target

@@ -49,6 +49,9 @@ class CopyRun:
     # The copy's stream may have been ordered behind the producer (why: a wait skipped only
     # where what it waits on is unset); "" where the code shows no such wait.
     maybe_ordered: str
+    # Another function orders the copy's stream behind the producer (a method the object's code
+    # calls at another time, say), which this path does not show: where it ran, and how.
+    ordered_elsewhere: str
     # Where the producer used a load's destination after the barrier (the barrier predates it).
     destination_used_line: int | None
     flow: tuple[FlowStep, ...]
