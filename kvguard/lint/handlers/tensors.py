@@ -90,6 +90,16 @@ class TensorApi(Evaluator):
             # Computed on the CPU now (``pinned.float()``): a new tensor, which later reads of
             # the result do not read the pinned buffer through.
             return TensorV(Memory.HOST), state
+        if (
+            isinstance(call.func, ir.Attr)
+            and method == "to"
+            and memory_of(receiver) is Memory.HOST
+            and "device" not in kwargs
+            and all(_is_dtype(arg) for arg in args)
+        ):
+            # ``pinned.to(dtype=torch.float32)``: a conversion the CPU computes now.
+            self._host_read(receiver, call.func.base, "`.to()`", call, frame, state)
+            return TensorV(Memory.HOST), state
         if isinstance(call.func, ir.Attr) and receiver is not None and method in HOST_READ_METHODS:
             self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
             if method in ("item", "tolist"):
@@ -426,3 +436,10 @@ _NUMPY_JOINS = frozenset({"concatenate", "stack", "hstack", "vstack", "column_st
 def _addresses(value: Value) -> bool:
     """Every option is an address the code computed from a buffer (``ptr + offset``)."""
     return all(isinstance(option, TensorV) and option.address for option in options(value))
+
+
+def _is_dtype(value: Value) -> bool:
+    """``torch.float32`` or a name spelt as a dtype (``config.dtype``): no device."""
+    if isinstance(value, ExternalV):
+        return value.dotted.startswith("torch.") and not value.dotted.endswith(("device", "()"))
+    return isinstance(value, Unknown) and value.spelling.rpartition(".")[2].endswith("dtype")
