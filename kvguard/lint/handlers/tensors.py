@@ -93,6 +93,7 @@ class TensorApi(Evaluator):
         if (
             isinstance(call.func, ir.Attr)
             and method == "to"
+            and receiver is not None
             and memory_of(receiver) is Memory.HOST
             and "device" not in kwargs
             and all(_is_dtype(arg) for arg in args)
