@@ -300,6 +300,12 @@ class TensorApi(Evaluator):
         if last in HOST_READ_FUNCTIONS:
             for value, expr in given:
                 self._host_read(value, expr, f"`{last}()`", call, frame, state)
+        read_at = {"ctypes.string_at": 0, "ctypes.memmove": 1}.get(dotted)
+        pointer = args[read_at] if read_at is not None and len(args) > read_at else None
+        if read_at is not None and isinstance(pointer, TensorV):
+            # ``ctypes.string_at(chunk, n)``: the host reads the memory at that address now.
+            memory = replace(pointer, address=False)
+            self._host_read(memory, call.args[read_at], f"`{dotted}()`", call, frame, state)
         if dotted == "numpy.frombuffer" and args and isinstance(args[0], TensorV):
             return replace(args[0], address=False), state  # an array over that memory
         if dotted.startswith("numpy.") and last not in NUMPY_VIEWS and last not in HOST_READ_FUNCTIONS:

@@ -1,0 +1,7 @@
+import numpy as np
+
+MAX_BATCH = 256
+THREADS_PER_BLOCK = 128
+TOKEN_DTYPE = np.int32
+HOST_SLOTS = 3
+EOS_TOKEN_ID = 2

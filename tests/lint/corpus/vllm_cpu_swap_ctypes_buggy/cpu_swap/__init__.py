@@ -1,0 +1,9 @@
+from .connector import CPUSwapConnectorWorker, SwapConnectorMetadata
+from .swapper import BlockSwapper, SwapOutJob
+
+__all__ = [
+    "BlockSwapper",
+    "CPUSwapConnectorWorker",
+    "SwapConnectorMetadata",
+    "SwapOutJob",
+]

@@ -1,0 +1,8 @@
+from .scheduler import OffloadingConnectorMetadata, OffloadingConnectorScheduler
+from .worker import OffloadingConnectorWorker
+
+__all__ = [
+    "OffloadingConnectorMetadata",
+    "OffloadingConnectorScheduler",
+    "OffloadingConnectorWorker",
+]
