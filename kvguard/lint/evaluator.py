@@ -1126,6 +1126,7 @@ class Evaluator:
             or _spelt_rows(statement)
             or _given_rows(statement, iterated)
             or _few_handles(iterated)
+            or _spelt_items(statement, iterated)
         ):
             assert isinstance(iterated, SeqV)
             return self._block(statement.orelse, frame, self._each_pair(statement, iterated, frame, state))
@@ -2087,6 +2088,8 @@ class Evaluator:
                 return self._eval(expr.orelse, frame, state)
             then, state = self._eval(expr.then, frame, state)
             orelse, state = self._eval(expr.orelse, frame, state)
+            if _defaulting(expr):
+                return join([then, orelse]), state  # ``device if device is not None else "cuda"``
             return _alternatives(then, orelse), state
         if isinstance(expr, ir.Lambda):
             return LambdaV(frame.module.name, expr.params, expr.body, tuple(frame.env.items())), state
@@ -3880,6 +3883,21 @@ def _few_handles(items: Value) -> bool:
     )
 
 
+def _spelt_items(loop: ir.Loop, items: Value) -> bool:
+    """A loop over a few buffers the code spells in place (``for table in (self.ids,
+    self.lengths): table[:k] = table[keep]``): a turn per buffer, so that each write is to it."""
+    spelt = loop.iter
+    return (
+        isinstance(loop.target, ir.Name)
+        and isinstance(spelt, ir.Seq)
+        and not spelt.keys
+        and 1 < len(spelt.items) <= _SPELT_RANGE
+        and isinstance(items, SeqV)
+        and len(items.items) == len(spelt.items)
+        and all(isinstance(item, TensorV) and item.key for item in items.items)
+    )
+
+
 def _given_rows(loop: ir.Loop, rows: Value) -> bool:
     """A loop that unpacks the few rows a function gave (``for src, dst, handler in
     spec.handlers():`` over the two tuples it yields): each turn has its own row, whose values
@@ -3993,3 +4011,14 @@ def _recorded_elsewhere(one: PathState, other: PathState) -> bool:
         for event, record in one.records.items()
         if event in other.records
     )
+
+
+def _defaulting(expr: ir.Cond) -> bool:
+    """``x if x is not None else default`` (or ``default if x is None else x``): a default for
+    what the caller did not give, as ``x or default`` is, not a choice between two things."""
+    test = expr.test
+    if not isinstance(test, ir.IsNone):
+        return False
+    given = expr.then if test.negated else expr.orelse
+    spelt = _spelling(test.operand)
+    return bool(spelt) and _spelling(given) == spelt

@@ -58,8 +58,9 @@ KNOWN_GAPS = {
         "runs after the first job's batch copy is issued"
     ),
     "vllm_cupy_offload_buggy": (
-        "not diagnosed yet: `done.record()` after the `with store_stream:` block records on the "
-        "compute stream; the spill task's `f.write` of the pinned buffer is not linked to the copy"
+        "the host pool is a parameter annotated with a class the project never constructs, whose "
+        "constructor (allocating the pinned buffer) is not run first, so the spill task's "
+        "`f.write` of a pool block is not linked to the copy into it"
     ),
     # Round 17 (written by helpers who never saw kvguard; scored on the analysis as it stood, two
     # of its projects then prompting the ctypes-handle and thread-override changes).
