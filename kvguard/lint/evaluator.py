@@ -514,6 +514,9 @@ class Evaluator:
         frame.several = caller.several
         if call is not None and any(isinstance(value, CopyApiV) for value in args):
             frame.copy_site = caller.copy_site or (caller.module.path, call)
+        elif call is not None and _wraps_a_raw_copy(function):
+            frame.copy_site = caller.copy_site or (caller.module.path, call)
+            frame.wraps_copy = True
         if call is not None:
             frame.aliases = self._aliases(function, func.bound, call, caller)
         started = self._clock
@@ -4022,3 +4025,20 @@ def _defaulting(expr: ir.Cond) -> bool:
     given = expr.then if test.negated else expr.orelse
     spelt = _spelling(test.operand)
     return bool(spelt) and _spelling(given) == spelt
+
+
+def _wraps_a_raw_copy(function: ir.Function) -> bool:
+    """A binding's thin wrapper: one statement that calls one raw copy entry point (perhaps
+    inside a status check), passing it the wrapper's parameters and constants as they are."""
+    body = [s for s in function.body if not (isinstance(s, ir.Eval) and isinstance(s.value, ir.Const))]
+    if len(body) != 1 or not isinstance(body[0], (ir.Eval, ir.Return)) or body[0].value is None:
+        return False
+    copies = [
+        call
+        for call in calls_in(body)
+        if isinstance(call.func, (ir.Name, ir.Attr)) and _spelling(call.func).rpartition(".")[2] in COPY_APIS
+    ]
+    return len(copies) == 1 and all(
+        isinstance(arg, (ir.Name, ir.Attr, ir.Const))
+        for arg in (*copies[0].args, *(v for _, v in copies[0].kwargs))
+    )

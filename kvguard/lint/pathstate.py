@@ -324,6 +324,9 @@ class Frame:
     # The call in a caller that handed this function the copy entry point it calls
     # (``check(cu.cuMemcpyDtoHAsync, dst, src, n, stream)``): where that copy is spelt.
     copy_site: tuple[str, ir.Call] | None = None
+    # The function only passes its parameters to one raw copy entry point (a ctypes binding's
+    # ``memcpy_async(dst, src, n, kind, stream)``): the copy is spelt where it is called.
+    wraps_copy: bool = False
     # Local names bound to a view of another local tensor (``dst = table[:n].numpy()``): a
     # table filled through the view is filled in its base too.
     views: dict[str, str] = field(default_factory=dict)

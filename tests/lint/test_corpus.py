@@ -29,10 +29,6 @@ KNOWN_GAPS = {
         "not diagnosed yet: the event the previous call records only in its `double_buffer` branch"
         " is waited on by the next offload; the offload with `double_buffer=False` is not reported"
     ),
-    "cudart_act_spill_buggy": (
-        "the copy is reported inside the thin ctypes wrapper `cudart.memcpy_async`, which each "
-        "caller's path reaches, where the annotation puts it at the wrapper's call in the writer"
-    ),
     "flexgen_cache_dump_buggy": (
         "not diagnosed yet: the disk worker synchronizes only when `verify_offload` is on; its "
         "`torch.save` of the pinned buffer is not reported"

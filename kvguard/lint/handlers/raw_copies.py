@@ -147,7 +147,7 @@ class RawCopyApi(Evaluator):
         )
         written = _written(self._identity(destination, spelled, frame), spelled) if spelled else ("", "")
         # Called through a name a caller handed in: the copy is spelt at that caller's call.
-        site = frame.copy_site if isinstance(call.func, ir.Name) else None
+        site = frame.copy_site if isinstance(call.func, ir.Name) or frame.wraps_copy else None
         return UNKNOWN, self._copy(
             call, api, frame, state, stream_value, source, destination, "", order, written=written, site=site
         )

@@ -48,10 +48,8 @@ def stream_synchronize(stream) -> None:
 
 
 def memcpy_d2h_async(dst_ptr: int, src_ptr: int, nbytes: int, stream) -> None:
-    # expect: KVG001
     _check(_lib.cudaMemcpyAsync(dst_ptr, src_ptr, nbytes, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync")
 
 
 def memcpy_h2d_async(dst_ptr: int, src_ptr: int, nbytes: int, stream) -> None:
-    # expect: KVG004
     _check(_lib.cudaMemcpyAsync(dst_ptr, src_ptr, nbytes, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync")

@@ -57,6 +57,7 @@ class DynamicInferenceContext:
             gpu_chunks = self.request_to_chunks.pop(request_id)
             host_chunks = self.host_chunk_allocator.allocate_chunks(len(gpu_chunks))
             for gpu_chunk, host_chunk in zip(gpu_chunks, host_chunks):
+                # expect: KVG001
                 cudart.memcpy_d2h_async(self.host_memory_buffer[host_chunk].data_ptr(),
                                         self.memory_buffer[gpu_chunk].data_ptr(), nbytes, self._swap_stream)
             self.request_to_host_chunks[request_id] = host_chunks
@@ -81,6 +82,7 @@ class DynamicInferenceContext:
             self.paused_request_ids.pop(0)
             gpu_chunks = self.chunk_allocator.allocate_chunks(len(host_chunks))
             for gpu_chunk, host_chunk in zip(gpu_chunks, host_chunks):
+                # expect: KVG004
                 cudart.memcpy_h2d_async(self.memory_buffer[gpu_chunk].data_ptr(),
                                         self.host_memory_buffer[host_chunk].data_ptr(), nbytes, self._swap_stream)
             self.request_to_chunks[request_id] = gpu_chunks
