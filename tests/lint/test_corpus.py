@@ -23,6 +23,34 @@ Found = set[tuple[str, int, str]]
 # Projects the analysis does not get right yet, and why. Each is an expected failure that
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
+    # Round 19 (written by helpers who never saw kvguard, after the round 18 changes; scored on
+    # the analysis as it stood, 35 of 42 exact, one of its projects then prompting the
+    # thin-wrapper change).
+    "accel_step_metrics_buggy": (
+        "not diagnosed yet: the trainer callback calls the host-wait helper only at the last step;"
+        " the `.tolist()` of the pinned metrics on other steps is not reported"
+    ),
+    "cupy_weight_prefetch_buggy": (
+        "not diagnosed yet: `prefetch(i + 2)` runs before `release(i)` records the slot's event, so"
+        " the load waits on an older record; the order of the two calls is not told apart"
+    ),
+    "lmc_connector_prepare_event_buggy": (
+        "not diagnosed yet: the event is recorded only on the first `prepare_store()`, so later "
+        "stores wait on a stale record"
+    ),
+    "mcore_act_offload_commit_hook_correct": (
+        "a false KVG001: the wait is in an autograd Function's `forward` (`GroupCommitFunction."
+        "apply(tensor, handler)`, not followed), which runs on its own with the handler unplaced, "
+        "so the wait on `handler.d2h_stream` is not matched to the stream the handler's method uses"
+    ),
+    "numba_stage_thread_correct": (
+        "not diagnosed yet: a false KVG004 on the worker thread's `copy_to_device` after its wait "
+        "on the `free_event` the layer records on the compute stream"
+    ),
+    "zero_optim_swap_release_event_buggy": (
+        "not diagnosed yet: the release event the previous call records on the swap stream (and "
+        "the first call, with none) leaves the swap-in unordered; it is not reported"
+    ),
     # Round 18 (written by helpers who never saw kvguard; scored on the analysis as it stood,
     # 23 of 42 exact, then the changes it prompted: what is left).
     "act_offload_handler_buggy": (

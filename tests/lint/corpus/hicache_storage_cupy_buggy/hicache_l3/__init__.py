@@ -1,0 +1,3 @@
+from hicache_l3.storage_controller import HiCacheStorageController
+
+__all__ = ["HiCacheStorageController"]

@@ -1,0 +1,10 @@
+from dataclasses import dataclass
+
+
+@dataclass
+class LMCacheEngineConfig:
+    chunk_size: int = 256
+    local_cpu: bool = True
+    max_local_cpu_size: float = 5.0  # GB
+    save_unfull_chunk: bool = True
+    pin_memory: bool = True

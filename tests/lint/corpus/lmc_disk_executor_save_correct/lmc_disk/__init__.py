@@ -1,0 +1,3 @@
+from lmc_disk.storage_manager import StorageManager
+
+__all__ = ["StorageManager"]

@@ -1,0 +1,5 @@
+from cuda.bindings import runtime as cudart
+
+OFFLOAD_SRC_ACCESS_ORDER = cudart.cudaMemcpySrcAccessOrder.cudaMemcpySrcAccessOrderStream
+ONBOARD_SRC_ACCESS_ORDER = cudart.cudaMemcpySrcAccessOrder.cudaMemcpySrcAccessOrderStream
+HOST_CACHE_FRACTION = 0.5

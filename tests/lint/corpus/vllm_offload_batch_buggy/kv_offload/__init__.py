@@ -1,0 +1,3 @@
+from kv_offload.worker import CpuGpuOffloadingHandler
+
+__all__ = ["CpuGpuOffloadingHandler"]

@@ -1,0 +1,3 @@
+from cpu_offload.connector import CPUOffloadConnectorWorker
+
+__all__ = ["CPUOffloadConnectorWorker"]

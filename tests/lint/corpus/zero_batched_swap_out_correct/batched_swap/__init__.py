@@ -1,0 +1,3 @@
+from .swap_out import BatchedParamSwapOut
+
+__all__ = ["BatchedParamSwapOut"]
