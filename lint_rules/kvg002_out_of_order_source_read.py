@@ -181,11 +181,13 @@ class OutOfOrderSourceRead(Rule):
             elif not run.host_synced:
                 by_copy.setdefault((run.path, run.span.line, run.span.column), []).append((run, order))
                 stores.setdefault(site, []).append(order)
+        # A spelling's fix is one, whichever copy it reaches.
+        fixes_at = {site: _fix(orders, loads.get(site, []), model) for site, orders in stores.items()}
         for reaching in by_copy.values():
             run, order = reaching[0]
             order_name = ORDER_NAMES[order.value]
             sites = sorted({(o.path, o.span.line, o.span.column) for _, o in reaching})
-            fixes = [_fix(stores[site], loads.get(site, []), model) for site in sites]
+            fixes = [fixes_at[site] for site in sites]
             why_not = next((why for fix, why in fixes if fix is None), "")
             fix = None if why_not else _joined([fix for fix, _ in fixes if fix is not None])
             yield Finding(

@@ -222,17 +222,12 @@ class Evaluator:
         # Which methods assign each field (module, class, field), read off their code: a field
         # one of them assigns is unknown where that method never ran.
         self._field_writers: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
-        # Fields some method adds to (``self.count += 1``): a number read there is not the one
-        # the constructor set.
-        self._counters: set[tuple[str, str, str]] = set()
         for (module_name, qualname), function in self._functions.items():
             if function.class_name and function.params:
                 holder = function.params[0].name
                 for field_name in _fields_assigned(function.body, holder):
                     key = (module_name, function.class_name, field_name)
                     self._field_writers.setdefault(key, set()).add((module_name, qualname))
-                for field_name in _fields_assigned(function.body, holder, augmented=True):
-                    self._counters.add((module_name, function.class_name, field_name))
         # The classes that give each field name a value: an unplaced object's field is read
         # from them when few do (``ctx.lengths`` where one class of the project has ``lengths``).
         self._field_owners: dict[str, set[tuple[str, str]]] = {}
@@ -356,8 +351,9 @@ class Evaluator:
         self._recorded_on: dict[str, set[str]] = {}
         self._recorded_by_methods: dict[str, set[str]] = {}  # the same, outside constructors
         self._entered_by_root: set[str] = set()  # functions the running entry point entered
-        # Per class, the waits its methods make a stream field do (``field\0method`` -> where).
-        self._waits_by_field: dict[tuple[str, str], dict[str, str]] = {}
+        # Per class, where its methods make a stream field wait for the current stream, by
+        # (field, method).
+        self._waits_by_field: dict[tuple[str, str], dict[tuple[str, str], str]] = {}
         self._constructors_running = 0
         # Functions entered this pass through a resolved call, a thread start or a ``with``.
         self._called: set[tuple[str, str]] = set()
@@ -1677,9 +1673,15 @@ class Evaluator:
         return any(_is_none(value) is True for value in self._stored_field(holder, expr.name))
 
     def _counted(self, holder: ObjectV, name: str) -> bool:
-        """A field some method of the object's class (or a base) adds to."""
+        """A field some method of the object's class (or a base) adds to (``self.count += 1``):
+        a number read there is not the one the constructor set."""
         cls = (holder.module, holder.qualname)
-        return any((*owner, name) in self._counters for owner in [cls, *self._base_classes(cls)])
+        for owner in [cls, *self._base_classes(cls)]:
+            for key in self._field_writers.get((*owner, name), ()):
+                function = self._functions[key]
+                if name in _fields_assigned(function.body, function.params[0].name, augmented=True):
+                    return True
+        return False
 
     def _stored_field(self, holder: ObjectV, name: str) -> list[Value]:
         """What was assigned to a field of this instance, or else of its class as a whole."""
@@ -3427,7 +3429,7 @@ class Evaluator:
         field = stream.label.removeprefix("self.")
         cls = (holder.module, holder.qualname)
         if cls not in self._waits_by_field:
-            found: dict[str, str] = {}
+            found: dict[tuple[str, str], str] = {}
             for (module, qualname), function in self._functions.items():
                 if (module, function.class_name) != cls or not function.params:
                     continue
@@ -3447,13 +3449,13 @@ class Evaluator:
                         and _spelling(waited.func).rpartition(".")[2] in CURRENT_STREAM
                     ):
                         where = f"`{qualname}` ({self._modules[module].path}:{call.span.line})"
-                        found.setdefault(f"{base.name}\0{qualname}", where)
+                        found.setdefault((base.name, qualname), where)
             self._waits_by_field[cls] = found
         return next(
             (
                 where
-                for key, where in sorted(self._waits_by_field[cls].items())
-                if key.split("\0")[0] == field and key.split("\0")[1] not in self._entered_by_root
+                for (waiting, method), where in sorted(self._waits_by_field[cls].items())
+                if waiting == field and method not in self._entered_by_root
             ),
             "",
         )
