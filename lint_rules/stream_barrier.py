@@ -27,7 +27,13 @@ def unordered_by_site(
     analysis resolved come first (they tell the clearest story)."""
     by_site: dict[tuple[str, int, int], list[CopyRun]] = {}
     for run in sorted(runs, key=lambda run: (not run.direction_shown, not run.resolved_stream)):
-        if not ordered(run) and run.on_side_stream and run.stream is not None and wanted(run):
+        if (
+            not run.order_only
+            and not ordered(run)
+            and run.on_side_stream
+            and run.stream is not None
+            and wanted(run)
+        ):
             by_site.setdefault((run.path, run.span.line, run.span.column), []).append(run)
     return list(by_site.values())
 

@@ -62,6 +62,7 @@ from kvguard.lint.reading import (
     _LEFT_PENDING,
     _NEW_STREAM,
     _UNPLACED,
+    _UNRESOLVED,
     EMPTIED,
     TRUTH_PREFIX,
     _accepts,
@@ -159,6 +160,9 @@ _CONTAINER_OPERATORS = frozenset({"+", "|", "*", "&", "^", "-"})
 _OR_REUSED = " or one reused"
 # Where a value was computed on this path, by the name it was bound to (``Evaluator._note_made``).
 _MADE_ON = "made on stream: "
+# Kept among a path's writes: when it last launched work the code does not show (a graph
+# replay, a model call) on a stream the project made, by that stream.
+_LAUNCHED_ON = "launched on stream: "
 _MAX_DEPTH = 12
 _RUNS_PER_THREAD_FUNCTION = 8
 # A method called on an unplaced object runs in each project class that defines it, up to
@@ -728,15 +732,22 @@ class Evaluator:
                 env[name] = ConstV("cuda", name, module.path, None)
         return env
 
-    def _annotated_instance(self, param: ir.Param, frame: Frame) -> ObjectV | None:
+    def _annotated_instance(self, param: ir.Param, frame: Frame) -> ObjectV | RecordV | None:
         """``env: ExecutionEnv`` with no argument given, of a project class the project never
-        constructs: an instance made outside, its fields as the constructor sets them. Not a
-        record, nor a class the project derives from (a subclass's object may be passed), nor
-        one it constructs (the argument may be one of those instances or another)."""
+        constructs: an instance made outside, its fields as the constructor sets them (a
+        record's, as its defaults give them). Not a class the project derives from (a
+        subclass's object may be passed), nor one it constructs (the argument may be one of
+        those instances or another)."""
         if param.annotation is None:
             return None
         cls = self._eval(param.annotation, frame, PathState())[0]
-        if not isinstance(cls, ClassV) or self._method(cls.module, cls.qualname, "__init__") is None:
+        if not isinstance(cls, ClassV):
+            return None
+        key = (cls.module, cls.qualname)
+        info = self._classes[key]
+        has_init = self._method(cls.module, cls.qualname, "__init__") is not None
+        record = not has_init and bool(info.fields) and key not in self._mutating_classes
+        if not has_init and not record:
             return None
         if self._derived is None:
             self._derived = {
@@ -745,7 +756,30 @@ class Evaluator:
         name = cls.qualname.rsplit(".", 1)[-1]
         if name in self._derived or name in self._names_called or name in self._names_called_at_top:
             return None
+        if record:
+            defining = Frame(
+                self._modules[cls.module], {}, frame.thread, frame.flow, frame.depth, frame.stack
+            )
+            return self._record_made_outside(info, param.name, defining)
         return ObjectV(cls.module, cls.qualname, alias=param.name)
+
+    def _record_made_outside(self, info: ir.Class, param: str, defining: Frame) -> RecordV:
+        """A record the caller outside the project made. A field's constant default (evaluated
+        where the class is defined) is its value unless the maker gave another, as for a
+        parameter: a True/False default is configuration its users may turn either way, a None
+        default may be given a value; any other field is what the maker gave."""
+        defaults = dict(info.defaults)
+        fields: list[tuple[str, Value]] = []
+        for field_name in info.fields:
+            given = Unknown(f"{param}.{field_name}")
+            default = defaults.get(field_name)
+            value = self._eval(default, defining, PathState())[0] if default is not None else UNKNOWN
+            if isinstance(value, ConstV) and value.value is None:
+                value = join([value, given])
+            elif not isinstance(value, ConstV) or isinstance(value.value, bool):
+                value = given
+            fields.append((field_name, value))
+        return RecordV(info.qualname, tuple(fields))
 
     def _block(self, statements: Sequence[ir.Stmt], frame: Frame, state: PathState) -> PathState:
         for index, statement in enumerate(statements):
@@ -1126,6 +1160,7 @@ class Evaluator:
             or _given_rows(statement, iterated)
             or _few_handles(iterated)
             or _spelt_items(statement, iterated)
+            or _named_fields(statement, iterated)
         ):
             assert isinstance(iterated, SeqV)
             return self._block(statement.orelse, frame, self._each_pair(statement, iterated, frame, state))
@@ -1544,6 +1579,15 @@ class Evaluator:
                 # ``self.attrs.srcAccessOrder = order`` on a struct the object keeps: what its
                 # other methods hand to a copy carries that order.
                 self._remember_field(owner, target.base.name, _with_field(holder, target.name, value))
+            elif (
+                isinstance(target.base, ir.Index)
+                and isinstance(target.base.base, ir.Name)
+                and isinstance(holder, (RecordV, Unknown, ExternalV))
+                and target.name in ORDER_KEYWORDS
+            ):
+                # ``attrs[0].srcAccessOrder = order`` in a local array of structs: the array
+                # handed to a copy carries that order.
+                frame.env[target.base.base.id] = SeqV((_with_field(holder, target.name, value),))
         elif isinstance(target, ir.Seq):
             items = _unpack_starred(value, target.items)
             for item_target, item in zip(target.items, items, strict=True):
@@ -1784,6 +1828,9 @@ class Evaluator:
                 and (
                     _made_stream_key(recorded_on.key)
                     or (recorded_on.key.startswith("current@") and not state.default_displaced)
+                    # One the code names but does not make (``event.record(self.compute)``, the
+                    # compute stream it was given): not a stream of this project's copies.
+                    or (recorded_on.key.startswith("opaque:") and recorded_on.label != _UNRESOLVED)
                 )
                 and all(copy.stream_key != recorded_on.key for copy in state.pending.values())
                 and any(_made_stream_key(copy.stream_key) for copy in state.pending.values())
@@ -2018,6 +2065,8 @@ class Evaluator:
                 and self._method(holder.module, holder.qualname, expr.name) is None
             ):
                 return self._attribute(holder, expr, frame)
+            if isinstance(holder, RecordV):
+                return holder.get(expr.name) or UNKNOWN  # ``self.store.new_tokens``: its field
             if isinstance(holder, Unknown) and holder.spelling:
                 return Unknown(f"{holder.spelling}.{expr.name}")
         if isinstance(expr, ir.Index):
@@ -2382,7 +2431,7 @@ class Evaluator:
             return ConstV(ORDER_SPELLINGS[name], _spelling(expr), path, expr.span)
         if isinstance(base, UnionV):
             return join([self._attribute(option, expr, frame) for option in base.options])
-        if isinstance(base, ObjectV):
+        if isinstance(base, ObjectV) and (base.module, f"{base.qualname}.{name}") not in self._classes:
             method = self._method(base.module, base.qualname, name)
             if method is not None:
                 if _is_classmethod(self._functions[method]):
@@ -2403,6 +2452,8 @@ class Evaluator:
                 constant = self._class_constant(base.module, base.qualname, name)
                 return constant if constant is not None else spelled
             return join(stored)
+        if isinstance(base, (ObjectV, ClassV)) and (base.module, f"{base.qualname}.{name}") in self._classes:
+            return ClassV(base.module, f"{base.qualname}.{name}")  # a nested class (``self.Store(...)``)
         if isinstance(base, RecordV):
             found = base.get(name)
             if found is not None and _is_none(found) and (base.type_name, name) in self._record_fields_set:
@@ -2422,7 +2473,7 @@ class Evaluator:
             return found if found is not None else UNKNOWN
         if isinstance(base, ModuleV):
             return self.resolve(f"{base.name}.{name}")
-        if isinstance(base, ClassV):
+        if isinstance(base, ClassV) and (base.module, f"{base.qualname}.{name}") not in self._classes:
             method = self._method(base.module, base.qualname, name)
             if method is not None:
                 classmethod = _is_classmethod(self._functions[method])
@@ -2755,6 +2806,17 @@ class Evaluator:
             return special
         if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)) and not _host_only(callee):
             state.launched = self._clock
+            entered = self._stream(frame, state)
+            # A method of an instance of a library class (CapWords, as Python names classes),
+            # run for its work (``self.graph.replay()`` on a ``CUDAGraph()``), on a stream the
+            # project made.
+            replayed = (
+                isinstance(receiver, ExternalV)
+                and receiver.dotted.endswith("()")
+                and receiver.dotted[:-2].rsplit(".", 1)[-1][:1].isupper()
+            )
+            if replayed and entered is not None and _made_stream_key(entered.key):
+                state.writes[f"{_LAUNCHED_ON}{entered.key}"] = (self._clock, call.span.line, entered.key)
         if _array_kernel(callee):
             # ``cupy.maximum(x @ w, 0)`` in ``with compute:`` runs a kernel there: on a stream the
             # project made, that stream is a producer's, even where a copy also runs on it.
@@ -3104,17 +3166,20 @@ class Evaluator:
                 self._clock,
             )
             self._recordable_copies += 1  # a host read of its destination may report
-        elif not (self._fallback and unresolved) and (
+        elif (order is not None and order.value != ORDER_STREAM) or (
             # On the thread's current stream in stream order the copy is ordered behind its
             # producer by construction: no rule reports it, and its entry point need not run
             # again for it.
-            stream is not None or (order is not None and order.value != ORDER_STREAM)
+            stream is not None and not (self._fallback and unresolved)
         ):
             self._recordable_copies += 1
         if not self._reporting:
             return state
-        if self._fallback and unresolved:
-            return state  # reached only as a fallback root: its stream is not known here
+        # Reached only as a fallback root, its stream not known here: only the order it asks
+        # for is judged (the real caller may pass a stream that is ordered).
+        order_only = self._fallback and unresolved
+        if order_only and (order is None or order.value == ORDER_STREAM):
+            return state
         if stream is not None and stream.label in self._taught.producer_streams:
             stream = None  # issued on a configured producer stream: no barrier needed
         key = stream.key if stream is not None else ""
@@ -3130,6 +3195,12 @@ class Evaluator:
         # Computed on this path by work queued on the copy's own stream, and not written since.
         made_on_copy_stream = (
             made is not None and made[2] == copy_stream and (write is None or write[0] <= made[0])
+        )
+        # Work the code does not show, launched on this path on the copy's own stream, and
+        # no write of the source shown: that work is the likely producer (``graph.replay()``
+        # then reading its output back on the replay stream), which stream order covers.
+        launched_on_copy_stream = (
+            write is None and stream is not None and f"{_LAUNCHED_ON}{stream.key}" in state.writes
         )
         # Allocated on this path and last written there on the copy's own stream (data copied
         # in as it was made): no other producer to wait for.
@@ -3208,6 +3279,7 @@ class Evaluator:
                 flow=frame.flow,
                 thread=frame.thread,
                 resolved_stream=stream is not None and not stream.key.startswith("opaque:"),
+                order_only=order_only,
                 barrier_site=barrier_site,
                 no_barrier_site=no_barrier_site,
                 # Kernels of this call that used the destination came after those calls' barrier.
@@ -3220,7 +3292,8 @@ class Evaluator:
                     isinstance(source, TensorV) and source.key in self._unwritten and write is None
                 )
                 or made_on_copy_stream
-                or filled_on_copy_stream,
+                or filled_on_copy_stream
+                or launched_on_copy_stream,
                 implied_destination=implied_destination,
                 blocking=not asynchronous,
                 destination_from_caller=isinstance(destination, Unknown) and destination.from_caller,
@@ -3900,6 +3973,27 @@ def _spelt_items(loop: ir.Loop, items: Value) -> bool:
         and isinstance(items, SeqV)
         and len(items.items) == len(spelt.items)
         and all(isinstance(item, TensorV) and item.key for item in items.items)
+    )
+
+
+def _named_fields(loop: ir.Loop, names: Value) -> bool:
+    """A loop over a few field names the code spells as constants, read by ``getattr``
+    (``for name in FIELDS: getattr(host, name).copy_(getattr(device, name))``): a turn per
+    name, so that each turn reads the fields of that name."""
+    target = loop.target
+    return (
+        isinstance(target, ir.Name)
+        and isinstance(names, SeqV)
+        and 1 < len(names.items) <= _SPELT_RANGE
+        and all(isinstance(name, ConstV) and isinstance(name.value, str) for name in names.items)
+        and any(
+            isinstance(call.func, ir.Name)
+            and call.func.id == "getattr"
+            and len(call.args) >= 2
+            and isinstance(call.args[1], ir.Name)
+            and call.args[1].id == target.id
+            for call in calls_in(loop.body)
+        )
     )
 
 

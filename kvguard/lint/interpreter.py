@@ -167,7 +167,19 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         self._run_threads()
         self._rerun_starved()
         dependencies = Dependencies(consulted=self._consulted())
-        return Analysis(self._carried(self.runs), self._settled(self.host_reads), self.failed, dependencies)
+        return Analysis(
+            self._carried(self._with_stream_where_known(self.runs)),
+            self._settled(self.host_reads),
+            self.failed,
+            dependencies,
+        )
+
+    @staticmethod
+    def _with_stream_where_known(runs: list[CopyRun]) -> list[CopyRun]:
+        """Copies reached only with their stream unknown (``CopyRun.order_only``), where no
+        path reached them with it: where one did, that path says what they read."""
+        known = {(run.path, run.span) for run in runs if not run.order_only}
+        return [run for run in runs if not run.order_only or (run.path, run.span) not in known]
 
     def _carried(self, runs: list[CopyRun]) -> list[CopyRun]:
         """Copies on a stream an earlier call of their object left ordered (every call of it

@@ -609,10 +609,10 @@ def _site(frame: Frame, call: ir.Call) -> str:
     return f"{frame.module.path}:{call.span.line}:{call.span.column}"
 
 
-def _stream_site(frame: Frame, call: ir.Call) -> str:
-    """Where a stream is made. In a module-level function (a factory helper) each call of
-    it makes its own: the compute stream and the copy stream may both come from one
-    ``create_stream()``."""
+def _made_site(frame: Frame, call: ir.Call) -> str:
+    """Where a stream or an event is made. In a module-level function (a factory helper)
+    each call of it makes its own: the compute stream and the copy stream may both come from
+    one ``create_stream()``, two events from one ``new_event()``."""
     site = _site(frame, call)
     function = frame.stack[-1] if frame.stack else ""
     if function and "." not in function and frame.flow:
@@ -636,6 +636,10 @@ _DEFAULT_UNDER = "default-under:"
 _DISPLACED_DEFAULT = "default-displaced:"
 
 
+# How a stream the code does not spell by a name is described.
+_UNRESOLVED = "an unresolved stream"
+
+
 def _opaque_stream(value: Value) -> StreamV | None:
     if isinstance(value, UnionV):
         # A stream on every path that can give one: an empty tuple or None is no stream to
@@ -652,7 +656,7 @@ def _opaque_stream(value: Value) -> StreamV | None:
         return value
     if isinstance(value, ConstV) and value.value in (0, None):
         return None  # the legacy default stream, or the current one
-    label = value.spelling if isinstance(value, Unknown) and value.spelling else "an unresolved stream"
+    label = value.spelling if isinstance(value, Unknown) and value.spelling else _UNRESOLVED
     return StreamV(f"opaque:{label}", label)
 
 

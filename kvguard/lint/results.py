@@ -93,6 +93,9 @@ class CopyRun:
     # double buffer), and the host waits on events those objects hold: which object's kernels
     # a wait orders is not told apart.
     destination_pooled: bool = False
+    # Reached only where its stream is not known (a function run on its own, whose callers
+    # the analysis cannot see, given no stream): only its source access order is judged.
+    order_only: bool = False
 
     @property
     def on_side_stream(self) -> bool:

@@ -33,6 +33,7 @@ from kvguard.lint.values import (
     host_elements,
     join,
     memory_of,
+    options,
     taint,
     view_of,
 )
@@ -73,9 +74,8 @@ class PythonApi(Evaluator):
             if isinstance(holder, ir.Name) and args and not isinstance(frame.env.get(holder.id), Unknown):
                 current = frame.env.get(holder.id, UNKNOWN)
                 added = args[-1]
-                if method != "extend" and isinstance(
-                    added, (ObjectV, RecordV, StreamV, EventV, SeqV, FuncV, LambdaV)
-                ):
+                held = (ObjectV, RecordV, StreamV, EventV, SeqV, FuncV, LambdaV)
+                if method != "extend" and all(isinstance(option, held) for option in options(added)):
                     # ``objs.append(obj)``, ``staged.append((host, name))``: a list holding it
                     added = SeqV((added,))
                 elif not (method != "extend" and isinstance(added, TensorV)):

@@ -24,12 +24,12 @@ from kvguard.lint.reading import (
     _DEFAULT_UNDER,
     _DISPLACED_DEFAULT,
     _NEW_STREAM,
+    _made_site,
     _opaque_stream,
     _out_parameter,
     _site,
     _spelling,
     _stream_context,
-    _stream_site,
 )
 from kvguard.lint.results import MAIN_THREAD
 from kvguard.lint.values import (
@@ -231,16 +231,16 @@ class StreamApi(Evaluator):
             if args and isinstance(args[0], StreamV):
                 return args[0], state
             if not args:
-                return StreamV(_stream_site(frame, call), _NEW_STREAM), state
+                return StreamV(_made_site(frame, call), _NEW_STREAM), state
         if last == "Stream" or (last == "stream" and not args and "numba" in dotted):
             # numba's ``cuda.stream()`` makes one
-            return StreamV(_stream_site(frame, call), _NEW_STREAM), state
+            return StreamV(_made_site(frame, call), _NEW_STREAM), state
         made: Value | None = None
         if last in STREAM_CREATORS:
             # cuda-python: ``err, stream = cudart.cudaStreamCreate()``
-            made = StreamV(_stream_site(frame, call), _NEW_STREAM)
+            made = StreamV(_made_site(frame, call), _NEW_STREAM)
         elif last in EVENT_CREATORS or (last == "event" and "numba" in dotted):
-            site = _site(frame, call)
+            site = _made_site(frame, call)
             self._note_pooled(frame, site)
             made = EventV(site, f"event created at {site}")
             state.unrecorded = state.unrecorded | {site}
@@ -286,7 +286,7 @@ class StreamApi(Evaluator):
             stream = _opaque_stream(args[0])
             return (ContextV(stream) if stream is not None else UNKNOWN), state
         if last == "Event":
-            site = _site(frame, call)
+            site = _made_site(frame, call)
             self._note_pooled(frame, site)
             state.unrecorded = state.unrecorded | {site}
             return EventV(site, f"event created at {site}"), state

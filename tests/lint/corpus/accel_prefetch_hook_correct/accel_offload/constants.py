@@ -1,0 +1,16 @@
+# Copyright 2025 The HuggingFace Team. All rights reserved.
+
+CUDA_MEMCPY_HOST_TO_DEVICE = 1
+CUDA_MEMCPY_DEVICE_TO_HOST = 2
+
+CUDA_STREAM_NON_BLOCKING = 0x1
+CUDA_EVENT_DISABLE_TIMING = 0x2
+
+CUDA_MEM_LOCATION_TYPE_DEVICE = 1
+CUDA_MEM_LOCATION_TYPE_HOST = 2
+
+# cudaMemcpySrcAccessOrder used when writing mutated buffers back to the host copy
+WRITEBACK_SRC_ACCESS_ORDER = 1
+
+NUM_STAGING_SLOTS = 2
+PREFETCH_WORKERS = 1

@@ -1,0 +1,3 @@
+from kv_swap.swapper import KVSwapper, SwapConfig
+
+__all__ = ["KVSwapper", "SwapConfig"]

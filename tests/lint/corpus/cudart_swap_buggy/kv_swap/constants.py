@@ -1,0 +1,18 @@
+CUDA_SUCCESS = 0
+CUDA_ERROR_NOT_READY = 600
+
+# cudaMemcpyKind
+MEMCPY_KIND_H2D = 1
+MEMCPY_KIND_D2H = 2
+
+EVENT_DISABLE_TIMING = 0x2
+
+# cudaMemLocationType
+MEM_LOCATION_TYPE_DEVICE = 1
+MEM_LOCATION_TYPE_HOST = 2
+
+# cudaMemcpySrcAccessOrder used for batched swap-out
+MEMCPY_SRC_ORDER = 2
+MEMCPY_FLAG_DEFAULT = 0
+
+SWAP_THREAD_PREFIX = "kv-swap"

@@ -1,0 +1,4 @@
+from .accumulator import HistogramAccumulator
+from .sink import HistogramSink
+
+__all__ = ["HistogramAccumulator", "HistogramSink"]

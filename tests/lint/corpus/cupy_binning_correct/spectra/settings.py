@@ -1,0 +1,8 @@
+import numpy as np
+
+NUM_BINS = 4096
+RING_DEPTH = 2
+CHUNK_EVENTS = 1 << 20
+DOWNLOAD_EVERY = 8
+BIN_DTYPE = np.int32
+COUNT_DTYPE = np.uint64

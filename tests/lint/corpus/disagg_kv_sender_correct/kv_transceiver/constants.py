@@ -1,0 +1,7 @@
+from cuda.bindings import driver
+
+STAGING_BYTES = 256 << 20
+SEND_QUEUE_DEPTH = 64
+GATHER_SRC_ACCESS_ORDER = (
+    driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM)
+GATHER_FLAGS = driver.CUmemcpyFlags.CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE

@@ -1,0 +1,4 @@
+from .config import KvCacheTierConfig
+from .manager import KVCacheManager
+
+__all__ = ["KvCacheTierConfig", "KVCacheManager"]

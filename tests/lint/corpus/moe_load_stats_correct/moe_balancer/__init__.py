@@ -1,0 +1,4 @@
+from .balancer import MoeLoadBalancer
+from .config import MoeLoadBalancerConfig
+
+__all__ = ["MoeLoadBalancer", "MoeLoadBalancerConfig"]

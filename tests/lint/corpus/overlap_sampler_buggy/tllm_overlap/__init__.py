@@ -1,0 +1,4 @@
+from .executor import PyExecutor
+from .sampler import SampleState, SampleStateTensors, TorchSampler
+
+__all__ = ["PyExecutor", "SampleState", "SampleStateTensors", "TorchSampler"]
