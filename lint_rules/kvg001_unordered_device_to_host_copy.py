@@ -379,7 +379,12 @@ class UnorderedDeviceToHostCopy(Rule):
             run = runs[0]
             assert run.stream is not None
             stream = stream_phrase(run.stream)
-            if run.stale_write_line is not None:
+            if run.earlier_call_wait is not None:
+                problem = (
+                    f"the event it waits on at line {run.earlier_call_wait} is an earlier call's (this "
+                    "code makes a new one each call), recorded before the producer's work for this call"
+                )
+            elif run.stale_write_line is not None:
                 problem = f"its barrier is taken before the producer's write at line {run.stale_write_line}"
             elif run.missed_writer_line is not None:
                 problem = (

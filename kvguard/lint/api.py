@@ -341,6 +341,9 @@ HOST_COMPUTE_METHODS = frozenset(
     # numpy's ``a.copy()``, ``a.astype(t)``: a new array made from every element
     | {"copy", "astype"}
 )
+# A captured graph's launch on the current stream (torch's ``CUDAGraph().replay()``, cupy's
+# ``Graph.launch()``): the kernels it holds run there, on buffers the code does not name.
+GRAPH_LAUNCHES = frozenset({"replay", "launch"})
 # In-place methods that set a buffer without reading it (every other in-place method, such
 # as ``mul_`` or ``add_``, reads the buffer it updates).
 IN_PLACE_FILLS = frozenset({"zero_", "fill_", "normal_", "uniform_", "random_", "set_", "resize_"})

@@ -28,6 +28,7 @@ from kvguard.lint.reading import (
     _TENSOR_WRITE,
     _WHOLE_BUFFER_READS,
     _fields_assigned,
+    _fields_given,
     _hands_out_a_field,
     _names_used,
     _spelling,
@@ -75,6 +76,7 @@ def module_shape(code: ir.ModuleCode) -> str:
                 sorted(_fields_assigned(function.body, holder)) if holder else [],
                 sorted(_fields_assigned(function.body, holder, items=True)) if holder else [],
                 _hands_out_a_field(function),
+                sorted(_fields_given(function.body)),
             )
         )
     for cls in code.classes:
@@ -86,7 +88,7 @@ def module_shape(code: ir.ModuleCode) -> str:
         )
     )
     _, mentioned, passed = _names_used(code.body)
-    facts.append((bool(mentioned & SEED_NAMES), sorted(passed)))
+    facts.append((bool(mentioned & SEED_NAMES), sorted(passed), sorted(_fields_given(code.body))))
     return _digest(serial.dumps(facts))
 
 

@@ -27,6 +27,7 @@ from kvguard.lint.api import (
     DRIVER_ENTRY_POINTS,
     ENUM_TYPES,
     EXIT_STACK,
+    GRAPH_LAUNCHES,
     GRAPH_REPLAYS,
     GRAPH_TYPE,
     HOST_ONLY_MODULES,
@@ -46,6 +47,7 @@ from kvguard.lint.facts import ORDER_STREAM, Memory, SourceOrder
 from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.pathstate import (
     BEFORE_PATH,
+    EARLIER_CALL,
     MAX_SPLITS,
     Branch,
     Frame,
@@ -72,6 +74,7 @@ from kvguard.lint.reading import (
     _device_api,
     _element,
     _fields_assigned,
+    _fields_given,
     _flag_tested,
     _forget_fields,
     _hands_out_a_field,
@@ -154,6 +157,9 @@ _CALLS_PER_ROOT = 600
 _ANY_STREAM = "<any stream>"
 # Written by code the analysis does not see, which may write any buffer (a generator's caller).
 ANY_BUFFER = "<any buffer>"
+# Written or read by a generator's caller between its resumptions: any buffer that caller can
+# reach, which a buffer the project allocated is not taken to be (its uses are the project's).
+_CALLER_BETWEEN_RESUMPTIONS = "<a generator's caller's buffers>"
 # Operators that merge, join or repeat Python containers (``a | b``, ``a + b``, ``[x] * n``).
 _CONTAINER_OPERATORS = frozenset({"+", "|", "*", "&", "^", "-"})
 # A buffer a function allocates on one path and takes from somewhere unknown on another.
@@ -232,6 +238,13 @@ class Evaluator:
                 for field_name in _fields_assigned(function.body, holder):
                     key = (module_name, function.class_name, field_name)
                     self._field_writers.setdefault(key, set()).add((module_name, qualname))
+        # Field names the project gives a value anywhere (``meta.ready_event = done``): a wait
+        # skipped where such a field is unset may have run; on a field never set it never runs.
+        self._given_fields: set[str] = set()
+        for module in self._modules.values():
+            self._given_fields |= _fields_given(module.code.body)
+            for function in module.code.functions:
+                self._given_fields |= _fields_given(function.body)
         # The classes that give each field name a value: an unplaced object's field is read
         # from them when few do (``ctx.lengths`` where one class of the project has ``lengths``).
         self._field_owners: dict[str, set[tuple[str, str]]] = {}
@@ -314,6 +327,8 @@ class Evaluator:
         # The entry point running now, and those that took from a queue nothing had been put
         # on yet (by the queue): threads, which run after the entry points, may fill it.
         self._running_root: tuple[str, str] = ("", "")
+        # The entry points that make each event (by its site) on the requesting thread.
+        self._events_made_by: dict[str, set[tuple[str, str]]] = {}
         self._starved: dict[tuple[str, str], set[str]] = {}
         self._properties_by_name: dict[str, list[tuple[str, str]]] | None = None
         self._field_setters: dict[tuple[str, str], bool] = {}
@@ -893,7 +908,11 @@ class Evaluator:
                 # A generator resumed by its caller (``next(layers)`` once per layer): between
                 # the yield and the resumption the caller's kernels run and may write, or read,
                 # any buffer.
-                state.writes[ANY_BUFFER] = (self._clock, statement.span.line, self._running_on(frame, state))
+                state.writes[_CALLER_BETWEEN_RESUMPTIONS] = (
+                    self._clock,
+                    statement.span.line,
+                    self._running_on(frame, state),
+                )
             return state
         if isinstance(statement, ir.If):
             before = frame.env
@@ -1006,6 +1025,8 @@ class Evaluator:
             others = [Branch(other, frame.env, self._step(frame, statement.span, other_label))]
         self._arms = arms
         waited, who_waits = _wait_if_set(statement)
+        if "." in waited and waited.rsplit(".", 1)[1] not in self._given_fields:
+            who_waits = ""  # a field the project never sets: the wait never runs
         skipped = (
             f"the wait on `{waited}` at line {line} is skipped only where `{waited}` is unset, where "
             "by the code's account nothing was pending"
@@ -1017,6 +1038,11 @@ class Evaluator:
                 and branch.state.synced is None
             ):
                 branch.state.maybe_synced = (taken.synced or 0, skipped)
+            if who_waits == "host":
+                # Copies the wait finished, left running only where it is skipped.
+                for key, copy in list(branch.state.pending.items()):
+                    if key in state.pending and key not in taken.pending and not copy.maybe_waited:
+                        branch.state.pending[key] = replace(copy, maybe_waited=skipped)
             if who_waits == "stream":
                 for key, time in taken.barriers.items():
                     if time != state.barriers.get(key) and branch.state.ordered_since(key) is None:
@@ -1537,6 +1563,11 @@ class Evaluator:
             frame.env[target.id] = value
         elif isinstance(target, ir.Attr):
             holder, state = self._eval(target.base, frame, state)
+            for option in options(holder):
+                if isinstance(option, RecordV) and option.type_name:
+                    # Set on some record of its type (``obj.meta.ready_event = done``): a record
+                    # of that type made without it may hold it since.
+                    self._record_fields_set.add((option.type_name, target.name))
             if isinstance(holder, ObjectV):
                 # In one construction a later assignment replaces an earlier one for this
                 # instance (``super().__init__()`` sets it, the subclass sets it again) where
@@ -1564,8 +1595,6 @@ class Evaluator:
                 self._remember((holder.module, holder.qualname, target.name), value)
             elif isinstance(target.base, ir.Name):
                 frame.env[f"{target.base.id}.{target.name}"] = value
-                if isinstance(holder, RecordV) and holder.type_name:
-                    self._record_fields_set.add((holder.type_name, target.name))
                 if isinstance(holder, (RecordV, Unknown, ExternalV)):
                     # A local struct filled field by field (``attrs.srcAccessOrder = ...``).
                     frame.env[target.base.id] = _with_field(holder, target.name, value)
@@ -2807,13 +2836,11 @@ class Evaluator:
         if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)) and not _host_only(callee):
             state.launched = self._clock
             entered = self._stream(frame, state)
-            # A method of an instance of a library class (CapWords, as Python names classes),
-            # run for its work (``self.graph.replay()`` on a ``CUDAGraph()``), on a stream the
-            # project made.
+            # A captured graph launched (``self.graph.replay()``), on a stream the project made.
             replayed = (
-                isinstance(receiver, ExternalV)
-                and receiver.dotted.endswith("()")
-                and receiver.dotted[:-2].rsplit(".", 1)[-1][:1].isupper()
+                method in GRAPH_LAUNCHES
+                and isinstance(receiver, ExternalV)
+                and receiver.dotted.endswith("Graph()")
             )
             if replayed and entered is not None and _made_stream_key(entered.key):
                 state.writes[f"{_LAUNCHED_ON}{entered.key}"] = (self._clock, call.span.line, entered.key)
@@ -3188,7 +3215,9 @@ class Evaluator:
         if isinstance(source, Unknown) and source.spelling:
             buffer_key = f"{_UNPLACED}{source.spelling}"
         writes = [
-            found for key in (source_key, buffer_key, ANY_BUFFER) if key and (found := state.writes.get(key))
+            found
+            for key in (source_key, buffer_key, ANY_BUFFER, _CALLER_BETWEEN_RESUMPTIONS)
+            if key and (found := state.writes.get(key))
         ]
         write = max(writes) if writes else None
         made = state.writes.get(f"{_MADE_ON}{'/'.join(frame.stack)}:{source_key}") if source_key else None
@@ -3219,6 +3248,13 @@ class Evaluator:
             # stream: not the producer this rule orders against.
             write = None
         stale = barrier is not None and write is not None and write[0] > barrier
+        # The barrier is a wait on an earlier call's event, and the source is an argument the
+        # caller produced for this call (the line of the wait).
+        earlier_call_wait = (
+            write[1]
+            if stale and write is not None and barrier == EARLIER_CALL and write[0] == BEFORE_PATH
+            else None
+        )
         # A barrier behind other streams (an event recorded on the thread's current stream)
         # while a stream the project made wrote the source: it does not order that write.
         missed_writer = (
@@ -3235,7 +3271,11 @@ class Evaluator:
         # barrier does not cover those kernels, and the load may land while they run.
         used_at = [
             found
-            for key in (destination.key if isinstance(destination, TensorV) else "", ANY_BUFFER)
+            for key in (
+                destination.key if isinstance(destination, TensorV) else "",
+                ANY_BUFFER,
+                "" if _allocated_here(destination) else _CALLER_BETWEEN_RESUMPTIONS,
+            )
             for uses in (state.writes, state.reads)
             if key and (found := uses.get(key))
         ]
@@ -3263,7 +3303,13 @@ class Evaluator:
                 order=order,
                 ordered=barrier is not None and not stale and not missed_writer,
                 gap=state.gaps.get(key, ()) if barrier is None else (),
-                stale_write_line=write[1] if stale and write is not None else None,
+                stale_write_line=write[1]
+                if stale and write is not None and earlier_call_wait is None
+                else None,
+                earlier_call_wait=earlier_call_wait,
+                # For a load, ordered behind the producer's work up to that call, as a barrier a
+                # previous call left is.
+                ordered_by_earlier_call=earlier_call_wait is not None,
                 missed_writer_line=write[1] if missed_writer and write is not None else None,
                 destination_used_line=used_after_barrier,
                 host_synced=state.synced is not None and (write is None or write[0] < state.synced),
@@ -3554,8 +3600,17 @@ class Evaluator:
             return self._written_only_on_made_streams()
         return stream == waiter.key or (stream in self._copy_streams and stream not in self._kernel_streams)
 
-    def _wait_event(self, waiter: StreamV, event: Value, state: PathState, spelled: str = "") -> PathState:
-        """``waiter`` waits on ``event``, which the code spells ``spelled`` there."""
+    def _wait_event(
+        self,
+        waiter: StreamV,
+        event: Value,
+        state: PathState,
+        spelled: str = "",
+        at: Frame | None = None,
+        line: int = 0,
+    ) -> PathState:
+        """``waiter`` waits on ``event``, which the code spells ``spelled`` there (in frame ``at``,
+        at ``line``)."""
         if isinstance(event, UnionV) and all(isinstance(o, (EventV, ConstV)) for o in event.options):
             # One of several events (an entry of a list whose entries were recorded at different
             # places): a barrier only where each of them that is recorded somewhere is one.
@@ -3566,7 +3621,9 @@ class Evaluator:
                 and (option.key.startswith("opaque:") or option.key in self._recorded_on)
             ]
             if events:
-                ends = [self._wait_event(waiter, option, state.copy(), spelled) for option in events]
+                ends = [
+                    self._wait_event(waiter, option, state.copy(), spelled, at, line) for option in events
+                ]
                 return merge_paths(ends, [None] * len(ends))
         if (
             isinstance(event, EventV)
@@ -3589,6 +3646,16 @@ class Evaluator:
             return state  # made on this path and not recorded yet (recorded after a hand-off)
         if isinstance(event, EventV):
             recorded_on, time = state.records.get(event.key, (None, BEFORE_PATH))
+            if at is not None and self._made_in_an_earlier_call(event.key, at, state):
+                # This entry point makes a new one each call: the event waited on is an earlier
+                # call's, recorded before its caller produced the arguments of this call (kept
+                # among the path's writes, before the path began).
+                time = EARLIER_CALL
+                root = self._functions[self._running_root]
+                for param in root.params[1 if root.class_name else 0 :]:
+                    state.writes.setdefault(
+                        f"{_UNPLACED}{param.name}", (BEFORE_PATH, line, f"current@{at.thread}")
+                    )
             if recorded_on is not None and recorded_on.key != waiter.key:
                 state.joined = state.joined | {(waiter.key, recorded_on.key, time)}
             if (
@@ -3607,6 +3674,22 @@ class Evaluator:
             state.barriers[waiter.key] = max(state.barriers.get(waiter.key, BEFORE_PATH), BEFORE_PATH)
             state.gaps.pop(waiter.key, None)
         return state
+
+    def _made_in_an_earlier_call(self, event: str, frame: Frame, state: PathState) -> bool:
+        """Whether an event waited on here, on the requesting thread, is one this entry point
+        makes afresh on each call, and not on this path so far: then an earlier call made the
+        one waited on (``self.events[i] = e = Event(); e.record()``, waited on next call)."""
+        return (
+            self._reporting
+            and frame.thread == MAIN_THREAD
+            and event not in state.records
+            and event not in state.unrecorded
+            and self._running_root in self._events_made_by.get(event, ())
+        )
+
+    def _note_event_made(self, frame: Frame, site: str) -> None:
+        if frame.thread == MAIN_THREAD:
+            self._events_made_by.setdefault(site, set()).add(self._running_root)
 
     def _step(self, frame: Frame, span: Span, message: str) -> FlowStep:
         return FlowStep(frame.module.path, span.line, span.column, message)
@@ -3739,6 +3822,11 @@ def _definition_site(function: ir.Function) -> ir.Call:
     """A call standing for a function's definition (where its decorators apply to it)."""
     span = function.span
     return ir.Call(ir.Name(function.name, span), (), (), span, (span.line, span.line))
+
+
+def _allocated_here(value: Value) -> bool:
+    """A buffer the project allocated (its allocation site known)."""
+    return isinstance(value, TensorV) and value.key.startswith("alloc@")
 
 
 def _made_stream_key(key: str) -> bool:

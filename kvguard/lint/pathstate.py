@@ -14,6 +14,8 @@ from kvguard.lint.results import MAIN_THREAD, PendingCopy
 from kvguard.lint.values import StreamEntry, StreamV, Value
 
 BEFORE_PATH = -1
+# When an earlier call of the entry point ran: before the producer's work for this call.
+EARLIER_CALL = -2
 
 
 @dataclass

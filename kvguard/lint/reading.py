@@ -316,6 +316,25 @@ def _fields_assigned(
     return found
 
 
+def _fields_given(statements: Sequence[ir.Stmt]) -> set[str]:
+    """Names of fields the statements give a value, on any object: ``x.NAME = ...`` targets
+    and keywords of calls (``Meta(NAME=...)``)."""
+    found = {keyword for call in calls_in(tuple(statements)) for keyword, _ in call.kwargs}
+
+    def target(expr: ir.Expr) -> None:
+        if isinstance(expr, ir.Attr):
+            found.add(expr.name)
+        elif isinstance(expr, ir.Seq):
+            for item in expr.items:
+                target(item)
+
+    for statement in _nested(statements):
+        if isinstance(statement, ir.Assign):
+            for item in statement.targets:
+                target(item)
+    return found
+
+
 def _forget_fields(env: dict[str, Value], target: ir.Expr) -> None:
     """Another object is bound to the names in ``target``: what was assigned to the fields of
     the one before (``item.data = ...``) is not this one's."""

@@ -96,6 +96,9 @@ class CopyRun:
     # Reached only where its stream is not known (a function run on its own, whose callers
     # the analysis cannot see, given no stream): only its source access order is judged.
     order_only: bool = False
+    # The barrier is a wait on an event an earlier call of the entry point made and recorded
+    # (the wait's line): it orders nothing the producer did for this call.
+    earlier_call_wait: int | None = None
 
     @property
     def on_side_stream(self) -> bool:

@@ -117,10 +117,6 @@ KNOWN_GAPS = {
         "not diagnosed yet: the async checkpoint saver's `torch.save` of the CPU buffers is not "
         "linked to the copies still running into them"
     ),
-    "mooncake_cupy_buggy": (
-        "the requests carry no ready event (`None`), yet the copy thread's `if request.ready_event "
-        "is not None:` wait is taken on its path (cause not found), so neither copy is reported"
-    ),
     "numba_langevin_buggy": (
         "false KVG003s: copies on streams of a list a comprehension made (`[cuda.stream() for _ in "
         "range(n)]`) are not matched to the `synchronize()` of each a loop over that list makes"
@@ -339,10 +335,6 @@ KNOWN_GAPS = {
     "sgl_overlap_batch_copy_buggy": (
         "a queue an entry point takes from is filled only by a thread that runs after it, and a pointer "
         "list over two pinned outputs names neither buffer"
-    ),
-    "lmc_async_disk_put_correct": (
-        "an event set on a dataclass record through the loop variable is not seen through the list the "
-        "records are handed on in"
     ),
     "lmc_layerwise_retrieve_buggy": (
         "`torch.empty(..., device=t.device)` with t a GPU tensor is not placed, so the staging slot's "

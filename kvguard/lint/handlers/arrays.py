@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kvguard.lint import ir
 from kvguard.lint.api import ARRAY_METHOD_COPIES, ARRAY_METHOD_STREAM_ARGUMENT
 from kvguard.lint.evaluator import Evaluator, Handled
@@ -100,11 +102,13 @@ class ArrayApi(Evaluator):
         given = kwargs.get("stream", args[at] if len(args) > at else None)
         stream = _opaque_stream(given) if given is not None else None
         stream = stream if stream is not None else self._stream(frame, state)
-        device = receiver if memory_of(receiver) is not None else TensorV(Memory.DEVICE)
+        # The form says where each side lives (a device array's method, a host array given to
+        # it); the buffers stay what they are.
+        device = _placed(receiver, Memory.DEVICE)
         spelled = call.func.base if isinstance(call.func, ir.Attr) else None
         if ARRAY_METHOD_COPIES[method] == "to host":
             host = args[0] if args else TensorV(Memory.HOST, _buffer_site("copy", frame, call))
-            host = host if memory_of(host) is not None else TensorV(Memory.HOST)
+            host = _placed(host, Memory.HOST)
             target = call.args[0] if call.args else None
             written = _written(self._identity(host, target, frame), target) if target else ("", "")
             source_key = _root_spelling(spelled) if spelled is not None else ""
@@ -114,6 +118,13 @@ class ArrayApi(Evaluator):
         source = args[0] if args else UNKNOWN
         source = source if memory_of(source) is not None else TensorV(Memory.HOST)
         return receiver, self._copy(call, method, frame, state, stream, source, device, "", None)
+
+
+def _placed(value: Value, memory: Memory) -> Value:
+    """A copy side the form places (the buffer it names, where the code does not place it)."""
+    if isinstance(value, TensorV) and value.memory is Memory.UNKNOWN:
+        return replace(value, memory=memory)
+    return value if memory_of(value) is not None else TensorV(memory)
 
 
 def _receiver_expr(call: ir.Call) -> ir.Expr:

@@ -139,6 +139,10 @@ class PythonApi(Evaluator):
             return UNKNOWN, state
         if last in ("int", "float", "bool") and args and isinstance(args[0], TensorV) and not args[0].address:
             return UNKNOWN, state  # a number read out of a tensor: no longer its memory
+        if last == "int" and len(args) == 1 and any(_digits(option) for option in options(args[0])):
+            # ``int("3")``: the number a spelt string holds (an environment variable's default,
+            # ``int(os.environ.get("SRC_ORDER", "3"))``).
+            return join([_as_int(option) for option in options(args[0])]), state
         if args and (
             last == "int"
             or last in ORDER_TYPES
@@ -233,3 +237,15 @@ def _module_or_function(value: Value | None) -> bool:
 def _numpy_view(expr: ir.Expr) -> bool:
     """``t.numpy()``: a numpy array, whose elements iterating it reads."""
     return isinstance(expr, ir.Call) and isinstance(expr.func, ir.Attr) and expr.func.name == "numpy"
+
+
+def _digits(value: Value) -> bool:
+    return isinstance(value, ConstV) and isinstance(value.value, str) and value.value.strip().isdigit()
+
+
+def _as_int(value: Value) -> Value:
+    """A string of digits as the number it spells; anything else as it is."""
+    if _digits(value):
+        assert isinstance(value, ConstV) and isinstance(value.value, str)
+        return replace(value, value=int(value.value))
+    return value

@@ -148,12 +148,12 @@ class StreamApi(Evaluator):
             return UNKNOWN, state
         if method == "wait_event" and isinstance(receiver, StreamV) and args:
             spelled = _spelling(call.args[0]) if call.args else ""
-            return UNKNOWN, self._wait_event(receiver, args[0], state, spelled)
+            return UNKNOWN, self._wait_event(receiver, args[0], state, spelled, frame, call.span.line)
         if method == "wait" and isinstance(receiver, EventV):
             waiter = _opaque_stream(args[0]) if args else self._current(frame, state)
             if isinstance(waiter, StreamV):
                 spelled = _spelling(call.func.base) if isinstance(call.func, ir.Attr) else ""
-                state = self._wait_event(waiter, receiver, state, spelled)
+                state = self._wait_event(waiter, receiver, state, spelled, frame, call.span.line)
             return UNKNOWN, state
         if method == "record" and isinstance(receiver, EventV):
             stream = _opaque_stream(args[0]) if args else self._current(frame, state)
@@ -242,6 +242,7 @@ class StreamApi(Evaluator):
         elif last in EVENT_CREATORS or (last == "event" and "numba" in dotted):
             site = _made_site(frame, call)
             self._note_pooled(frame, site)
+            self._note_event_made(frame, site)
             made = EventV(site, f"event created at {site}")
             state.unrecorded = state.unrecorded | {site}
             if last not in EVENT_CREATORS:
@@ -288,6 +289,7 @@ class StreamApi(Evaluator):
         if last == "Event":
             site = _made_site(frame, call)
             self._note_pooled(frame, site)
+            self._note_event_made(frame, site)
             state.unrecorded = state.unrecorded | {site}
             return EventV(site, f"event created at {site}"), state
         if last in DEVICE_SYNCS:

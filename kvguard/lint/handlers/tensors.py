@@ -342,6 +342,15 @@ class TensorApi(Evaluator):
         """Allocators of torch, cupy and numba, and what names a device."""
         if dotted.startswith("torch.") and last in SAME_MEMORY_METHODS and args:
             return view_of(args[0]), state  # ``torch.narrow(t, 0, a, n)`` is ``t.narrow(0, a, n)``
+        if (
+            dotted == "cupy.asarray"
+            and args
+            and isinstance(args[0], TensorV)
+            and args[0].memory in (Memory.DEVICE, Memory.UNKNOWN)
+        ):
+            # A buffer seen as a cupy array, which lives on the device: device memory is the
+            # same buffer, no copy, and no wait (``from_dlpack``'s handshake is one).
+            return replace(args[0], memory=Memory.DEVICE), state
         if last in DATA_CONSTRUCTORS and args and _only_addresses(args[0]):
             # ``torch.tensor([t.data_ptr() + i * n for i in ids], pin_memory=True)``: a table
             # of addresses into t; a copy given it reads or writes t.
