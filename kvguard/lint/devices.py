@@ -61,8 +61,9 @@ def _devices_given(statements: Sequence[ir.Stmt], imports: dict[str, str]) -> It
             continue
         keywords = dict(call.kwargs)
         module = _dotted(call.func.base, imports)
-        if call.func.name == "Stream" and "device" in keywords and module != "torch.cpu":
-            # A device module's stream (``torch.get_device_module(d).Stream(device=d)``).
+        if call.func.name in ("Stream", "Event") and "device" in keywords and module != "torch.cpu":
+            # A device module's stream or event (``torch.get_device_module(d).Stream(device=d)``,
+            # ``torch.Event(device=d)``).
             yield _unwrapped(keywords["device"], imports)
         elif module in ACCELERATOR_MODULES and call.func.name in ACCELERATOR_DEVICE_CALLS:
             device = keywords.get("device", call.args[0] if call.args else None)

@@ -359,6 +359,8 @@ class Evaluator:
         # its last barrier. A stream only ever left ordered is ordered when the next call of
         # the object starts (the barrier the previous call took at its end).
         self._left_ordered: dict[tuple[str, str], set[str]] = {}
+        # Buffers entry points return to their callers outside the project (by identity).
+        self._handed_to_callers: set[str] = set()
         # The streams each class keeps in its fields.
         self._field_streams: dict[tuple[str, str], set[str]] = {}
         self._left_unordered: set[str] = set()
@@ -2824,6 +2826,21 @@ class Evaluator:
                 callee = self._overrides(call.func.name, receiver.spelling, call, excluded) or callee
         else:
             callee, state = self._eval(call.func, frame, state)
+            structs = (
+                [
+                    kind
+                    for side in call.func.operands
+                    if isinstance(kind := self._eval(side, frame, state.copy())[0], ClassV)
+                ]
+                if isinstance(call.func, ir.Operator) and call.func.symbol == "*"
+                else []
+            )
+            if len(structs) == 1:
+                # ``(Attributes * n)(attrs)``: a ctypes array of the project's structure holds what
+                # it is made from (or one structure to fill, field by field).
+                struct = structs[0]
+                args, _, state = self._arguments(call, frame, state)
+                return SeqV(tuple(args) or (RecordV(struct.qualname, ()),)), state
         args, kwargs, state = self._arguments(call, frame, state)
         method = call.func.name if isinstance(call.func, ir.Attr) else ""
         for key, arg in call.kwargs:
@@ -3328,8 +3345,12 @@ class Evaluator:
                 order_only=order_only,
                 barrier_site=barrier_site,
                 no_barrier_site=no_barrier_site,
-                # Kernels of this call that used the destination came after those calls' barrier.
-                earlier_calls=tuple(sorted(state.carried)) if used is None else (),
+                # Kernels of this call that used the destination came after those calls' barrier;
+                # so did the caller's, of a destination an entry point returns to it.
+                earlier_calls=tuple(sorted(state.carried))
+                if used is None
+                and not (isinstance(destination, TensorV) and destination.key in self._handed_to_callers)
+                else (),
                 # Allocated by this entry point, and no kernel has used it since.
                 fresh_destination=isinstance(destination, TensorV)
                 and destination.key in self._fresh

@@ -56,7 +56,7 @@ from kvguard.lint.reading import (
     _spelling,
 )
 from kvguard.lint.results import MAIN_THREAD, Analysis, CopyRun, Dependencies, HostRead
-from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, Value
+from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, SeqV, TensorV, Value, options
 
 # Host waits for the device, a stream or an event, by name.
 _HOST_WAITS = DEVICE_SYNCS | STREAM_SYNCS | EVENT_SYNCS
@@ -624,7 +624,12 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             bound = ObjectV(module_name, function.class_name)
         frame = Frame(module, {}, MAIN_THREAD, (), 0, ())
         # What the call leaves running is kept for the object's later calls (``_invoke``).
-        self._invoke(FuncV(module_name, qualname, bound), (), (), PathState(), frame, None)
+        returned, _ = self._invoke(FuncV(module_name, qualname, bound), (), (), PathState(), frame, None)
+        # Buffers it hands its caller, outside the project, whose kernels use them after the call.
+        for option in options(returned):
+            for held in option.items if isinstance(option, SeqV) else (option,):
+                if isinstance(held, TensorV) and held.key:
+                    self._handed_to_callers.add(held.key)
 
     def _run_thread(self, start: ThreadStart) -> None:
         self._budget = _CALLS_PER_ROOT
@@ -651,6 +656,8 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         if not start.same_thread:
             state.streams = ()
         caller = Frame(module, {}, thread, start.flow, 0, ())
+        if isinstance(start.initializer, FuncV):
+            _, state = self._invoke(start.initializer, start.initializer.partial, (), state, caller, None)
         self._invoke(target, (*target.partial, *start.arguments), (), state, caller, None)
 
 

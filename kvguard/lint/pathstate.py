@@ -355,6 +355,8 @@ class ThreadStart:
     fallback: bool = False
     # An asyncio task: it runs later, on the thread that made it (same current stream).
     same_thread: bool = False
+    # What the thread runs before the target (a thread pool's ``initializer``).
+    initializer: Value | None = None
 
 
 class ModuleNames:

@@ -23,6 +23,23 @@ Found = set[tuple[str, int, str]]
 # Projects the analysis does not get right yet, and why. Each is an expected failure that
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
+    # Round 21 (written by helpers who never saw kvguard, after the round 20 changes; scored on
+    # the analysis as it stood, 0.71 recall and 0.91 precision over findings, then the changes
+    # it prompted: what is left).
+    "act_offload_buggy": (
+        "not diagnosed yet: the ready event is recorded in `group_start()`, before the forward "
+        "that produces the tensors `tensor_push()` collects; `group_commit()` waits on it. The "
+        "order of the three entry points is not known to the analysis"
+    ),
+    "offloaded_static_cache_buggy": (
+        "the layer-0 prefetch into the slot the previous step's attention reads is unordered and "
+        "found, but the blocking `k_out.copy_(key_states)` before it, of states the code does not "
+        "place, may be a host wait, so the finding is only uncertain"
+    ),
+    "numba_lora_prefetch_buggy": (
+        "not diagnosed yet: `released` is recorded before the kernel that reads the slot, in an "
+        "earlier `forward()`; the load a later call hands to the prefetch thread waits on it"
+    ),
     # Round 20 (written by helpers who never saw kvguard; scored on the analysis as it stood,
     # then the changes it prompted: what is left).
     "hf_offloaded_static_buggy": (

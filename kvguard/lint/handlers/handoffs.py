@@ -21,6 +21,7 @@ from kvguard.lint.values import (
     ObjectV,
     QueueGetV,
     QueueV,
+    RecordV,
     SeqV,
     StreamV,
     Value,
@@ -68,9 +69,16 @@ class HandoffApi(Evaluator):
             # *args)``: fn runs on a worker thread, whose current stream is not the producer.
             target, arguments = handed
             step = FlowStep(frame.module.path, call.span.line, call.span.column, f"hands {method} a job")
+            initializer = receiver.get("initializer") if isinstance(receiver, RecordV) else None
             self._threads.append(
                 ThreadStart(
-                    target, arguments, state.copy(), self._flow_to(frame, step), method, self._fallback
+                    target,
+                    arguments,
+                    state.copy(),
+                    self._flow_to(frame, step),
+                    method,
+                    self._fallback,
+                    initializer=initializer,
                 )
             )
             return UNKNOWN, state
@@ -213,6 +221,10 @@ class HandoffApi(Evaluator):
                     )
                 )
             return ExternalV(f"{dotted}()"), state  # its ``start()`` is the library's
+        if last == "ThreadPoolExecutor" and isinstance(kwargs.get("initializer"), (FuncV, LambdaV)):
+            # Each worker thread runs the initializer before its jobs (``set_stream(s)`` there
+            # makes s their current stream).
+            return RecordV(last, (("initializer", kwargs["initializer"]),)), state
         return None
 
 

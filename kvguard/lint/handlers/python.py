@@ -139,6 +139,10 @@ class PythonApi(Evaluator):
             return UNKNOWN, state
         if last in ("int", "float", "bool") and args and isinstance(args[0], TensorV) and not args[0].address:
             return UNKNOWN, state  # a number read out of a tensor: no longer its memory
+        if dotted in ("os.environ.get", "os.getenv") and len(args) >= 2:
+            # An environment variable's default, as a constant default is: the value the code
+            # runs with unless configured (``int(os.environ.get("SRC_ORDER", "3"))``).
+            return args[1], state
         if last == "int" and len(args) == 1 and any(_digits(option) for option in options(args[0])):
             # ``int("3")``: the number a spelt string holds (an environment variable's default,
             # ``int(os.environ.get("SRC_ORDER", "3"))``).

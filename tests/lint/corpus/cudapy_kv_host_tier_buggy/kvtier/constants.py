@@ -1,0 +1,8 @@
+import os
+
+# CUmemcpySrcAccessOrder values (cuda.h): 1 STREAM, 2 DURING_API_CALL, 3 ANY.
+KV_OFFLOAD_SRC_ORDER = int(os.environ.get("TRTLLM_KV_OFFLOAD_SRC_ORDER", "3"))
+KV_ONBOARD_SRC_ORDER = int(os.environ.get("TRTLLM_KV_ONBOARD_SRC_ORDER", "1"))
+
+MAX_COPIES_PER_BATCH = 1024
+OFFLOAD_QUEUE_DEPTH = 64

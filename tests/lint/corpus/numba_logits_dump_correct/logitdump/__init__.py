@@ -1,0 +1,5 @@
+"""Generation-logits dumping with numba.cuda kernels and pinned staging."""
+
+from .dumper import DumpConfig, LogitsDumper
+
+__all__ = ["DumpConfig", "LogitsDumper"]

@@ -1,0 +1,6 @@
+import numpy as np
+
+THREADS_PER_BLOCK = 128
+NUM_DEVICE_SLOTS = 8
+PREFETCH_WORKERS = 1
+ADAPTER_DTYPE = np.float32
