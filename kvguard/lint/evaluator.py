@@ -1486,10 +1486,21 @@ class Evaluator:
                 state = self._assign(target, UNKNOWN, frame, state, statement)
             return self._block(rest, frame, state)
         getter = frame.stack[-1] if frame.stack else ""
+        owner = getter.rpartition(".")[0]
         setup = [put for put in puts if put.putter.endswith(".__init__") and not put.state.pending]
-        if all(put in setup or put.putter == getter for put in puts):
+        given_back = [
+            put
+            for put in puts
+            if owner
+            and put.putter.rpartition(".")[0] == owner
+            and put.thread == frame.thread
+            and not put.state.pending
+            and all(isinstance(option, (ConstV, Unknown)) for option in options(put.payload))
+        ]
+        if all(put in setup or put in given_back or put.putter == getter for put in puts):
             # A free list (slots the constructor put, given back by the function that takes
-            # them): taking one hands over no work, so this path goes on in its own state.
+            # them, or a slot number another method of its class gives back on this thread):
+            # taking one hands over no work, so this path goes on in its own state.
             for target in statement.targets:
                 state = self._assign(target, join([put.payload for put in puts]), frame, state, statement)
             return self._block(rest, frame, state)

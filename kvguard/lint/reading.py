@@ -665,7 +665,8 @@ def _opaque_stream(value: Value) -> StreamV | None:
         # copy on (what a ``(err, *values)`` unwrapper gives when the call failed).
         streams = [o for o in value.options if not (isinstance(o, SeqV) and not o.items)]
         streams = [o for o in streams if not (isinstance(o, ConstV) and o.value is None)]
-        if len(streams) == 1:
+        if len({o.key if isinstance(o, StreamV) else id(o) for o in streams}) == 1:
+            # one stream, however it was named on each path
             value = streams[0]
         elif len({_pool_of(o) for o in streams}) == 1 and _pool_of(streams[0]):
             # One of the streams a comprehension made (``self._copy[next(order)]``): the first

@@ -59,8 +59,12 @@ class ArrayApi(Evaluator):
             # stream=True)`` passes a constant.
             out, out_expr = kwargs.get("out"), dict(call.kwargs).get("out")
             fetched: Value
-            if out is not None and out_expr is not None and memory_of(out) is not None:
-                fetched, written = out, _written(self._identity(out, out_expr, frame), out_expr)
+            if out is not None and out_expr is not None:
+                # Into the host array given, whatever the code shows of it.
+                fetched, written = (
+                    _placed(out, Memory.HOST),
+                    _written(self._identity(out, out_expr, frame), out_expr),
+                )
             else:
                 made = TensorV(Memory.HOST, _buffer_site("copy", frame, call))
                 fetched, written = made, (made.key, f"the result of {_spelling(call.func)}()")

@@ -139,7 +139,11 @@ class RawCopyApi(Evaluator):
                 "passed as is_src_access_order_any=True",
                 where.path if where else frame.module.path,
             )
-        stream_value = stream if stream is None or isinstance(stream, StreamV) else _opaque_stream(stream)
+        # On one of several streams (``pool.pop() if pool else Stream()``): a path on each.
+        options = stream.options if isinstance(stream, UnionV) else ()
+        streams: list[StreamV | None] = [option for option in options if isinstance(option, StreamV)]
+        if len({option.key for option in streams if option is not None}) < 2 or len(streams) != len(options):
+            streams = [stream if stream is None or isinstance(stream, StreamV) else _opaque_stream(stream)]
         spelled = (
             call.args[layout.destination]
             if len(call.args) > layout.destination and not call.star_args
@@ -148,9 +152,11 @@ class RawCopyApi(Evaluator):
         written = _written(self._identity(destination, spelled, frame), spelled) if spelled else ("", "")
         # Called through a name a caller handed in: the copy is spelt at that caller's call.
         site = frame.copy_site if isinstance(call.func, ir.Name) or frame.wraps_copy else None
-        return UNKNOWN, self._copy(
-            call, api, frame, state, stream_value, source, destination, "", order, written=written, site=site
-        )
+        for one in streams:
+            state = self._copy(
+                call, api, frame, state, one, source, destination, "", order, written=written, site=site
+            )
+        return UNKNOWN, state
 
 
 def _buffer_key(value: Value) -> str:

@@ -62,6 +62,18 @@ class StreamApi(Evaluator):
         """``s.wait_stream(p)``, ``s.wait_event(e)``, ``e.record(s)``, ``e.wait(s)``, ``x.synchronize()``
         and their cupy and cuda.core spellings."""
         now = self._clock
+        if (
+            method in ("wait_stream", "wait_event", "record_event")
+            and isinstance(receiver, UnionV)
+            and all(isinstance(option, StreamV) for option in receiver.options)
+        ):
+            # One of several streams (``pool.pop() if pool else Stream()``) waits or records:
+            # whichever it is did.
+            for option in receiver.options:
+                found = self._stream_method(call, method, option, callee, args, kwargs, frame, state)
+                if found is not None:
+                    state = found[1]
+            return UNKNOWN, state
         if method in ACCELERATOR_QUERIES and not args and not kwargs:
             answer = ACCELERATOR_QUERIES[method]
             return ConstV(answer, f"{_spelling(call.func)}()", frame.module.path, call.span), state
@@ -310,6 +322,8 @@ class StreamApi(Evaluator):
             return value
 
         def stream(value: Value) -> Value:
+            if isinstance(value, UnionV) and all(isinstance(option, StreamV) for option in value.options):
+                return value  # one of several streams: each waits (``_stream_method``)
             return _opaque_stream(value) or self._current(frame, state)
 
         at = list(args)
