@@ -2895,6 +2895,7 @@ class Evaluator:
             for value in args:
                 if isinstance(value, TensorV) and value.key and value.memory is not Memory.HOST:
                     state.reads[value.key] = (self._clock, call.span.line, launch_stream.key)
+            self._kernel_streams.add(launch_stream.key)
             saved = state.streams
             state.streams = (*saved, launch_stream)
             value, state = self._dispatch(callee, tuple(args), tuple(kwargs), call, frame, state)
@@ -3258,6 +3259,14 @@ class Evaluator:
         # then reading its output back on the replay stream), which stream order covers.
         launched_on_copy_stream = (
             write is None and stream is not None and f"{_LAUNCHED_ON}{stream.key}" in state.writes
+        ) or (
+            # Last written on this path by work queued on the copy's own stream (a kernel launched
+            # there): stream order covers that writer.
+            write is not None
+            and write[0] >= 0
+            and write[2] == copy_stream
+            and stream is not None
+            and copy_stream in self._kernel_streams
         )
         # Allocated on this path and last written there on the copy's own stream (data copied
         # in as it was made): no other producer to wait for.

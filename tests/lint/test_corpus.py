@@ -398,7 +398,6 @@ KNOWN_GAPS = {
         "a dict literal keyed by enum members holds its streams as one list: a wait on one entry's stream"
         " counts for the other's"
     ),
-    "kv_device_scratch_drain_correct": "a source only the copy's own stream writes, on a path that skips it",
     "hf_accelerate_stream_hooks_buggy": "KVG003 after copies in a forward hook registered on the model",
     "hf_flexgen_three_streams_buggy": "loads into one buffer of a set made together, used by compute",
     "hf_flexgen_three_streams_correct": "writes to one buffer of a set made together are not told apart",

@@ -340,6 +340,9 @@ class TensorApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """Allocators of torch, cupy and numba, and what names a device."""
+        if dotted.startswith("numba.cuda.atomic.") and call.args:
+            # In a kernel, ``cuda.atomic.add(counter, 0, n)`` writes the array it is given.
+            return UNKNOWN, self._write(call.args[0], frame, state, call.span)
         if dotted.startswith("torch.") and last in SAME_MEMORY_METHODS and args:
             return view_of(args[0]), state  # ``torch.narrow(t, 0, a, n)`` is ``t.narrow(0, a, n)``
         if (
