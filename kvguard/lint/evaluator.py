@@ -2230,9 +2230,10 @@ class Evaluator:
             if all(
                 isinstance(option, (StreamV, EventV, ObjectV, FuncV, QueueV, ClassV, RecordV, SeqV))
                 for option in options(element)
-            ) and (not isinstance(element, SeqV) or isinstance(expr.element, ir.Seq)):
+            ) and (not isinstance(element, SeqV) or isinstance(expr.element, (ir.Seq, ir.Comp))):
                 # ``[torch.cuda.Stream() for _ in range(n)]``, ``{c.name: c for c in classes}``,
-                # ``[Slot(host=torch.empty(n, pin_memory=True)) for _ in range(k)]``
+                # ``[Slot(host=torch.empty(n, pin_memory=True)) for _ in range(k)]``, and a list
+                # of such lists (``[[Slot(...) for key in keys] for layer in layers]``)
                 return SeqV((element,)), state
             if isinstance(element, TensorV):
                 if expr.key is not None:

@@ -122,10 +122,6 @@ KNOWN_GAPS = {
         "not diagnosed yet: under `write_through` the storage op is queued before the finish event "
         "is waited on; the backup thread's read of the host pages is not reported"
     ),
-    "lmc_layerwise_buggy": (
-        "not diagnosed yet: chunks go to a thread-pool disk writer without the store stream being "
-        "synchronized; the writer's read is not reported"
-    ),
     "mcore_act_offload_pool_buggy": (
         "not diagnosed yet: the offload stream waits on an event recorded on itself, and the reload "
         "into recycled pool buffers does not wait for compute; neither copy is reported"
