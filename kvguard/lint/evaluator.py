@@ -2567,6 +2567,10 @@ class Evaluator:
                     return join([replace(v, guessed=True) if isinstance(v, TensorV) else v for v in held])
             if base.spelling:
                 return Unknown(f"{base.spelling}.{name}")
+            if name in DRIVER_ENTRY_POINTS:
+                # ``load_cudart().cudaStreamCreateWithFlags``: a driver or runtime entry point of a
+                # library handle the code does not place, read by its name.
+                return Unknown(name)
         return UNKNOWN
 
     def _sets_own_fields(self, key: tuple[str, str]) -> bool:
