@@ -35,6 +35,7 @@ from kvguard.lint.api import (
     MODEL_FORWARD,
     ORDER_KEYWORDS,
     ORDER_SPELLINGS,
+    ORDER_STRINGS,
     ORDERING_METHODS,
     PINNED_ALLOCATORS,
     SAME_MEMORY_METHODS,
@@ -72,6 +73,7 @@ from kvguard.lint.reading import (
     _carries_handle,
     _comparison_tested,
     _device_api,
+    _device_memory,
     _element,
     _fields_assigned,
     _fields_given,
@@ -730,11 +732,13 @@ class Evaluator:
                     and caller.depth == 0
                     and function.name == "__init__"
                     and isinstance(value, ConstV)
-                    and isinstance(value.value, bool)
                 ):
-                    # A constructor's flag made by code outside the project: configuration
-                    # (``enable_iter_perf_stats=False``) that its users may turn either way.
-                    value = Unknown(param.name)
+                    # A constructor's setting, where code outside the project constructs it:
+                    # configuration its users set. A flag either way (``enable_iter_perf_stats=
+                    # False``); another constant (``load_mode="layer_first"``) it or another value.
+                    value = (
+                        Unknown(param.name) if isinstance(value.value, bool) else _or_given(value, param.name)
+                    )
                 env[param.name] = value
             else:
                 instance = self._annotated_instance(param, default_frame)
@@ -781,19 +785,19 @@ class Evaluator:
         return ObjectV(cls.module, cls.qualname, alias=param.name)
 
     def _record_made_outside(self, info: ir.Class, param: str, defining: Frame) -> RecordV:
-        """A record the caller outside the project made. A field's constant default (evaluated
-        where the class is defined) is its value unless the maker gave another, as for a
-        parameter: a True/False default is configuration its users may turn either way, a None
-        default may be given a value; any other field is what the maker gave."""
+        """A record the caller outside the project made: configuration its users set. A field's
+        constant default (evaluated where the class is defined) is its value or another the
+        maker gave (a mode's other branch runs too; an order it spells still reaches the copy);
+        a True/False default may be either; any other field is what the maker gave."""
         defaults = dict(info.defaults)
         fields: list[tuple[str, Value]] = []
         for field_name in info.fields:
             given = Unknown(f"{param}.{field_name}")
             default = defaults.get(field_name)
             value = self._eval(default, defining, PathState())[0] if default is not None else UNKNOWN
-            if isinstance(value, ConstV) and value.value is None:
-                value = join([value, given])
-            elif not isinstance(value, ConstV) or isinstance(value.value, bool):
+            if isinstance(value, ConstV) and not isinstance(value.value, bool):
+                value = _or_given(value, given.spelling)
+            else:
                 value = given
             fields.append((field_name, value))
         return RecordV(info.qualname, tuple(fields))
@@ -4216,6 +4220,18 @@ def _path_effects(state: PathState) -> tuple[object, ...]:
         state.maybe_synced,
         state.maybe_ordered,
     )
+
+
+def _or_given(default: ConstV, spelling: str) -> Value:
+    """A configuration's default, where its users set the configuration: a number (a size, an
+    order a copy then uses) or a device is what runs unless they change it; a name (a mode) or
+    None may be another, so every branch on it runs."""
+    chosen = (
+        isinstance(default.value, str)
+        and default.value.lower() not in ORDER_STRINGS
+        and _device_memory(default) is None
+    )
+    return Unknown(spelling) if chosen or default.value is None else default
 
 
 def _alternatives(then: Value, orelse: Value) -> Value:

@@ -673,6 +673,7 @@ _METHOD_HANDLERS = (
 )
 _FUNCTION_HANDLERS = (
     RawCopyApi._raw_copy_function,
+    ArrayApi._array_function,
     StreamApi._stream_function,
     TensorApi._host_read_function,
     HandoffApi._handoff_function,

@@ -90,6 +90,24 @@ class ArrayApi(Evaluator):
             )
         return None
 
+    def _array_function(
+        self,
+        dotted: str,
+        last: str,
+        args: tuple[Value, ...],
+        kwargs: dict[str, Value],
+        call: ir.Call,
+        frame: Frame,
+        state: PathState,
+    ) -> Handled:
+        """numba's ``cuda.to_device(h, stream=s, to=d)``: a copy into the device array ``d``, as
+        ``d.copy_to_device(h, stream=s)`` is (without ``to=`` it allocates)."""
+        if last == "to_device" and "to" in kwargs and args:
+            return self._array_method_copy(
+                call, "copy_to_device", kwargs["to"], list(args), kwargs, frame, state
+            )
+        return None
+
     def _array_method_copy(
         self,
         call: ir.Call,
