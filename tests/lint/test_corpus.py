@@ -23,6 +23,31 @@ Found = set[tuple[str, int, str]]
 # Projects the analysis does not get right yet, and why. Each is an expected failure that
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
+    # Round 22 (written by helpers who never saw kvguard, after the round 21 changes, asked for
+    # shapes that are not the obvious ones; scored on the analysis as it stood, 0.58 recall and
+    # 0.62 precision over findings, then the changes it prompted: what is left).
+    "hicache_merge_buggy": (
+        "not diagnosed yet: merging queued operations keeps only the highest-priority one's "
+        "events, so the write-back waits on some producers only; the dropped events are not seen"
+    ),
+    "vllm_driver_hook_buggy": (
+        "not diagnosed yet: the job is handed to the executor before `cuEventRecord`, so the "
+        "worker may wait on a stale record; the hand-off carries the event the record follows"
+    ),
+    "flexgen_overlap_correct": (
+        "a false KVG004: the weight load waits on the store stream, which waited on the event "
+        "compute recorded after the layer that read the slot; that chain through another "
+        "iteration's state is not followed"
+    ),
+    "mcore_textgen_stream_buggy": (
+        "not diagnosed yet: the log-probs are computed after the event is recorded and handed to "
+        "the copy through a list of (host, device) pairs, which loses the write; and the "
+        "`.tolist()` of the pinned tokens on the non-streaming path is not linked to the copy"
+    ),
+    "offloaded_static_cache_v2_buggy": (
+        "not diagnosed yet: the slot's release event is recorded at the end of `update()`, before "
+        "the attention that reads the returned key/value tensors; the later prefetch waits on it"
+    ),
     # Round 21 (written by helpers who never saw kvguard, after the round 20 changes; scored on
     # the analysis as it stood, 0.71 recall and 0.91 precision over findings, then the changes
     # it prompted: what is left).
