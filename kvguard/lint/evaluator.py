@@ -240,13 +240,8 @@ class Evaluator:
                 for field_name in _fields_assigned(function.body, holder):
                     key = (module_name, function.class_name, field_name)
                     self._field_writers.setdefault(key, set()).add((module_name, qualname))
-        # Field names the project gives a value anywhere (``meta.ready_event = done``): a wait
-        # skipped where such a field is unset may have run; on a field never set it never runs.
-        self._given_fields: set[str] = set()
-        for module in self._modules.values():
-            self._given_fields |= _fields_given(module.code.body)
-            for function in module.code.functions:
-                self._given_fields |= _fields_given(function.body)
+        # Field names the project gives a value anywhere (read off the code when first asked).
+        self._given_fields: set[str] | None = None
         # The classes that give each field name a value: an unplaced object's field is read
         # from them when few do (``ctx.lengths`` where one class of the project has ``lengths``).
         self._field_owners: dict[str, set[tuple[str, str]]] = {}
@@ -753,6 +748,17 @@ class Evaluator:
                 env[name] = ConstV("cuda", name, module.path, None)
         return env
 
+    def _given_anywhere(self, field: str) -> bool:
+        """Whether the project gives a field of this name a value anywhere (``meta.ready_event =
+        done``, ``Meta(ready_event=done)``): a wait skipped where it is unset may have run."""
+        if self._given_fields is None:
+            self._given_fields = set()
+            for module in self._modules.values():
+                self._given_fields |= _fields_given(module.code.body)
+                for function in module.code.functions:
+                    self._given_fields |= _fields_given(function.body)
+        return field in self._given_fields
+
     def _annotated_instance(self, param: ir.Param, frame: Frame) -> ObjectV | RecordV | None:
         """``env: ExecutionEnv`` with no argument given, of a project class the project never
         constructs: an instance made outside, its fields as the constructor sets them (a
@@ -1031,7 +1037,7 @@ class Evaluator:
             others = [Branch(other, frame.env, self._step(frame, statement.span, other_label))]
         self._arms = arms
         waited, who_waits = _wait_if_set(statement)
-        if "." in waited and waited.rsplit(".", 1)[1] not in self._given_fields:
+        if "." in waited and not self._given_anywhere(waited.rsplit(".", 1)[1]):
             who_waits = ""  # a field the project never sets: the wait never runs
         skipped = (
             f"the wait on `{waited}` at line {line} is skipped only where `{waited}` is unset, where "
@@ -2478,7 +2484,9 @@ class Evaluator:
             return ConstV(ORDER_SPELLINGS[name], _spelling(expr), path, expr.span)
         if isinstance(base, UnionV):
             return join([self._attribute(option, expr, frame) for option in base.options])
-        if isinstance(base, ObjectV) and (base.module, f"{base.qualname}.{name}") not in self._classes:
+        if isinstance(base, (ObjectV, ClassV)) and (base.module, f"{base.qualname}.{name}") in self._classes:
+            return ClassV(base.module, f"{base.qualname}.{name}")  # a nested class (``self.Store(...)``)
+        if isinstance(base, ObjectV):
             method = self._method(base.module, base.qualname, name)
             if method is not None:
                 if _is_classmethod(self._functions[method]):
@@ -2499,8 +2507,6 @@ class Evaluator:
                 constant = self._class_constant(base.module, base.qualname, name)
                 return constant if constant is not None else spelled
             return join(stored)
-        if isinstance(base, (ObjectV, ClassV)) and (base.module, f"{base.qualname}.{name}") in self._classes:
-            return ClassV(base.module, f"{base.qualname}.{name}")  # a nested class (``self.Store(...)``)
         if isinstance(base, RecordV):
             found = base.get(name)
             if found is not None and _is_none(found) and (base.type_name, name) in self._record_fields_set:
@@ -2520,7 +2526,7 @@ class Evaluator:
             return found if found is not None else UNKNOWN
         if isinstance(base, ModuleV):
             return self.resolve(f"{base.name}.{name}")
-        if isinstance(base, ClassV) and (base.module, f"{base.qualname}.{name}") not in self._classes:
+        if isinstance(base, ClassV):
             method = self._method(base.module, base.qualname, name)
             if method is not None:
                 classmethod = _is_classmethod(self._functions[method])

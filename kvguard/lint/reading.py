@@ -659,6 +659,15 @@ _DISPLACED_DEFAULT = "default-displaced:"
 _UNRESOLVED = "an unresolved stream"
 
 
+def _stream_options(value: Value) -> tuple[StreamV, ...]:
+    """The streams a value is one of (``pool.pop() if pool else Stream()``), where each of its
+    options is a stream; () otherwise."""
+    if not isinstance(value, UnionV):
+        return ()
+    streams = tuple(option for option in value.options if isinstance(option, StreamV))
+    return streams if len(streams) == len(value.options) else ()
+
+
 def _opaque_stream(value: Value) -> StreamV | None:
     if isinstance(value, UnionV):
         # A stream on every path that can give one: an empty tuple or None is no stream to

@@ -17,7 +17,15 @@ from kvguard.lint.api import (
 from kvguard.lint.evaluator import Evaluator, Handled
 from kvguard.lint.facts import ORDER_ANY, Memory, SourceOrder
 from kvguard.lint.pathstate import Frame, PathState
-from kvguard.lint.reading import _UNPLACED, _kind, _opaque_stream, _order_in, _truth, _written
+from kvguard.lint.reading import (
+    _UNPLACED,
+    _kind,
+    _opaque_stream,
+    _order_in,
+    _stream_options,
+    _truth,
+    _written,
+)
 from kvguard.lint.values import (
     UNKNOWN,
     ConstV,
@@ -140,9 +148,11 @@ class RawCopyApi(Evaluator):
                 where.path if where else frame.module.path,
             )
         # On one of several streams (``pool.pop() if pool else Stream()``): a path on each.
-        options = stream.options if isinstance(stream, UnionV) else ()
-        streams: list[StreamV | None] = [option for option in options if isinstance(option, StreamV)]
-        if len({option.key for option in streams if option is not None}) < 2 or len(streams) != len(options):
+        by_key: dict[str, StreamV] = {}
+        for option in _stream_options(stream) if stream is not None else ():
+            by_key.setdefault(option.key, option)
+        streams: list[StreamV | None] = list(by_key.values())
+        if len(streams) < 2:
             streams = [stream if stream is None or isinstance(stream, StreamV) else _opaque_stream(stream)]
         spelled = (
             call.args[layout.destination]

@@ -30,6 +30,7 @@ from kvguard.lint.reading import (
     _site,
     _spelling,
     _stream_context,
+    _stream_options,
 )
 from kvguard.lint.results import MAIN_THREAD
 from kvguard.lint.values import (
@@ -62,18 +63,6 @@ class StreamApi(Evaluator):
         """``s.wait_stream(p)``, ``s.wait_event(e)``, ``e.record(s)``, ``e.wait(s)``, ``x.synchronize()``
         and their cupy and cuda.core spellings."""
         now = self._clock
-        if (
-            method in ("wait_stream", "wait_event", "record_event")
-            and isinstance(receiver, UnionV)
-            and all(isinstance(option, StreamV) for option in receiver.options)
-        ):
-            # One of several streams (``pool.pop() if pool else Stream()``) waits or records:
-            # whichever it is did.
-            for option in receiver.options:
-                found = self._stream_method(call, method, option, callee, args, kwargs, frame, state)
-                if found is not None:
-                    state = found[1]
-            return UNKNOWN, state
         if method in ACCELERATOR_QUERIES and not args and not kwargs:
             answer = ACCELERATOR_QUERIES[method]
             return ConstV(answer, f"{_spelling(call.func)}()", frame.module.path, call.span), state
@@ -122,11 +111,17 @@ class StreamApi(Evaluator):
             receiver = EventV(f"opaque:{receiver.spelling}", receiver.spelling)
         if method == "wait_event" and args and isinstance(args[0], Unknown) and args[0].spelling:
             args = [EventV(f"opaque:{args[0].spelling}", args[0].spelling), *args[1:]]
-        if method in ("wait_stream", "wait_event", "synchronize", "record", "wait") and isinstance(
-            receiver, UnionV
-        ):
-            # ``for s in streams: s.wait_stream(cur)``: each stream the loop can name waits;
-            # ``e.wait(s)`` with e one of several events (a method some classes override).
+        if method in (
+            "wait_stream",
+            "wait_event",
+            "synchronize",
+            "record",
+            "record_event",
+            "wait",
+        ) and isinstance(receiver, UnionV):
+            # ``for s in streams: s.wait_stream(cur)``: each stream the loop can name waits (or
+            # records: ``pool.pop() if pool else Stream()``); ``e.wait(s)`` with e one of several
+            # events (a method some classes override).
             synced_before, syncs = state.synced, []
             for option in receiver.options:
                 if isinstance(option, (StreamV, EventV)):
@@ -294,8 +289,8 @@ class StreamApi(Evaluator):
             state.default_displaced = not (chosen.current_of or chosen.key.startswith(_DISPLACED_DEFAULT))
             return UNKNOWN, state
         if last in STREAM_CONTEXTS and args:
-            if isinstance(args[0], UnionV) and all(isinstance(o, StreamV) for o in args[0].options):
-                return UnionV(tuple(ContextV(option) for option in args[0].options)), state  # type: ignore[arg-type]
+            if several_entered := _stream_options(args[0]):
+                return UnionV(tuple(ContextV(option) for option in several_entered)), state
             stream = _opaque_stream(args[0])
             return (ContextV(stream) if stream is not None else UNKNOWN), state
         if last == "Event":
@@ -322,7 +317,7 @@ class StreamApi(Evaluator):
             return value
 
         def stream(value: Value) -> Value:
-            if isinstance(value, UnionV) and all(isinstance(option, StreamV) for option in value.options):
+            if _stream_options(value):
                 return value  # one of several streams: each waits (``_stream_method``)
             return _opaque_stream(value) or self._current(frame, state)
 
