@@ -132,6 +132,26 @@ ORDER_TYPES = frozenset({"CUmemcpySrcAccessOrder", "cudaMemcpySrcAccessOrder", "
 ORDER_STRINGS = {"stream": ORDER_STREAM, "during_api_call": ORDER_DURING_API_CALL, "any": ORDER_ANY}
 ORDER_KEYWORDS = ("srcAccessOrder", "src_access_order")
 ORDER_FLAGS = ("is_src_access_order_any",)
+# A batch copy's location hints (``attrs.dstLocHint.type = CU_MEM_LOCATION_TYPE_HOST``): where
+# the author says each side lives, by CUmemLocationType / cudaMemLocationType value and name.
+LOCATION_HINTS = frozenset({"srcLocHint", "dstLocHint"})
+LOCATION_TYPES = {1: Memory.DEVICE, 2: Memory.HOST, 3: Memory.HOST, 4: Memory.HOST}
+LOCATION_TYPE_NAMES = {
+    "CU_MEM_LOCATION_TYPE_DEVICE": Memory.DEVICE,
+    "cudaMemLocationTypeDevice": Memory.DEVICE,
+    **dict.fromkeys(
+        (
+            "CU_MEM_LOCATION_TYPE_HOST",
+            "CU_MEM_LOCATION_TYPE_HOST_NUMA",
+            "CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT",
+        ),
+        Memory.HOST,
+    ),
+    **dict.fromkeys(
+        ("cudaMemLocationTypeHost", "cudaMemLocationTypeHostNuma", "cudaMemLocationTypeHostNumaCurrent"),
+        Memory.HOST,
+    ),
+}
 
 # cudaMemcpyKind and its HIP and cuda.core twins: value, and the memory each side is in.
 KIND_SPELLINGS = {

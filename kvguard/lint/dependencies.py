@@ -29,6 +29,7 @@ from kvguard.lint.reading import (
     _WHOLE_BUFFER_READS,
     _fields_assigned,
     _fields_given,
+    _globals_made,
     _hands_out_a_field,
     _names_used,
     _spelling,
@@ -77,6 +78,7 @@ def module_shape(code: ir.ModuleCode) -> str:
                 sorted(_fields_assigned(function.body, holder, items=True)) if holder else [],
                 _hands_out_a_field(function),
                 sorted(_fields_given(function.body)),
+                sorted(_globals_made(function)),
             )
         )
     for cls in code.classes:

@@ -32,6 +32,7 @@ from kvguard.lint.api import (
     GRAPH_TYPE,
     HOST_ONLY_MODULES,
     LIKE_ALLOCATORS,
+    LOCATION_HINTS,
     MODEL_FORWARD,
     ORDER_KEYWORDS,
     ORDER_SPELLINGS,
@@ -66,6 +67,7 @@ from kvguard.lint.reading import (
     _NEW_STREAM,
     _UNPLACED,
     _UNRESOLVED,
+    BUILTIN_METHODS,
     EMPTIED,
     TRUTH_PREFIX,
     _accepts,
@@ -180,7 +182,7 @@ _MAX_OVERRIDES = 4
 _SPELT_RANGE = 8
 # Builtins whose results the analysis reads (a dict display is lowered to a ``dict`` call).
 _PYTHON_BUILTINS = frozenset(dir(builtins))
-_BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict"})
+_BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict", "vars"})
 
 
 # What an API handler gives for a call it models; None for one it leaves to the others.
@@ -648,9 +650,7 @@ class Evaluator:
         for stream, issued in state.issued.items():
             if issued < started or stream not in owned:
                 continue  # issued before this call, or on a stream another object holds
-            barrier = state.ordered_since(stream)  # a wait on the producer, or a host sync
-            # (the wait itself is the last launch where nothing follows it)
-            if barrier is not None and barrier > issued and barrier >= state.launched:
+            if state.left_ordered(stream):  # a wait on the producer, or a host sync
                 self._left_ordered.setdefault(holder, set()).add(stream)
             else:
                 self._left_unordered.add(stream)
@@ -1623,6 +1623,16 @@ class Evaluator:
                     frame.env[target.base.id] = _with_field(holder, target.name, value)
             elif (
                 isinstance(target.base, ir.Attr)
+                and target.base.name in LOCATION_HINTS
+                and isinstance(target.base.base, ir.Name)
+                and isinstance(struct := frame.env.get(target.base.base.id), (RecordV, Unknown, ExternalV))
+            ):
+                # ``attrs.srcLocHint.type = HOST`` in a local struct: the hint it hands a copy.
+                hint = struct.get(target.base.name) if isinstance(struct, RecordV) else None
+                filled = _with_field(hint or UNKNOWN, target.name, value)
+                frame.env[target.base.base.id] = _with_field(struct, target.base.name, filled)
+            elif (
+                isinstance(target.base, ir.Attr)
                 and isinstance(target.base.base, ir.Name)
                 and isinstance(owner := frame.env.get(target.base.base.id), ObjectV)
                 and isinstance(holder, (RecordV, ExternalV))
@@ -1980,11 +1990,11 @@ class Evaluator:
             # an unknown object's other methods may hand out a buffer it holds
             # (``pool.get_kv_buffer(i)``), and a project function that returns one made nothing.
             opaque = isinstance(value, ExternalV) or (isinstance(value, Unknown) and not value.spelling)
-            builtin = (
-                isinstance(made_by.func, ir.Name) and made_by.func.id in _PYTHON_BUILTINS
-            )  # ``len(ids)``
-            computed = (opaque and not builtin and self._computes(made_by, frame)) or (
-                isinstance(value, TensorV) and value.memory is not Memory.HOST and not value.key
+            # ``len(ids)``, ``getattr(p, "main_grad", p.grad)``: no GPU work
+            builtin = isinstance(made_by.func, ir.Name) and made_by.func.id in _PYTHON_BUILTINS
+            computed = not builtin and (
+                (opaque and self._computes(made_by, frame))
+                or (isinstance(value, TensorV) and value.memory is not Memory.HOST and not value.key)
             )
         else:
             computed = False
@@ -2214,13 +2224,14 @@ class Evaluator:
                     return entries
             if (
                 expr.key is None
-                and isinstance(expr.element, (ir.Index, ir.Attr, ir.Name))
+                and isinstance(expr.element, (ir.Index, ir.Attr, ir.Name, ir.Seq))
                 and isinstance(iterable, SeqV)
                 and 0 < len(iterable.items) <= _SPELT_RANGE
-                and all(isinstance(item, ConstV) and item.value is not None for item in iterable.items)
+                and all(_spelt_key(item) for item in iterable.items)
             ):
-                # ``(self._streams[k] for k in ("upload", "compute"))``: a lookup per constant the
-                # code spells, each its own item (what unpacking them binds).
+                # ``(self._streams[k] for k in ("upload", "compute"))``, ``[(k, v) for k, v in
+                # vars(self).items()]``: a lookup per constant (or named entry) the code
+                # spells, each its own item (what unpacking them binds).
                 picked = []
                 for constant in iterable.items:
                     scope = replace(frame, env=dict(frame.env))
@@ -2876,7 +2887,12 @@ class Evaluator:
         special = self._special(call, method, receiver, callee, args, keywords, frame, state)
         if special is not None:
             return special
-        if frame.thread == MAIN_THREAD and not isinstance(callee, (FuncV, ClassV)) and not _host_only(callee):
+        if (
+            frame.thread == MAIN_THREAD
+            and not isinstance(callee, (FuncV, ClassV))
+            and not _host_only(callee)
+            and not _python_work(call, receiver, method)
+        ):
             state.launched = self._clock
             entered = self._stream(frame, state)
             # A captured graph launched (``self.graph.replay()``), on a stream the project made.
@@ -3862,6 +3878,28 @@ def _array_kernel(callee: Value) -> bool:
     )
 
 
+def _python_work(call: ir.Call, receiver: Value | None, method: str) -> bool:
+    """A method of a Python container (``pending.clear()``), a built-in that counts or pairs
+    (``range(n)``) or the making of a built-in exception (``raise RuntimeError(...)``): no
+    device work."""
+    if isinstance(receiver, (SeqV, ConstV)) or (
+        isinstance(receiver, RecordV) and receiver.type_name == "dict"
+    ):
+        return method in BUILTIN_METHODS
+    if not isinstance(call.func, ir.Name):
+        return False
+    kind = getattr(builtins, call.func.id, None)
+    return call.func.id in _BOOKKEEPING_BUILTINS or (
+        isinstance(kind, type) and issubclass(kind, BaseException)
+    )
+
+
+# Built-ins that only count, pair or inspect what they are given (no tensor operation runs).
+_BOOKKEEPING_BUILTINS = frozenset(
+    {"range", "len", "enumerate", "zip", "isinstance", "issubclass", "hasattr", "id"}
+)
+
+
 def _host_only(callee: Value) -> bool:
     """A function of a standard module that runs on the host alone (``logger.debug``)."""
     return isinstance(callee, ExternalV) and callee.dotted.partition(".")[0] in HOST_ONLY_MODULES
@@ -4118,6 +4156,13 @@ def _spelt_items(loop: ir.Loop, items: Value) -> bool:
         and len(items.items) == len(spelt.items)
         and all(isinstance(item, TensorV) and item.key for item in items.items)
     )
+
+
+def _spelt_key(item: Value) -> bool:
+    """A constant the code spells, or an entry named by one (a dict's or record's item)."""
+    if isinstance(item, SeqV) and len(item.items) == 2:
+        item = item.items[0]
+    return isinstance(item, ConstV) and item.value is not None
 
 
 def _named_fields(loop: ir.Loop, names: Value) -> bool:

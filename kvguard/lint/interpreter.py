@@ -51,6 +51,7 @@ from kvguard.lint.reading import (
     PLAIN_CALL,
     _direct_calls,
     _fields_assigned,
+    _globals_made,
     _names_used,
     _opaque_call,
     _spelling,
@@ -525,6 +526,18 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             self._names_called_at_top |= called
             self._passed |= passed
         self._relevant = self._closure(seeds, callers, self._levels)
+        # A global that a function that matters makes lazily (``global _copy_fn; _copy_fn =
+        # _resolve()``, a copy entry point) matters wherever it is read, as a seed constant.
+        made: set[str] = set()
+        while grown := {n for key in self._relevant for n in _globals_made(self._functions[key])} - made:
+            made |= grown
+            readers = [
+                key
+                for key, function in self._functions.items()
+                if key not in self._relevant and self._uses[id(function.body)][1] & grown
+            ]
+            seeds += readers
+            self._relevant = self._closure(seeds, callers, self._levels)
         self._reach = self._closure(seeds + weak, callers)
         self._relevant_classes = self._classes_of(self._relevant)
         self._reach_classes = self._classes_of(self._reach)

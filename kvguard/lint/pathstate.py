@@ -68,6 +68,20 @@ class PathState:
     # put the payload a consumer took off a queue (a job that computed what it hands over). Its
     # current stream is the producer's on this path.
     requester: str = MAIN_THREAD
+    # Streams each merged path left ordered after its last copy there and its last launch
+    # (a loop that may not run, each turn ending in a host sync): as of when.
+    settled: dict[str, int] = field(default_factory=dict)
+
+    def left_ordered(self, stream: str) -> bool:
+        """Whether the path ordered the stream behind the producer after its last copy there
+        and after the producer's last launch (the wait itself may be that launch)."""
+        issued = self.issued.get(stream)
+        if issued is None:
+            return False
+        if self.settled.get(stream, BEFORE_PATH) >= max(issued, self.launched):
+            return True
+        barrier = self.ordered_since(stream)
+        return barrier is not None and barrier > issued and barrier >= self.launched
 
     def ordered_since(self, stream: str) -> int | None:
         return _later(self.barriers.get(stream), self.all_ordered_since())
@@ -100,6 +114,7 @@ class PathState:
             self.joined,
             dict(self.horizons),
             self.requester,
+            dict(self.settled),
         )
 
     def completed(self, stream_key: str | None, before: int | None = None) -> None:
@@ -219,6 +234,9 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
     for event in set.intersection(*(set(s.horizons) for s in states)):
         merged.horizons[event] = min(s.horizons[event] for s in states)
     merged.launched = max(s.launched for s in states)
+    for key, time in merged.issued.items():
+        if all(s.left_ordered(key) for s in states if key in s.issued):
+            merged.settled[key] = max(time, merged.launched)
     # Unrecorded only where no path recorded it: a loop that records an event per element
     # (``for x in xs: ...; done.record()``) and the path that skips an empty loop join here,
     # and waiting on the event after the loop orders behind the last record.

@@ -409,6 +409,20 @@ def _names_in(expr: object) -> set[str]:
     return found
 
 
+def _globals_made(function: ir.Function) -> set[str]:
+    """The module globals a function binds to what a call makes (``global _copy_fn;
+    _copy_fn = _resolve()``): a lazily made handle, stream or entry point."""
+    if not function.global_names:
+        return set()
+    return {
+        target.id
+        for statement in _nested(function.body)
+        if isinstance(statement, ir.Assign) and isinstance(statement.value, ir.Call)
+        for target in statement.targets
+        if isinstance(target, ir.Name) and target.id in function.global_names
+    }
+
+
 def _nested(statements: Sequence[ir.Stmt]) -> Iterable[ir.Stmt]:
     """Every statement, and every statement in the blocks of each, in order."""
     for statement in statements:

@@ -161,13 +161,14 @@ class PythonApi(Evaluator):
             dotted == "getattr"
             and len(args) >= 2
             and isinstance(args[0], (ObjectV, RecordV))
-            and isinstance(args[1], ConstV)
-            and isinstance(args[1].value, str)
             and call.args
+            and (names := _spelt_names(args[1]))
         ):
-            # ``getattr(self, stream_attr)`` with the name spelt (a decorator's argument): that field.
-            field = ir.Attr(call.args[0], args[1].value, call.span)
-            return self._attribute(args[0], field, frame), state
+            # ``getattr(self, stream_attr)`` with the name spelt (a decorator's argument): that
+            # field; with one of a few names, any of those fields.
+            base = call.args[0]
+            held = [self._attribute(args[0], ir.Attr(base, name, call.span), frame) for name in names]
+            return join(held), state
         if dotted == "getattr" and len(args) >= 2 and _names_torch(args[0]):
             # ``getattr(torch, device.type)`` is torch's module for that device, as
             # ``torch.get_device_module(device)`` gives it; a constant name is that module.
@@ -203,6 +204,9 @@ class PythonApi(Evaluator):
             name = args[1].value
             if isinstance(name, str):  # ``setattr(attrs, "srcAccessOrder", order)``
                 return UNKNOWN, self._assign(ir.Attr(call.args[0], name), args[2], frame, state, call)
+        if dotted == "vars" and len(args) == 1 and isinstance(args[0], RecordV):
+            # A record's fields as a dict by name (``for k, v in vars(self).items()``).
+            return RecordV("dict", args[0].fields), state
         if dotted == "memoryview" and args:
             return view_of(args[0]), state  # a view of the buffer: reading it is the read
         if last in ("list", "tuple") and args:
@@ -225,6 +229,12 @@ class PythonApi(Evaluator):
                 return replace(args[0], keywords=(*args[0].keywords, *kwargs.items())), state
             return args[0], state
         return None
+
+
+def _spelt_names(value: Value) -> list[str]:
+    """The attribute names a value spells, if every option is one (``"k"`` or ``"v"``)."""
+    names = [o.value for o in options(value) if isinstance(o, ConstV) and isinstance(o.value, str)]
+    return names if len(names) == len(options(value)) else []
 
 
 def _names_torch(value: Value) -> bool:

@@ -9,6 +9,8 @@ from kvguard.lint.api import (
     ADDRESS_WRAPPERS,
     COPY_APIS,
     KIND_MEMORY,
+    LOCATION_TYPE_NAMES,
+    LOCATION_TYPES,
     MODULE_LAUNCHES,
     RAW_COPIES,
     RAW_WRITES,
@@ -30,6 +32,7 @@ from kvguard.lint.values import (
     UNKNOWN,
     ConstV,
     CopyApiV,
+    ExternalV,
     RecordV,
     SeqV,
     StreamV,
@@ -38,6 +41,8 @@ from kvguard.lint.values import (
     Unknown,
     Value,
     buffer_key,
+    memory_of,
+    options,
 )
 
 
@@ -134,6 +139,13 @@ class RawCopyApi(Evaluator):
                 TensorV(memory, _buffer_key(value))
                 for memory, value in zip(sides, (source, destination), strict=True)
             )
+        else:
+            # A batch copy's location hints place a destination the pointers do not. Not its
+            # source: attributes made for loads and reused for stores (their ANY order then
+            # reading the GPU) are the hazard KVG002 looks for.
+            hinted = _destination_hint([*args, *kwargs.values()])
+            if hinted is not None and memory_of(destination) in (None, Memory.UNKNOWN):
+                destination = TensorV(hinted, _buffer_key(destination))
         order = _order_in(list(kwargs.items()))
         if layout.ordered:  # in attributes passed positionally or by another keyword
             order = order or _order_in([("", a) for a in (*args, *kwargs.values())])
@@ -190,3 +202,29 @@ def _buffers_in(value: Value, depth: int = 0) -> list[TensorV]:
     elif isinstance(value, RecordV):
         parts = tuple(field for _, field in value.fields)
     return [buffer for part in parts for buffer in _buffers_in(part, depth + 1)]
+
+
+def _destination_hint(values: list[Value], depth: int = 0) -> Memory | None:
+    """Where copy attributes among call arguments hint the destination lives
+    (``dstLocHint.type``); None where none does, or the attributes of several copies disagree."""
+    found: set[Memory] = set()
+    for value in values:
+        for option in options(value):
+            if isinstance(option, SeqV) and depth < 2:
+                inner = _destination_hint(list(option.items), depth + 1)
+                found |= {inner} if inner is not None else set()
+            hint = option.get("dstLocHint") if isinstance(option, RecordV) else None
+            kind = hint.get("type") if isinstance(hint, RecordV) else None
+            memory = _location_memory(kind) if kind is not None else None
+            if memory is not None:
+                found.add(memory)
+    return found.pop() if len(found) == 1 else None
+
+
+def _location_memory(kind: Value) -> Memory | None:
+    """The memory a CUmemLocationType / cudaMemLocationType value names."""
+    if isinstance(kind, ConstV) and isinstance(kind.value, int) and not isinstance(kind.value, bool):
+        return LOCATION_TYPES.get(kind.value)
+    if isinstance(kind, ExternalV):
+        return LOCATION_TYPE_NAMES.get(kind.dotted.rsplit(".", 1)[-1])
+    return None

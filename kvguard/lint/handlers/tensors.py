@@ -354,6 +354,19 @@ class TensorApi(Evaluator):
             # A buffer seen as a cupy array, which lives on the device: device memory is the
             # same buffer, no copy, and no wait (``from_dlpack``'s handshake is one).
             return replace(args[0], memory=Memory.DEVICE), state
+        if dotted in ("cupy.cuda.UnownedMemory", "cupy.cuda.MemoryPointer") and args:
+            return args[0], state  # the memory at an address the code has (``t.data_ptr()``)
+        if dotted == "cupy.ndarray":
+            # A cupy array lives on the device: over the memory given (``memptr=``) or a new
+            # allocation. Host memory the code placed stays host (a mapped pinned block).
+            given = kwargs.get("memptr")
+            if isinstance(given, TensorV):
+                memory = Memory.HOST if given.memory is Memory.HOST else Memory.DEVICE
+                return replace(given, memory=memory, address=False), state
+            if given is None:
+                return self._fresh_buffer(
+                    Memory.DEVICE, _buffer_site("alloc", frame, call), last, state
+                ), state
         if last in DATA_CONSTRUCTORS and args and _only_addresses(args[0]):
             # ``torch.tensor([t.data_ptr() + i * n for i in ids], pin_memory=True)``: a table
             # of addresses into t; a copy given it reads or writes t.

@@ -1,0 +1,3 @@
+from hicache_lb.controller import HiCacheLoadController
+
+__all__ = ["HiCacheLoadController"]

@@ -1,0 +1,3 @@
+from kv_tier.worker import HostTierWorker
+
+__all__ = ["HostTierWorker"]

@@ -1,0 +1,3 @@
+from kv_offload.handlers import CpuGpuOffloadingHandlers
+
+__all__ = ["CpuGpuOffloadingHandlers"]
