@@ -235,7 +235,11 @@ class UnorderedLoadToDevice(Rule):
                 problem += f" (it runs on the {run.thread}, whose current stream is not the compute stream)"
             copy_step = FlowStep(run.path, run.span.line, run.span.column, f"{run.form} on {stream}")
             flow = (*run.flow, *run.gap, copy_step)
-            direction = _direction(run.source_memory, run.destination_memory)
+            direction = (
+                run.direction
+                if run.direction_by_stream
+                else _direction(run.source_memory, run.destination_memory)
+            )
             uncertain = (
                 "the destination is passed by callers the analysis could not follow, so whether "
                 "a kernel still reads it is not shown"

@@ -23,10 +23,14 @@ def unordered_by_site(
     ordered: Callable[[CopyRun], bool] = lambda run: run.ordered,
 ) -> list[list[CopyRun]]:
     """Copies on a side stream that no barrier orders (as ``ordered`` reads it) and ``wanted``
-    picks, one list per copy site; paths that show the copy's direction and whose stream the
-    analysis resolved come first (they tell the clearest story)."""
+    picks, one list per copy site; paths that show the copy's direction (by its own sides
+    before by its stream's other copies) and whose stream the analysis resolved come first
+    (they tell the clearest story)."""
     by_site: dict[tuple[str, int, int], list[CopyRun]] = {}
-    for run in sorted(runs, key=lambda run: (not run.direction_shown, not run.resolved_stream)):
+    clearest = sorted(
+        runs, key=lambda run: (not run.direction_shown, run.direction_by_stream, not run.resolved_stream)
+    )
+    for run in clearest:
         if (
             not run.order_only
             and not ordered(run)

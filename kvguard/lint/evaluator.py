@@ -70,6 +70,7 @@ from kvguard.lint.reading import (
     BUILTIN_METHODS,
     EMPTIED,
     TRUTH_PREFIX,
+    UNPLACED_QUEUE,
     _accepts,
     _callee_name,
     _carries_handle,
@@ -328,6 +329,12 @@ class Evaluator:
         self._running_root: tuple[str, str] = ("", "")
         # The entry points that make each event (by its site) on the requesting thread.
         self._events_made_by: dict[str, set[tuple[str, str]]] = {}
+        # Per event the producer records, the buffers an entry point's kernels used after the
+        # event's last record in a call (a slot's release recorded before the kernel reading it).
+        self._used_after_record: dict[str, set[tuple[str, str]]] = {}
+        # Spellings of values the code also hands to an API that takes only an accelerator's
+        # device (``Stream(device=self.device)``): memory placed there is device memory.
+        self._accelerator_devices: set[str] = set()
         self._starved: dict[tuple[str, str], set[str]] = {}
         self._properties_by_name: dict[str, list[tuple[str, str]]] | None = None
         self._field_setters: dict[tuple[str, str], bool] = {}
@@ -742,11 +749,21 @@ class Evaluator:
                 )
         accelerator = self._accelerator_params.get((module.name, function.qualname), frozenset())
         for name in accelerator:
-            if isinstance(env.get(name), Unknown):
+            passed = env.get(name)
+            if isinstance(passed, Unknown):
                 # No caller in the project says which device, but the code makes a CUDA stream
-                # (or the like) on it: an accelerator's.
+                # (or the like) on it: an accelerator's. So is what the caller passed, wherever
+                # else it places memory (``self.device`` from a configuration).
                 env[name] = ConstV("cuda", name, module.path, None)
+                if passed.spelling:
+                    self._accelerator_devices.add(passed.spelling)
         return env
+
+    def _as_device(self, value: Value | None) -> Value | None:
+        """A device value, an accelerator's where the code also makes a stream on it."""
+        if isinstance(value, Unknown) and value.spelling in self._accelerator_devices:
+            return ConstV("cuda", value.spelling, "", None)
+        return value
 
     def _given_anywhere(self, field: str) -> bool:
         """Whether the project gives a field of this name a value anywhere (``meta.ready_event =
@@ -790,23 +807,45 @@ class Evaluator:
             return self._record_made_outside(info, param.name, defining)
         return ObjectV(cls.module, cls.qualname, alias=param.name)
 
-    def _record_made_outside(self, info: ir.Class, param: str, defining: Frame) -> RecordV:
+    def _record_made_outside(self, info: ir.Class, param: str, defining: Frame, depth: int = 0) -> RecordV:
         """A record the caller outside the project made: configuration its users set. A field's
         constant default (evaluated where the class is defined) is its value or another the
         maker gave (a mode's other branch runs too; an order it spells still reaches the copy);
-        a True/False default may be either; any other field is what the maker gave."""
+        a True/False default may be either; a field typed with a record of the project's is one
+        made outside too (or None, where that is its default); any other field is what the
+        maker gave."""
         defaults = dict(info.defaults)
+        types = dict(info.field_types)
         fields: list[tuple[str, Value]] = []
         for field_name in info.fields:
-            given = Unknown(f"{param}.{field_name}")
+            given: Value = Unknown(f"{param}.{field_name}")
             default = defaults.get(field_name)
             value = self._eval(default, defining, PathState())[0] if default is not None else UNKNOWN
+            record = self._record_type(types.get(field_name), defining) if depth < 2 else None
+            if record is not None:
+                at = Frame(self._modules[record[0]], {}, defining.thread, defining.flow, defining.depth, ())
+                given = self._record_made_outside(record[1], f"{param}.{field_name}", at, depth + 1)
             if isinstance(value, ConstV) and not isinstance(value.value, bool):
-                value = _or_given(value, given.spelling)
+                value = (
+                    join([value, given]) if record is not None else _or_given(value, f"{param}.{field_name}")
+                )
             else:
                 value = given
             fields.append((field_name, value))
         return RecordV(info.qualname, tuple(fields))
+
+    def _record_type(self, annotation: ir.Expr | None, frame: Frame) -> tuple[str, ir.Class] | None:
+        """The project's record class (a dataclass or named tuple without a constructor of its
+        own) an annotation names, with its module."""
+        if annotation is None:
+            return None
+        cls = self._eval(annotation, frame, PathState())[0]
+        if not isinstance(cls, ClassV):
+            return None
+        info = self._classes.get((cls.module, cls.qualname))
+        if info is None or not info.fields or self._method(cls.module, cls.qualname, "__init__") is not None:
+            return None
+        return cls.module, info
 
     def _block(self, statements: Sequence[ir.Stmt], frame: Frame, state: PathState) -> PathState:
         for index, statement in enumerate(statements):
@@ -1489,6 +1528,14 @@ class Evaluator:
                 if key.split("@")[0] == queue.queue.key
                 for put in made
             ]
+        if all(_is_none(put.payload) is True for put in puts):
+            # Nothing in the project puts work on this queue (a stop sentinel at most): draining
+            # it takes what the project puts on queues handed in from outside, which outside
+            # code wires to it (a drain that runs before those puts runs again after them).
+            outside = self._puts.get(UNPLACED_QUEUE, [])
+            if not outside and frame.thread == MAIN_THREAD:
+                self._starved.setdefault(self._running_root, set()).add(UNPLACED_QUEUE)
+            puts = [*puts, *outside]
         if not puts:
             if frame.thread == MAIN_THREAD:
                 self._starved.setdefault(self._running_root, set()).add(queue.queue.key.split("@")[0])
@@ -2215,6 +2262,20 @@ class Evaluator:
             iterable, state = self._eval(expr.iterable, frame, state)
             iterable = self._members(iterable)
             if (
+                expr.key is None
+                and isinstance(iterable, RecordV)
+                and iterable.type_name != "dict"
+                and 0 < len(iterable.fields) <= _SPELT_RANGE
+            ):
+                # ``(t.tolist() for t in logprobs)`` over a named tuple: an item per field.
+                made = []
+                for _, held in iterable.fields:
+                    scope = replace(frame, env=dict(frame.env))
+                    state = self._assign(expr.target, held, scope, state, expr)
+                    value, state = self._eval(expr.element, scope, state)
+                    made.append(value)
+                return SeqV(tuple(made)), state
+            if (
                 expr.key is not None
                 and isinstance(iterable, SeqV)
                 and 0 < len(iterable.items) <= _SPELT_RANGE
@@ -2248,10 +2309,15 @@ class Evaluator:
             if isinstance(element, (StreamV, EventV)) and count:
                 # ``[torch.cuda.Stream() for _ in range(2)]``: that many distinct streams.
                 return SeqV(tuple(replace(element, key=f"{element.key}#{i}") for i in range(count))), state
-            if all(
-                isinstance(option, (StreamV, EventV, ObjectV, FuncV, QueueV, ClassV, RecordV, SeqV))
-                for option in options(element)
-            ) and (not isinstance(element, SeqV) or isinstance(expr.element, (ir.Seq, ir.Comp))):
+            if all(isinstance(option, (*_HELD_IN_LISTS, SeqV)) for option in options(element)) and (
+                not isinstance(element, SeqV)
+                or isinstance(expr.element, (ir.Seq, ir.Comp))
+                # a list a helper builds of such values (``allocator.batched_allocate(shapes)``)
+                or (
+                    isinstance(expr.element, ir.Call)
+                    and all(isinstance(item, _HELD_IN_LISTS) for item in element.items)
+                )
+            ):
                 # ``[torch.cuda.Stream() for _ in range(n)]``, ``{c.name: c for c in classes}``,
                 # ``[Slot(host=torch.empty(n, pin_memory=True)) for _ in range(k)]``, and a list
                 # of such lists (``[[Slot(...) for key in keys] for layer in layers]``)
@@ -2933,7 +2999,13 @@ class Evaluator:
             state.streams = saved
             return value, state
         if isinstance(callee, Unknown) or (
-            isinstance(callee, ExternalV) and (callee.dotted.endswith("()") or launch_stream is not None)
+            isinstance(callee, ExternalV)
+            and (
+                callee.dotted.endswith("()")
+                or launch_stream is not None
+                # A registered operator (``torch.ops.vllm.reshape_and_cache(...)``): a kernel.
+                or callee.dotted.startswith("torch.ops.")
+            )
         ):
             # Code the project does not show (``self.model.forward(batch, kv)``, an instance of
             # a library's class called: a compiled kernel, a module) may write the buffers it is
@@ -3365,6 +3437,7 @@ class Evaluator:
                 span=call.span,
                 lines=call.lines,
                 form=form,
+                function=f"{frame.module.name}:{frame.stack[-1]}" if frame.stack else frame.module.name,
                 stream=None if current else stream,
                 source_memory=memory_of(source) or Memory.UNKNOWN,
                 destination_memory=memory_of(destination) or Memory.UNKNOWN,
@@ -3728,6 +3801,13 @@ class Evaluator:
                     state.writes.setdefault(
                         f"{_UNPLACED}{param.name}", (BEFORE_PATH, line, f"current@{at.thread}")
                     )
+            used_since = self._used_after_record.get(event.key) if self._reporting else None
+            if used_since and event.key not in state.records and at is not None:
+                # Recorded by an earlier call before kernels of that call used these buffers:
+                # the wait orders nothing after the record (kept as uses before the path began).
+                time = EARLIER_CALL
+                for buffer, stream_key in used_since:
+                    state.reads.setdefault(buffer, (BEFORE_PATH, line, stream_key))
             if recorded_on is not None and recorded_on.key != waiter.key:
                 state.joined = state.joined | {(waiter.key, recorded_on.key, time)}
             if (
@@ -3876,6 +3956,11 @@ def _array_kernel(callee: Value) -> bool:
         and "." not in name
         and name not in ALLOCATORS | LIKE_ALLOCATORS | PINNED_ALLOCATORS | CUPY_NON_COMPUTING
     )
+
+
+# What a comprehension's list holds as distinct values (not buffers, which one allocation
+# site stands for).
+_HELD_IN_LISTS = (StreamV, EventV, ObjectV, FuncV, QueueV, ClassV, RecordV)
 
 
 def _python_work(call: ir.Call, receiver: Value | None, method: str) -> bool:

@@ -34,6 +34,7 @@ from kvguard.lint.evaluator import (
     _RUNS_PER_THREAD_FUNCTION,
     Handled,
 )
+from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Span
 from kvguard.lint.handlers.arrays import ArrayApi
 from kvguard.lint.handlers.handoffs import HandoffApi
@@ -129,6 +130,8 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             self._puts, self._threads = {}, []
             self._called, self._called_in_order = set(), []
             self._constructions = {}  # the reporting pass runs with every field known
+            for (module, cls), init in self._inherited_constructions:
+                self._run_root(init, ObjectV(module, cls))
             for root in [*writers, *roots]:
                 self._run_root_and_instances(root)
             if not reporting:
@@ -169,7 +172,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         self._rerun_starved()
         dependencies = Dependencies(consulted=self._consulted())
         return Analysis(
-            self._carried(self._with_stream_where_known(self.runs)),
+            self._carried(_directed_by_stream(self._with_stream_where_known(self.runs))),
             self._settled(self.host_reads),
             self.failed,
             dependencies,
@@ -393,6 +396,15 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             if cls.rsplit(".", 1)[-1] not in called and (module, f"{cls}.__init__") in self._functions
         }
         roots += sorted(constructors)
+        # A class that inherits its constructor: the base's runs on the generic instance of
+        # the class (its overrides, ``self.init_buffers()``, are the class's own).
+        self._inherited_constructions = sorted(
+            ((module, cls), init)
+            for module, cls in holders
+            if cls.rsplit(".", 1)[-1] not in called
+            and (module, f"{cls}.__init__") not in self._functions
+            and (init := self._method(module, cls, "__init__")) is not None
+        )
         # Likewise a module's lazy initialiser (``global copy_stream; copy_stream = Stream()``)
         # runs first, so that readers of the global see what it makes, not its ``None``.
         initialisers = {
@@ -637,12 +649,38 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             bound = ObjectV(module_name, function.class_name)
         frame = Frame(module, {}, MAIN_THREAD, (), 0, ())
         # What the call leaves running is kept for the object's later calls (``_invoke``).
-        returned, _ = self._invoke(FuncV(module_name, qualname, bound), (), (), PathState(), frame, None)
+        returned, end = self._invoke(FuncV(module_name, qualname, bound), (), (), PathState(), frame, None)
         # Buffers it hands its caller, outside the project, whose kernels use them after the call.
-        for option in options(returned):
-            for held in option.items if isinstance(option, SeqV) else (option,):
-                if isinstance(held, TensorV) and held.key:
-                    self._handed_to_callers.add(held.key)
+        handed = [
+            held
+            for option in options(returned)
+            for held in (option.items if isinstance(option, SeqV) else (option,))
+            if isinstance(held, TensorV) and held.key
+        ]
+        self._handed_to_callers |= {held.key for held in handed}
+        # Not what a value computed from a table of addresses points into: the caller is
+        # handed the result, not those buffers.
+        self._note_used_after_records(end, {held.key for held in handed if not held.address})
+
+    def _note_used_after_records(self, end: PathState, handed: set[str]) -> None:
+        """Buffers kernels used on an event's stream after its last record in this call (and
+        those the call returns, which its caller's kernels use after an event recorded on
+        its current stream): a later call waiting on the event is not ordered behind those."""
+        caller = f"current@{MAIN_THREAD}"
+        for event, (stream, recorded) in end.records.items():
+            on_stream = stream.key if stream is not None else caller
+            if recorded < 0:
+                continue
+            used = {
+                (buffer, on)
+                for uses in (end.reads, end.writes)
+                for buffer, (time, _, on) in uses.items()
+                if time > recorded and on == on_stream and buffer.startswith("alloc@")
+            }
+            if on_stream == caller:
+                used |= {(buffer, caller) for buffer in handed}
+            if used:
+                self._used_after_record.setdefault(event, set()).update(used)
 
     def _run_thread(self, start: ThreadStart) -> None:
         self._budget = _CALLS_PER_ROOT
@@ -693,6 +731,50 @@ _FUNCTION_HANDLERS = (
     PythonApi._builtin_function,
     TensorApi._tensor_function,
 )
+
+
+def _directed_by_stream(runs: list[CopyRun]) -> list[CopyRun]:
+    """Copies whose sides the code places neither of, issued in stream blocks (``with
+    stream:``) where every copy it places in other functions goes one way (host to GPU, or
+    GPU to host): taken to go that way too, where every path to the copy goes that way (not
+    a helper that one block runs for loads and another for stores)."""
+    ways: dict[tuple[str, object], set[tuple[str, tuple[Memory, Memory] | None]]] = {}
+    for run in runs:
+        if run.stream is not None and run.stream.entered_at is not None and run.direction_shown:
+            ways.setdefault((run.stream.key, run.stream.entered_at), set()).add((run.function, _way(run)))
+
+    def way_of(run: CopyRun) -> tuple[Memory, Memory] | None:
+        if run.direction_shown:
+            return _way(run)
+        entered = run.stream.entered_at if run.stream is not None else None
+        placed = ways.get((run.stream.key, entered), set()) if run.stream is not None and entered else set()
+        # Not the copies of its own function: its other branches say nothing of this one.
+        found = {way for function, way in placed if function != run.function}
+        return next(iter(found)) if len(found) == 1 else None
+
+    by_site: dict[tuple[str, Span], set[tuple[Memory, Memory] | None]] = {}
+    for run in runs:
+        by_site.setdefault((run.path, run.span), set()).add(way_of(run))
+    directed = []
+    for run in runs:
+        found = by_site[(run.path, run.span)]
+        unplaced = run.source_memory is Memory.UNKNOWN and run.destination_memory is Memory.UNKNOWN
+        way = next(iter(found)) if len(found) == 1 else None
+        if unplaced and way is not None:
+            source, destination = way
+            run = replace(run, source_memory=source, destination_memory=destination, direction_by_stream=True)
+        directed.append(run)
+    return directed
+
+
+def _way(run: CopyRun) -> tuple[Memory, Memory] | None:
+    """Host to GPU or GPU to host, as far as the copy's sides show; None for neither."""
+    source, destination = run.source_memory, run.destination_memory
+    load = destination is Memory.DEVICE or source is Memory.HOST
+    store = source is Memory.DEVICE or destination is Memory.HOST
+    if load == store:
+        return None
+    return (Memory.HOST, Memory.DEVICE) if load else (Memory.DEVICE, Memory.HOST)
 
 
 def _module_scope(code: ir.ModuleCode, packages: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:

@@ -289,6 +289,9 @@ class Class:
     # Plain class attributes (``Any = 3`` in an ``IntEnum``, ``ORDER = ...``): what the class
     # and its instances read under that name.
     constants: tuple[tuple[str, Expr], ...] = ()
+    # The class an annotated field holds, where its annotation names one (``Optional[T]`` and
+    # ``T | None`` name T).
+    field_types: tuple[tuple[str, Expr], ...] = ()
 
 
 @dataclass

@@ -107,6 +107,7 @@ class ModuleReader:
                         span=self._span(statement.name),
                         defaults=self._field_defaults(statement),
                         constants=self._class_constants(statement),
+                        field_types=self._field_types(statement),
                     )
                 )
                 self._definitions(_suite(statement.body), f"{qualname}.", qualname)
@@ -126,6 +127,19 @@ class ModuleReader:
                     and isinstance(small.targets[0].target, cst.Name)
                 ):
                     found.append((small.targets[0].target.value, self._expr(small.value)))
+        return tuple(found)
+
+    def _field_types(self, node: cst.ClassDef) -> tuple[tuple[str, ir.Expr], ...]:
+        """The class each annotated field holds, where its annotation names one."""
+        found: list[tuple[str, ir.Expr]] = []
+        for statement in _suite(node.body):
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    named = self._expr(_unwrapped_optional(small.annotation.annotation))
+                    if isinstance(named, (ir.Name, ir.Attr)):
+                        found.append((small.target.value, named))
         return tuple(found)
 
     def _field_defaults(self, node: cst.ClassDef) -> tuple[tuple[str, ir.Expr], ...]:
@@ -574,6 +588,23 @@ def _fields(node: cst.ClassDef) -> tuple[str, ...]:
                         if isinstance(first, cst.SimpleString) and isinstance(first.evaluated_value, str):
                             names.append(first.evaluated_value)
     return tuple(names)
+
+
+def _unwrapped_optional(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``Optional[T]`` and ``T | None`` as T; anything else as it is."""
+    if (
+        isinstance(node, cst.Subscript)
+        and _dotted(node.value).rsplit(".", 1)[-1] == "Optional"
+        and len(node.slice) == 1
+        and isinstance(node.slice[0].slice, cst.Index)
+    ):
+        return node.slice[0].slice.value
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+        if isinstance(node.right, cst.Name) and node.right.value == "None":
+            return node.left
+        if isinstance(node.left, cst.Name) and node.left.value == "None":
+            return node.right
+    return node
 
 
 def _suite(body: cst.BaseSuite) -> Sequence[cst.BaseStatement]:

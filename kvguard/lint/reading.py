@@ -348,8 +348,9 @@ def _forget_fields(env: dict[str, Value], target: ir.Expr) -> None:
 
 
 def _hands_out_a_field(function: ir.Function) -> bool:
-    """A method that returns what its object holds (``return self.buffers[self.free.pop()]``):
-    a pool handing out a pinned buffer is where the buffer a copy writes comes from."""
+    """A method that returns what its object holds (``return self.buffers[self.free.pop()]``,
+    or a list it fills with views of a field): a pool handing out a pinned buffer is where the
+    buffer a copy writes comes from."""
     if not function.class_name or not function.params:
         return False
     holder = function.params[0].name
@@ -372,6 +373,18 @@ def _hands_out_a_field(function: ir.Function) -> bool:
                 and value.base.id == holder
             ):
                 from_fields.add(target.id)
+        elif (
+            isinstance(statement, ir.Eval)
+            and isinstance(call := statement.value, ir.Call)
+            and isinstance(call.func, ir.Attr)
+            and call.func.name in ("append", "extend", "insert")
+            and isinstance(call.func.base, ir.Name)
+            and call.args
+        ):
+            # ``views.append(self.buffer.narrow(0, offset, size))``
+            value = _viewed(call.args[-1])
+            if isinstance(value, ir.Attr) and isinstance(value.base, ir.Name) and value.base.id == holder:
+                from_fields.add(call.func.base.id)
     return False
 
 
@@ -661,6 +674,8 @@ _LEFT_PENDING = "<copies left unfinished>"
 
 # The key prefix of writes to a buffer the analysis cannot place, by how its value is spelt.
 _UNPLACED = "unplaced:"
+# The queue standing for every queue handed to the project from outside.
+UNPLACED_QUEUE = "queue from outside"
 
 
 # The key prefix of the default stream taken while a project-made stream was current.

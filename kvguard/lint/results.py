@@ -99,6 +99,11 @@ class CopyRun:
     # The barrier is a wait on an event an earlier call of the entry point made and recorded
     # (the wait's line): it orders nothing the producer did for this call.
     earlier_call_wait: int | None = None
+    # The function the copy is in (module:qualname).
+    function: str = ""
+    # The code places neither side, and every copy it places in the same stream block goes
+    # the one way (a block of loads, or of stores): this copy is taken to go that way.
+    direction_by_stream: bool = False
 
     @property
     def on_side_stream(self) -> bool:
@@ -127,6 +132,9 @@ class CopyRun:
     def direction(self) -> str:
         """The GPU-to-host direction as far as the code shows it."""
         source, destination = self.source_memory, self.destination_memory
+        if self.direction_by_stream:
+            way = "GPU to host" if source is Memory.DEVICE else "host to GPU"
+            return f"{way}, as every copy the code places in its stream block"
         if source is Memory.DEVICE and destination is Memory.HOST:
             return "GPU to host"
         if destination is Memory.HOST:
@@ -140,6 +148,8 @@ class CopyRun:
         """Whether the code places at least one side of the copy. A destination counts only
         when the code chose it and copies into it asynchronously: ``x.cpu()``'s host result is
         the form's, and a blocking copy into a pinned buffer is as often host staging."""
+        if self.direction_by_stream:
+            return True
         chosen = not self.implied_destination and not self.blocking
         destination_shown = chosen and self.destination_memory is not Memory.UNKNOWN
         return self.source_memory is not Memory.UNKNOWN or destination_shown

@@ -10,7 +10,7 @@ from kvguard.lint.api import HOOK_REGISTRATIONS, QUEUES
 from kvguard.lint.evaluator import ANY_BUFFER, Evaluator, Handled
 from kvguard.lint.findings import FlowStep
 from kvguard.lint.pathstate import Frame, PathState, Put, ThreadStart
-from kvguard.lint.reading import EXECUTOR_JOB_AT, _executor_job, _site, _spelling
+from kvguard.lint.reading import EXECUTOR_JOB_AT, UNPLACED_QUEUE, _executor_job, _site, _spelling
 from kvguard.lint.values import (
     UNKNOWN,
     ClassV,
@@ -24,6 +24,7 @@ from kvguard.lint.values import (
     RecordV,
     SeqV,
     StreamV,
+    Unknown,
     Value,
 )
 
@@ -50,6 +51,23 @@ class HandoffApi(Evaluator):
             step = FlowStep(frame.module.path, call.span.line, call.span.column, f"put on {receiver.label}")
             self._handoffs_reached += 1
             self._note_put(receiver, args[0], state.copy(), frame, step)
+            return UNKNOWN, state
+        if (
+            method in ("put", "put_nowait")
+            and isinstance(receiver, Unknown)
+            and receiver.spelling
+            and args
+            and isinstance(args[0], (RecordV, ObjectV))
+            # (not the project's own ``put`` method, on an object it does not place)
+            and not any(f.name == method and f.class_name for f in self._functions.values())
+        ):
+            # A record put on a queue handed in from outside (``self.out_queue.put(chunk)``):
+            # outside code wires it to a queue of the project, which a project thread drains.
+            outside = QueueV(UNPLACED_QUEUE, receiver.spelling)
+            where = f"put on {receiver.spelling}"
+            step = FlowStep(frame.module.path, call.span.line, call.span.column, where)
+            self._handoffs_reached += 1
+            self._note_put(outside, args[0], state.copy(), frame, step)
             return UNKNOWN, state
         if method in ("get", "get_nowait") and isinstance(receiver, QueueV):
             return QueueGetV(receiver), state

@@ -189,7 +189,7 @@ class TensorApi(Evaluator):
             and not isinstance(receiver, ObjectV)
             and not _library_object(receiver)
         ):
-            device = args[0] if args else kwargs.get("device")
+            device = self._as_device(args[0] if args else kwargs.get("device"))
             moved_to = _device_memory(device) if device is not None else None
             if isinstance(device, UnionV) and "dtype" not in kwargs:
                 # ``t.to(x.device)`` where x may be one of several: one place if they agree.
@@ -379,7 +379,10 @@ class TensorApi(Evaluator):
                     Memory.DEVICE, site, last, state
                 ), state  # cupy's arrays live on the device
             like = last in LIKE_ALLOCATORS or last in DATA_CONSTRUCTORS
-            memory = _allocation_memory(args, kwargs, like=like, from_data=last in DATA_CONSTRUCTORS)
+            placed_on = {"device": device} if (device := self._as_device(kwargs.get("device"))) else {}
+            memory = _allocation_memory(
+                args, {**kwargs, **placed_on}, like=like, from_data=last in DATA_CONSTRUCTORS
+            )
             made = self._fresh_buffer(memory, site, last, state)
             if last in DATA_CONSTRUCTORS and memory is Memory.DEVICE:
                 # ``torch.tensor(ids, device="cuda")`` copies the data in on the current stream:

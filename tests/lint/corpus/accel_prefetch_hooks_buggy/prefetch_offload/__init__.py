@@ -1,0 +1,3 @@
+from .hooks import PrefetchOffloadHook, PrefetchedSequential, attach_prefetch_offload
+
+__all__ = ["PrefetchOffloadHook", "PrefetchedSequential", "attach_prefetch_offload"]

@@ -1,0 +1,3 @@
+from .disk_device import TorchDisk
+
+__all__ = ["TorchDisk"]

@@ -1,0 +1,2 @@
+from fs_offload.config import FsOffloadConfig
+from fs_offload.worker import FsOffloadingWorker

@@ -1,0 +1,2 @@
+from simple_offload.connector import SimpleCPUOffloadConnectorWorker
+from simple_offload.worker import SimpleCPUOffloadWorker

@@ -1,0 +1,2 @@
+from kv_cache_manager_v2._common import CacheLevel, CopyTask
+from kv_cache_manager_v2.kv_cache_manager import KVCacheManager, KVCacheManagerConfig
