@@ -567,10 +567,6 @@ KNOWN_GAPS = {
         "a backend class a decorator in another module registers with a factory is not found through the "
         "factory's registry lookup"
     ),
-    "cudart_layer_prefetch_slots_buggy": (
-        "a kernel that reads a buffer after the event a later load waits on was recorded is not taken to "
-        "break that barrier"
-    ),
     "ds_async_grad_swapper_buggy": (
         "a non-blocking copy a method makes into its object's field is not linked to a read of that "
         "buffer by the caller through another object's dict of views"

@@ -345,6 +345,8 @@ class TensorApi(Evaluator):
             return UNKNOWN, self._write(call.args[0], frame, state, call.span)
         if dotted.startswith("torch.") and last in SAME_MEMORY_METHODS and args:
             return view_of(args[0]), state  # ``torch.narrow(t, 0, a, n)`` is ``t.narrow(0, a, n)``
+        if dotted.startswith("torch.") and last == "from_dlpack" and args and isinstance(args[0], TensorV):
+            return view_of(args[0]), state  # the same memory, seen as a torch tensor
         if (
             dotted == "cupy.asarray"
             and args
@@ -410,6 +412,13 @@ class TensorApi(Evaluator):
         tensor_function = (
             dotted == f"torch.{last}" and last not in TORCH_NON_COMPUTING and not last.startswith("is_")
         )
+        if tensor_function or dotted.startswith("torch.nn.functional."):
+            # A kernel on the current stream that reads the GPU buffers it is given (attention
+            # over a prefetched slot): a load into one must wait for it.
+            running = self._running_on(frame, state)
+            for value in args:
+                if isinstance(value, TensorV) and value.key and value.memory is Memory.DEVICE:
+                    state.reads[value.key] = (self._clock, call.span.line, running)
         computed = taint(list(args)) if tensor_function else UNKNOWN
         if isinstance(computed, TensorV):
             # ``torch.argmax(logits, -1)``, ``torch.cat(parts)``: a new tensor computed from
