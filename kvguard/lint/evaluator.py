@@ -3024,7 +3024,12 @@ class Evaluator:
             # A model reads its inputs: a buffer this entry point allocated and filled (the
             # batch it packed) is one, unlike the state it writes (a KV cache it keeps or is given).
             model = launch_stream is None and self._model_call(call, frame)
-            for arg, value in zip(call.args, args, strict=False):
+            given = [
+                *zip(call.args, args, strict=False),
+                # a model's by keyword too (``model.forward(batch, kv_cache=self.kv_pool)``)
+                *((expr, keywords[name]) for name, expr in call.kwargs if model and name in keywords),
+            ]
+            for arg, value in given:
                 # A kernel launched with its arguments in a tuple (cupy's ``kernel(grid, block,
                 # (pages, kv, n))``) may write each.
                 if (isinstance(callee, Unknown) and callee.spelling in _PYTHON_BUILTINS) or inert:
@@ -3352,6 +3357,23 @@ class Evaluator:
             if key and (found := state.writes.get(key))
         ]
         write = max(writes) if writes else None
+        if barrier is None and stream is not None:
+            # No wait on the producer itself, but on a stream that had waited on the stream that
+            # wrote the source, after the write (``default.wait_stream(compute)``, then
+            # ``offload.wait_stream(default)``); for a source whose writer is not shown, on every
+            # stream the project made that kernels write on, where only those do.
+            since = write[0] if write is not None else BEFORE_PATH
+            # (a stream kernels write on: another copy's stream is no producer the rules order
+            # against)
+            writers = (
+                ([write[2]] if write[2] not in self._copy_streams or write[2] in self._kernel_streams else [])
+                if write is not None
+                else sorted(k for k in self._kernel_streams if k not in self._copy_streams)
+                if self._written_only_on_made_streams()
+                else []
+            )
+            if writers and all(_joins_reach(state.joined, key, writer, since) for writer in writers):
+                barrier = since
         made = state.writes.get(f"{_MADE_ON}{'/'.join(frame.stack)}:{source_key}") if source_key else None
         # Computed on this path by work queued on the copy's own stream, and not written since.
         made_on_copy_stream = (
@@ -3640,8 +3662,12 @@ class Evaluator:
                 return True
             if producer.current_of:
                 # The requesting thread's current stream, unless every kernel that writes GPU
-                # memory runs on streams the project made (``with compute:`` around them all).
-                handed = producer.current_of in (MAIN_THREAD, requester)
+                # memory runs on streams the project made (``with compute:`` around them all);
+                # or a thread's own, where that thread launches the kernels (a worker loop that
+                # runs the model's forward).
+                handed = (
+                    producer.current_of in (MAIN_THREAD, requester) or producer.key in self._kernel_streams
+                )
                 return handed and not self._written_only_on_made_streams()
             if producer.key.startswith("opaque:"):
                 return True  # a stream we cannot tell apart from the producer

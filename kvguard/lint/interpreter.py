@@ -368,7 +368,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             self._fallback = start.fallback
             with contextlib.suppress(RecursionError):  # too deep to follow: left unanalysed
                 try:
-                    self._run_thread(start)
+                    self._run_thread_knowing_its_kernels(start)
                 except Exception as error:  # a bug here must not cost the rest of the run
                     self.failed.append(f"thread {start.label}: {type(error).__name__}: {error}")
             self._fallback = False
@@ -681,6 +681,22 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
                 used |= {(buffer, caller) for buffer in handed}
             if used:
                 self._used_after_record.setdefault(event, set()).update(used)
+
+    def _run_thread_knowing_its_kernels(self, start: ThreadStart) -> None:
+        """Run a thread; where it turns out to launch kernels on its own current stream (a
+        worker loop running the model), run it again knowing that: a copy it issued before the
+        first launch was waiting on a producer stream all along."""
+        target = start.target
+        thread = (
+            f"thread running {target.qualname}" if isinstance(target, FuncV) and not start.same_thread else ""
+        )
+        own = f"current@{thread}"
+        launched_before = own in self._kernel_streams
+        runs, reads = len(self.runs), len(self.host_reads)
+        self._run_thread(start)
+        if thread and not launched_before and own in self._kernel_streams:
+            del self.runs[runs:], self.host_reads[reads:]
+            self._run_thread(start)
 
     def _run_thread(self, start: ThreadStart) -> None:
         self._budget = _CALLS_PER_ROOT

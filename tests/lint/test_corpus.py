@@ -308,11 +308,6 @@ KNOWN_GAPS = {
         "a read by the method that later waits on the copy's stream is taken as ordered by a wait the"
         " caller may take, so the host read before `synchronize()` is only uncertain"
     ),
-    "lora_slot_loader_buggy": (
-        "a load stream that also runs a kernel (`scalings[slot].fill_`) is taken as the producer's "
-        "own stream when no kernel write is seen on the current stream (the model reads the slots "
-        "through an unplaced manager)"
-    ),
     "mm_encoder_cache_buggy": (
         "fields set on records reached through a loop variable over a dict's values (`entry.location "
         "= ...`) are not seen on the records the dict holds, so the reload runs only as its own entry"
