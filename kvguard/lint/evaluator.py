@@ -3353,7 +3353,13 @@ class Evaluator:
             buffer_key = f"{_UNPLACED}{source.spelling}"
         writes = [
             found
-            for key in (source_key, buffer_key, ANY_BUFFER, _CALLER_BETWEEN_RESUMPTIONS)
+            for key in (
+                source_key,
+                buffer_key,
+                ANY_BUFFER,
+                # (what the caller touches between calls: not buffers the project allocated)
+                "" if _allocated_here(source) else _CALLER_BETWEEN_RESUMPTIONS,
+            )
             if key and (found := state.writes.get(key))
         ]
         write = max(writes) if writes else None
@@ -3827,6 +3833,11 @@ class Evaluator:
                     state.writes.setdefault(
                         f"{_UNPLACED}{param.name}", (BEFORE_PATH, line, f"current@{at.thread}")
                     )
+                # So did the caller's kernels between the two calls, in the buffers they reach
+                # (the model writing the KV cache the object was given).
+                state.writes.setdefault(
+                    _CALLER_BETWEEN_RESUMPTIONS, (BEFORE_PATH, line, f"current@{at.thread}")
+                )
             used_since = self._used_after_record.get(event.key) if self._reporting else None
             if used_since and event.key not in state.records and at is not None:
                 # Recorded by an earlier call before kernels of that call used these buffers:

@@ -231,7 +231,9 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             for read in reads
         ]
 
-    def _run_root_and_instances(self, key: tuple[str, str], instances: bool = True) -> None:
+    def _run_root_and_instances(
+        self, key: tuple[str, str], instances: bool = True, again: bool = True
+    ) -> None:
         """Run an entry point (and, for a method, once per instance the project constructs,
         with its own fields). The reporting pass runs only those whose collecting run reached
         a copy it records (its own or one an earlier call left unfinished) or handed work to another
@@ -265,6 +267,15 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             self._run_root(key, instance)
         if self._reportable().reports_since(before):
             self._effective.add(key)
+        if (
+            self._reporting
+            and again
+            and any(self._heap_changed.get(k, -1) >= started for k in self._heap_reads)
+        ):
+            # Its run changed a field it reads (a deque of earlier transfers it appends to): its
+            # next call sees the new value, so it runs again.
+            self._run_root_and_instances(key, instances, again=False)
+            return
         if not self._reporting:
             called = self._called_in_order[calls_before:]
             self._collected[key] = (started, self._heap_reads, len(runs), called)
