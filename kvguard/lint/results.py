@@ -152,6 +152,11 @@ class CopyRun:
             return True
         chosen = not self.implied_destination and not self.blocking
         destination_shown = chosen and self.destination_memory is not Memory.UNKNOWN
+        if self.blocking and self.destination_memory is Memory.UNKNOWN:
+            # A blocking copy out of GPU memory into memory the code does not place is most
+            # often GPU to GPU (weights scattered into parameters): a store would ask for
+            # ``non_blocking``.
+            return False
         return self.source_memory is not Memory.UNKNOWN or destination_shown
 
 
