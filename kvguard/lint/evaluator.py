@@ -72,6 +72,7 @@ from kvguard.lint.reading import (
     TRUTH_PREFIX,
     UNPLACED_QUEUE,
     _accepts,
+    _buffer_site,
     _callee_name,
     _carries_handle,
     _comparison_tested,
@@ -1749,7 +1750,7 @@ class Evaluator:
                 and isinstance(value, Unknown)
                 and isinstance(before, Unknown)
             )
-            if (
+            if isinstance(before, TensorV) or (
                 not (isinstance(value, TensorV) and value.key)
                 and not _python_container(container)
                 and not unplaced_store
@@ -2405,7 +2406,21 @@ class Evaluator:
             placed = {memory_of(v) for v in operands} - {None}
             if placed == {Memory.HOST} and not any(_only_addresses(v) for v in operands):
                 return TensorV(Memory.HOST), state  # computed on the CPU now: a new tensor
-            return taint(operands, same_buffer=True), state  # an address plus offsets, or GPU work
+            result = taint(operands, same_buffer=True)  # an address plus offsets, or GPU work
+            # (``+`` and ``*`` also join and repeat lists of pointers: tensor work only where an
+            # operand is a buffer the code knows)
+            sequence_operator = expr.symbol in ("+", "*") and not any(
+                isinstance(v, TensorV) and v.key for v in operands
+            )
+            if (
+                isinstance(result, TensorV)
+                and result.memory is Memory.DEVICE
+                and not any(_only_addresses(v) for v in operands)
+                and not sequence_operator
+                and expr.span is not None
+            ):
+                return self._computed(result, frame, expr, state), state
+            return result, state
         parts = []
         for part in expr.parts:
             value, state = self._eval(part, frame, state)
@@ -3553,6 +3568,16 @@ class Evaluator:
     def _host_waited_on(self, event: Value) -> None:
         if isinstance(event, EventV) and event.key in self._pooled:
             self._pooled_waited = True
+
+    def _computed(
+        self, result: TensorV, frame: Frame, site: ir.Call | ir.Operator, state: PathState
+    ) -> TensorV:
+        """A new GPU tensor computed here (``a @ b``, ``torch.cat(parts)``): a buffer of its own,
+        written now on the stream the work runs on."""
+        key = _buffer_site("made", frame, site)  # type: ignore[arg-type]
+        line = site.span.line if site.span is not None else 0
+        state.writes[key] = (self._clock, line, self._running_on(frame, state))
+        return replace(result, key=key, address=False)
 
     def _fresh_buffer(self, memory: Memory, site: str, allocator: str, state: PathState) -> TensorV:
         """A buffer this entry point allocates: no kernel has read it before its first copy.

@@ -33,6 +33,7 @@ from kvguard.lint.evaluator import (
     _PYTHON_BUILTINS,
     _RUNS_PER_THREAD_FUNCTION,
     Handled,
+    _array_kernel,
 )
 from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Span
@@ -107,6 +108,9 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
             found = handler(self, dotted, last, args, kwargs, call, frame, state)
             if found is not None:
                 return found
+        if _array_kernel(ExternalV(dotted)):
+            # ``cupy.fft.rfft(x)``, ``cupy.log(x)``: a new array computed on the device
+            return self._computed(TensorV(Memory.DEVICE), frame, call, state), state
         result = _opaque_call(last, args, kwargs)
         # What an unmodelled library call returns is still that library's object: its methods
         # are read by name as the device modules' are (``get_accelerator().stream(s)``,

@@ -299,11 +299,6 @@ KNOWN_GAPS = {
         "a blocking `.tolist()` of a tensor the code does not place (the router's output) is taken as a "
         "possible host wait for the kernels that read the slot, so the load is only uncertain"
     ),
-    "hicache_overlap_load_correct": (
-        "the load into the device pool (read through a pool the code does not place, no longer guessed"
-        " to be the host pool's own buffer) is ordered by an event recorded on the stream the controller's"
-        " `producer_stream` property returns, which is not connected to the forward stream the model runs on"
-    ),
     "lmcache_connector_buggy": (
         "a read by the method that later waits on the copy's stream is taken as ordered by a wait the"
         " caller may take, so the host read before `synchronize()` is only uncertain"

@@ -423,6 +423,8 @@ class TensorApi(Evaluator):
         if isinstance(computed, TensorV):
             # ``torch.argmax(logits, -1)``, ``torch.cat(parts)``: a new tensor computed from
             # tensors, where they are (torch needs them on one device).
+            if computed.memory is Memory.DEVICE:
+                return self._computed(computed, frame, call, state), state
             return replace(computed, key="", address=False), state
         if tensor_function and last not in TORCH_NON_TENSOR and any(_unplaced_result(a) for a in args):
             # Over values the code does not place (a model's logits): a tensor, where they are.
