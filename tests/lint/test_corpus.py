@@ -23,6 +23,35 @@ Found = set[tuple[str, int, str]]
 # Projects the analysis does not get right yet, and why. Each is an expected failure that
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
+    # Round 25 (written by helpers who never saw kvguard, after the round 24 changes, half in
+    # the commonest shapes of each family; scored on the analysis as it stood, 0.67 recall and
+    # 0.90 precision over findings, then the changes it prompted: what is left).
+    "hicache_numba_storage_buggy": (
+        "not diagnosed yet: merging queued operations keeps none of their ready and finish "
+        "events, so the load and the backup thread wait on nothing; the merge dropping the "
+        "events is not seen (the analysis keeps the events of the records merged)"
+    ),
+    "flexsched_buggy": (
+        "not diagnosed yet: the new K/V a layer computes reach the store through a holder object "
+        "(`cache_write_buf.store(...)`, then `.pop()`), which loses the tensors' write on the "
+        "compute stream, so the store right after the layer looks ordered by the previous sync"
+    ),
+    "hybridopt_buggy": (
+        "not diagnosed yet: the grads are scaled in place by `torch._foreach_mul_(grads, c)` after "
+        "the event the copy stream waits on was recorded; a fused in-place op over a list of "
+        "tensors is not taken to write them"
+    ),
+    "channelizer_buggy": (
+        "not diagnosed yet: the stream callback that hands the slot to the sink thread is added "
+        "to the compute stream, not the copy stream, so it may run before the copy lands; it is "
+        "registered through a helper's closure (`when_done(stream, fn, arg)` adding a nested "
+        "trampoline), which the analysis may not follow to the queue"
+    ),
+    "eplb_buggy": (
+        "reported at the call of the one-statement wrapper (`_issue_copy(...)`) instead of the "
+        "runtime call inside it, where this project's annotation is; other projects annotate "
+        "such wrappers at their callers"
+    ),
     # Round 24 (written by helpers who never saw kvguard, after the round 23 changes, half in
     # the commonest shapes of each family; scored on the analysis as it stood, 0.69 recall and
     # 0.90 precision over findings, then the changes it prompted: what is left).

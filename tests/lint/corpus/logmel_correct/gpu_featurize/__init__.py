@@ -1,0 +1,4 @@
+from .featurizer import LogMelFeaturizer
+from .settings import FeaturizerSettings
+
+__all__ = ["FeaturizerSettings", "LogMelFeaturizer"]

@@ -1,0 +1,7 @@
+import cupy
+import numpy
+
+
+def download_async(src: cupy.ndarray, out: numpy.ndarray,
+                   stream: cupy.cuda.Stream) -> numpy.ndarray:
+    return cupy.asnumpy(src, stream=stream, out=out, blocking=False)
