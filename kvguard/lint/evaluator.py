@@ -216,9 +216,17 @@ class Evaluator:
     along every path, expressions to abstract values, calls dispatched to project code or to
     the API handlers, and the bookkeeping of copies, streams and host reads."""
 
-    def __init__(self, modules: Iterable[ModuleEntry], taught: AnalysisSettings | None = None) -> None:
+    def __init__(
+        self,
+        modules: Iterable[ModuleEntry],
+        taught: AnalysisSettings | None = None,
+        project_modules: frozenset[str] = frozenset(),
+    ) -> None:
+        """``project_modules``: the names of every Python module of the project, read or not."""
         self._taught = taught or AnalysisSettings()
         self._modules = {m.name: m for m in modules}
+        self._packages = frozenset(name.split(".")[0] for name in self._modules)
+        self._project_modules = project_modules | frozenset(self._modules)
         # Looked up through dicts that note what the runs consult (kvguard.lint.dependencies),
         # with the module-level units they read (a name's binding, the imports, the body).
         self._functions: NotingDict[tuple[str, str], ir.Function] = NotingDict()
@@ -759,6 +767,16 @@ class Evaluator:
                 if passed.spelling:
                     self._accelerator_devices.add(passed.spelling)
         return env
+
+    def _own_extension(self, dotted: str) -> bool:
+        """A function of a module under one of the project's packages that is not one of its
+        Python files (a compiled extension it builds)."""
+        module, _, _ = dotted.rpartition(".")
+        if not module or module.split(".")[0] not in self._packages:
+            return False
+        return module not in self._project_modules and not any(
+            name.startswith(f"{module}.") for name in self._project_modules
+        )
 
     def _as_device(self, value: Value | None) -> Value | None:
         """A device value, an accelerator's where the code also makes a stream on it."""
@@ -3018,8 +3036,11 @@ class Evaluator:
             and (
                 callee.dotted.endswith("()")
                 or launch_stream is not None
-                # A registered operator (``torch.ops.vllm.reshape_and_cache(...)``): a kernel.
+                # A registered operator (``torch.ops.vllm.reshape_and_cache(...)``), or a function
+                # of the project's own compiled extension (``lmcache.device_ops``, no Python
+                # file): a kernel.
                 or callee.dotted.startswith("torch.ops.")
+                or self._own_extension(callee.dotted)
             )
         ):
             # Code the project does not show (``self.model.forward(batch, kv)``, an instance of

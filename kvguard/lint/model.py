@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator
 from functools import cached_property
 
@@ -13,6 +14,9 @@ from kvguard.lint.ir import Const, ModuleCode
 from kvguard.lint.pathstate import ModuleEntry, ModuleNames
 from kvguard.lint.results import Analysis, CopyRun, HostRead
 from kvguard.lint.suppressions import SuppressionUse
+
+# The entry of a result's dependencies standing for the project's module listing.
+_PROJECT_FILES = "<project files>"
 
 
 class ProjectModel:
@@ -61,6 +65,11 @@ class ProjectModel:
         result, where it holds for these files)."""
         modules = self._modules()
         shapes = {name: (s.path, s.code_digest, s.shape) for name, s in modules.items()}
+        # Which modules the project has at all (read or not) tells its own compiled extensions
+        # from its Python files: a result holds for the same set.
+        project_modules = frozenset(self._module_names())
+        listing = hashlib.blake2b("\n".join(sorted(project_modules)).encode(), digest_size=12).hexdigest()
+        shapes[_PROJECT_FILES] = ("", listing, listing)
         earlier = self._earlier
         if earlier is not None and still_holds(
             earlier.dependencies, self._fingerprint, shapes, lambda name: self._code(modules[name])
@@ -73,11 +82,18 @@ class ProjectModel:
             for name, summary in modules.items()
             if (code := self._code(summary)) is not None
         ]
-        result = Interpreter(entries, self._analysis).run()
+        result = Interpreter(entries, self._analysis, project_modules).run()
         result.dependencies.fingerprint = self._fingerprint
-        result.dependencies.modules = {name: shapes[name] for name in (entry.name for entry in entries)}
+        result.dependencies.modules = {
+            name: shapes[name] for name in (*(entry.name for entry in entries), _PROJECT_FILES)
+        }
         self.analysed = True
         return result
+
+    def _module_names(self) -> list[str]:
+        """The module name of every file of the run, parsed or not."""
+        module_name = ModuleNames()
+        return [module_name(summary.path) for summary in self.summaries]
 
     def _modules(self) -> dict[str, FileSummary]:
         """The parsed files by module name."""
