@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from kvguard.lint.facts import ORDER_ANY, ORDER_DURING_API_CALL, ORDER_NAMES, ORDER_STREAM, SourceOrder
+from kvguard.lint.facts import (
+    ORDER_ANY,
+    ORDER_DURING_API_CALL,
+    ORDER_NAMES,
+    ORDER_STREAM,
+    Memory,
+    SourceOrder,
+)
 from kvguard.lint.findings import Edit, Finding, Fix, FlowStep
 from kvguard.lint.model import ProjectModel
 from kvguard.lint.results import CopyRun
@@ -171,12 +178,19 @@ class OutOfOrderSourceRead(Rule):
         by_copy: dict[tuple[str, int, int], list[tuple[CopyRun, SourceOrder]]] = {}
         stores: dict[tuple[str, int, int], list[SourceOrder]] = {}
         loads: dict[tuple[str, int, int], list[CopyRun]] = {}
+        # Location hints that vary with the copy (a device source on some attributes, a host
+        # source on others) say which way each copy goes; one hint used for every copy (load
+        # attributes reused for stores) says nothing of a given copy.
+        hints_vary = any(run.source_hint is Memory.DEVICE for run in model.copy_runs)
         for run in model.copy_runs:
             order = run.order
             if order is None or order.value not in (ORDER_DURING_API_CALL, ORDER_ANY):
                 continue
             site = (order.path, order.span.line, order.span.column)
-            if not run.may_read_device:
+            hinted_host = (
+                hints_vary and run.source_hint is Memory.HOST and run.source_memory is Memory.UNKNOWN
+            )
+            if not run.may_read_device or hinted_host:
                 loads.setdefault(site, []).append(run)
             elif not run.host_synced:
                 by_copy.setdefault((run.path, run.span.line, run.span.column), []).append((run, order))

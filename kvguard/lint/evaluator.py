@@ -184,7 +184,7 @@ _MAX_OVERRIDES = 4
 _SPELT_RANGE = 8
 # Builtins whose results the analysis reads (a dict display is lowered to a ``dict`` call).
 _PYTHON_BUILTINS = frozenset(dir(builtins))
-_BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict", "vars"})
+_BUILTINS = frozenset({"int", "getattr", "zip", "list", "tuple", "len", "dict", "vars", "isinstance"})
 
 
 # What an API handler gives for a call it models; None for one it leaves to the others.
@@ -3329,9 +3329,11 @@ class Evaluator:
         asynchronous: bool = True,
         implied_destination: bool = False,
         site: tuple[str, ir.Call] | None = None,
+        source_hint: Memory = Memory.UNKNOWN,
     ) -> PathState:
         """A copy launch; ``written`` names the destination buffer (identity, spelling) for host
-        reads; ``site``: where the copy is spelt, if not at ``call`` (file, call)."""
+        reads; ``site``: where the copy is spelt, if not at ``call`` (file, call);
+        ``source_hint``: where its copy attributes say the source lives."""
         path, call = site or (frame.module.path, call)
         copy_stream = stream.key if stream is not None else f"current@{frame.thread}"
         self._copies_reached += 1
@@ -3502,6 +3504,7 @@ class Evaluator:
                 lines=call.lines,
                 form=form,
                 function=f"{frame.module.name}:{frame.stack[-1]}" if frame.stack else frame.module.name,
+                source_hint=source_hint,
                 stream=None if current else stream,
                 source_memory=memory_of(source) or Memory.UNKNOWN,
                 destination_memory=memory_of(destination) or Memory.UNKNOWN,

@@ -101,6 +101,8 @@ class CopyRun:
     earlier_call_wait: int | None = None
     # The function the copy is in (module:qualname).
     function: str = ""
+    # Where the copy's attributes hint the source lives (``srcLocHint``), if they do.
+    source_hint: Memory = Memory.UNKNOWN
     # The code places neither side, and every copy it places in the same stream block goes
     # the one way (a block of loads, or of stores): this copy is taken to go that way.
     direction_by_stream: bool = False

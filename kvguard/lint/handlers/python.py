@@ -128,6 +128,16 @@ class PythonApi(Evaluator):
         state: PathState,
     ) -> Handled:
         """Built-ins and wrappers that pass on what they are given."""
+        if (
+            dotted == "isinstance"
+            and len(args) == 2
+            and isinstance(args[0], SeqV)
+            and isinstance(args[1], ExternalV)
+            and args[1].dotted in ("tuple", "list")
+        ):
+            # ``result if isinstance(result, tuple) else (result,)`` over a binding's
+            # ``(err, handle)``: the sequence the code made or was given is one.
+            return ConstV(True, "isinstance", frame.module.path, None), state
         if dotted in PYTHON_FACTS:
             return UNKNOWN, state  # ``len(ptrs)``: a fact about the argument, not its memory
         if dotted == "object" and not args and not kwargs:

@@ -143,7 +143,7 @@ class RawCopyApi(Evaluator):
             # A batch copy's location hints place a destination the pointers do not. Not its
             # source: attributes made for loads and reused for stores (their ANY order then
             # reading the GPU) are the hazard KVG002 looks for.
-            hinted = _destination_hint([*args, *kwargs.values()])
+            hinted = _location_hint([*args, *kwargs.values()], "dstLocHint")
             if hinted is not None and memory_of(destination) in (None, Memory.UNKNOWN):
                 destination = TensorV(hinted, _buffer_key(destination))
         order = _order_in(list(kwargs.items()))
@@ -176,7 +176,18 @@ class RawCopyApi(Evaluator):
         site = frame.copy_site if isinstance(call.func, ir.Name) or frame.wraps_copy else None
         for one in streams:
             state = self._copy(
-                call, api, frame, state, one, source, destination, "", order, written=written, site=site
+                call,
+                api,
+                frame,
+                state,
+                one,
+                source,
+                destination,
+                "",
+                order,
+                written=written,
+                site=site,
+                source_hint=_location_hint([*args, *kwargs.values()], "srcLocHint") or Memory.UNKNOWN,
             )
         return UNKNOWN, state
 
@@ -204,16 +215,16 @@ def _buffers_in(value: Value, depth: int = 0) -> list[TensorV]:
     return [buffer for part in parts for buffer in _buffers_in(part, depth + 1)]
 
 
-def _destination_hint(values: list[Value], depth: int = 0) -> Memory | None:
-    """Where copy attributes among call arguments hint the destination lives
-    (``dstLocHint.type``); None where none does, or the attributes of several copies disagree."""
+def _location_hint(values: list[Value], field: str, depth: int = 0) -> Memory | None:
+    """Where copy attributes among call arguments hint a side lives (``field``: ``srcLocHint``
+    or ``dstLocHint``); None where none does, or the attributes of several copies disagree."""
     found: set[Memory] = set()
     for value in values:
         for option in options(value):
             if isinstance(option, SeqV) and depth < 2:
-                inner = _destination_hint(list(option.items), depth + 1)
+                inner = _location_hint(list(option.items), field, depth + 1)
                 found |= {inner} if inner is not None else set()
-            hint = option.get("dstLocHint") if isinstance(option, RecordV) else None
+            hint = option.get(field) if isinstance(option, RecordV) else None
             kind = hint.get("type") if isinstance(hint, RecordV) else None
             memory = _location_memory(kind) if kind is not None else None
             if memory is not None:
