@@ -1,0 +1,2 @@
+from .config import CacheTransceiverConfig
+from .transceiver import KvCacheTransceiver

@@ -1,0 +1,3 @@
+from srt_hicache.cache_controller import HiCacheController
+from srt_hicache.hiradix_cache import HiRadixCache
+from srt_hicache.memory_pool_host import MHATokenToKVPoolHost

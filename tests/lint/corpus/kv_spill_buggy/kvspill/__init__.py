@@ -1,0 +1,4 @@
+from .disk import DiskKVStore
+from .settings import SpillSettings
+
+__all__ = ["DiskKVStore", "SpillSettings"]

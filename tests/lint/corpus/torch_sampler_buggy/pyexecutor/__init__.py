@@ -1,0 +1,2 @@
+from .py_executor import PyExecutor, PyTorchConfig
+from .sampler import SampleState, TorchSampler
