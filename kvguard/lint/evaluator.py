@@ -226,7 +226,13 @@ class Evaluator:
         self._taught = taught or AnalysisSettings()
         self._modules = {m.name: m for m in modules}
         self._packages = frozenset(name.split(".")[0] for name in self._modules)
-        self._project_modules = project_modules | frozenset(self._modules)
+        # Every module of the project and every package above one (``pkg`` and ``pkg.sub``).
+        self._project_modules = frozenset(
+            ".".join(parts[:end])
+            for name in project_modules | frozenset(self._modules)
+            for parts in (name.split("."),)
+            for end in range(1, len(parts) + 1)
+        )
         # Looked up through dicts that note what the runs consult (kvguard.lint.dependencies),
         # with the module-level units they read (a name's binding, the imports, the body).
         self._functions: NotingDict[tuple[str, str], ir.Function] = NotingDict()
@@ -774,9 +780,7 @@ class Evaluator:
         module, _, _ = dotted.rpartition(".")
         if not module or module.split(".")[0] not in self._packages:
             return False
-        return module not in self._project_modules and not any(
-            name.startswith(f"{module}.") for name in self._project_modules
-        )
+        return module not in self._project_modules
 
     def _as_device(self, value: Value | None) -> Value | None:
         """A device value, an accelerator's where the code also makes a stream on it."""

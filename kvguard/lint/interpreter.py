@@ -511,8 +511,7 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         each closed over callers, by called name."""
         callers: dict[str, set[tuple[str, str]]] = {}
         seeds, weak = [], []
-        packages = frozenset(name.split(".")[0] for name in self._modules)
-        scopes = {name: _module_scope(module.code, packages) for name, module in self._modules.items()}
+        scopes = {name: _module_scope(module.code, self._packages) for name, module in self._modules.items()}
         # Module constants that spell what the gate knows (``COPY_ATTRIBUTES = {"store":
         # {"srcAccessOrder": ...Any}}``): a function reading one matters as if it spelled it.
         seed_constants = {
