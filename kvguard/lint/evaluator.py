@@ -3602,7 +3602,7 @@ class Evaluator:
     ) -> TensorV:
         """A new GPU tensor computed here (``a @ b``, ``torch.cat(parts)``): a buffer of its own,
         written now on the stream the work runs on."""
-        key = _buffer_site("made", frame, site)  # type: ignore[arg-type]
+        key = _buffer_site("made", frame, site)
         line = site.span.line if site.span is not None else 0
         state.writes[key] = (self._clock, line, self._running_on(frame, state))
         return replace(result, key=key, address=False)

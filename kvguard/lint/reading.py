@@ -643,14 +643,14 @@ def _read_spelling(expr: ir.Expr) -> str:
     return f"{spelt}[...]" if spelt and indexed else spelt
 
 
-def _buffer_site(kind: str, frame: Frame, call: ir.Call) -> str:
+def _buffer_site(kind: str, frame: Frame, call: ir.Call | ir.Operator) -> str:
     """A buffer's identity: where it is made, and through which calls (a helper that makes
     buffers makes a different one for each caller)."""
     through = "".join(f"<{step.path}:{step.line}" for step in frame.flow)
     return f"{kind}@{_site(frame, call)}{through}"
 
 
-def _site(frame: Frame, call: ir.Call) -> str:
+def _site(frame: Frame, call: ir.Call | ir.Operator) -> str:
     """Where a call is: two streams or queues made on one line are two objects."""
     return f"{frame.module.path}:{call.span.line}:{call.span.column}"
 

@@ -174,6 +174,7 @@ class RawCopyApi(Evaluator):
         written = _written(self._identity(destination, spelled, frame), spelled) if spelled else ("", "")
         # Called through a name a caller handed in: the copy is spelt at that caller's call.
         site = frame.copy_site if isinstance(call.func, ir.Name) or frame.wraps_copy else None
+        source_hint = _location_hint([*args, *kwargs.values()], "srcLocHint") or Memory.UNKNOWN
         for one in streams:
             state = self._copy(
                 call,
@@ -187,7 +188,7 @@ class RawCopyApi(Evaluator):
                 order,
                 written=written,
                 site=site,
-                source_hint=_location_hint([*args, *kwargs.values()], "srcLocHint") or Memory.UNKNOWN,
+                source_hint=source_hint,
             )
         return UNKNOWN, state
 
