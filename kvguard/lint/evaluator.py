@@ -180,6 +180,8 @@ _RUNS_PER_THREAD_FUNCTION = 8
 # A method called on an unplaced object runs in each project class that defines it, up to
 # this many (beyond, the name is too common to tell which).
 _MAX_OVERRIDES = 4
+# What a field guessed by name holds that a read of it uses.
+_HANDLES = (TensorV, StreamV, EventV, QueueV)
 # ``range(n)`` with a constant n up to this is read as its elements (two streams in turn).
 _SPELT_RANGE = 8
 # Builtins whose results the analysis reads (a dict display is lowered to a ``dict`` call).
@@ -1820,6 +1822,8 @@ class Evaluator:
             values.append(value)
             if _opens_paths(value):
                 self._changed(key)
+            if any(isinstance(option, QueueV) for option in options(value)):
+                self._changed(_handles_of(key))
 
     def _changed(self, key: tuple[str, str, str]) -> None:
         """A field or global changed in the entry point now running (the last one numbered)."""
@@ -1869,6 +1873,13 @@ class Evaluator:
         """What was assigned to a field or global so far (noting that the running entry point
         read it)."""
         self._heap_reads.add(key)
+        return self._heap.get(key, [])
+
+    def _stored_handles(self, key: tuple[str, str, str]) -> list[Value]:
+        """What was assigned to a field, for a read that uses only the handles among it (a
+        field guessed by name on an object the code does not place): a later value opens new
+        paths to such a read only if it is a queue, so only that reruns the reader."""
+        self._heap_reads.add(_handles_of(key))
         return self._heap.get(key, [])
 
     def _identity(self, value: Value, expr: ir.Expr | None, frame: Frame) -> str:
@@ -2678,13 +2689,14 @@ class Evaluator:
         if isinstance(base, Unknown):
             owners = self._field_owners.get(name, set())
             if 1 <= len(owners) <= _MAX_OVERRIDES:
-                stored = [v for module, cls in sorted(owners) for v in self._stored((module, cls, name))]
-                handles = (TensorV, StreamV, EventV, QueueV)
-                held: list[Value] = [v for v in stored if isinstance(v, handles)]
+                stored = [
+                    v for module, cls in sorted(owners) for v in self._stored_handles((module, cls, name))
+                ]
+                held: list[Value] = [v for v in stored if isinstance(v, _HANDLES)]
                 holders = {
                     owner
                     for owner in owners
-                    if any(isinstance(v, handles) for v in self._stored((*owner, name)))
+                    if any(isinstance(v, _HANDLES) for v in self._stored_handles((*owner, name)))
                 }
                 if held and holders == owners:
                     # What every class that has this field keeps in it (a guess).
@@ -4514,3 +4526,8 @@ def _wraps_a_raw_copy(function: ir.Function) -> bool:
         isinstance(arg, (ir.Name, ir.Attr, ir.Const))
         for arg in (*copies[0].args, *(v for _, v in copies[0].kwargs))
     )
+
+
+def _handles_of(key: tuple[str, str, str]) -> tuple[str, str, str]:
+    """The heap key a read of only a field's handles notes (``_stored_handles``)."""
+    return (key[0], key[1], f"{key[2]} (handles)")
