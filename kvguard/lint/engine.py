@@ -32,6 +32,8 @@ from kvguard.lint.suppressions import apply_suppressions, suppression_uses
 
 # Below this many files to parse, a process pool costs more than it saves.
 _PARALLEL_THRESHOLD = 16
+# How many imports deep the definitions a parsed file uses are followed.
+_DEFINITION_DEPTH = 3
 
 # A run makes millions of small objects (parse trees, lowered code, interpreter values) and
 # few cycles; at CPython's default thresholds the cyclic collector runs every 700 allocations.
@@ -362,6 +364,24 @@ def _summaries(
     # below may want others of theirs.
     stubs = {index: unparsed for index in used if (unparsed := results[index]) is not None}
     _parse_for_names(used, "defines", candidates, results, cache, jobs, progress, sources)
+    # And what those definitions use from further modules (a helper the parsed one calls,
+    # defined in a third module), a few imports deep.
+    used = dict(used)
+    reading = set(used)
+    for _ in range(_DEFINITION_DEPTH):
+        further: dict[int, frozenset[str]] = {}
+        for index, names in _definitions_used(candidates, results, readers=reading, stubs=stubs).items():
+            if not names <= used.get(index, frozenset()):
+                further[index] = names | used.get(index, frozenset())
+                if index in stubs:
+                    results[index] = stubs[index]  # parsed again, for more of its definitions
+                elif (unparsed := results[index]) is not None:
+                    stubs[index] = unparsed
+        if not further:
+            break
+        _parse_for_names(further, "defines", candidates, results, cache, jobs, progress, sources)
+        used.update(further)
+        reading = set(further)
     # Records a parsed file builds from another module (a result type it returns): their
     # importers handle what it returns.
     more = {

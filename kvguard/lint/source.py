@@ -80,7 +80,9 @@ def summarize(
         return _unparsed(summary, text)  # nothing here calls or defines what others need
     summary.parsed = True
     _parse_into(summary, text, selection)
-    summary.uses = _uses(text)
+    # A file read for some definitions uses what those definitions use (the helper they call
+    # from a third module), not what the rest of it imports.
+    summary.uses = _uses("\n".join(piece for _, piece in selection.wanted) if definitions else text)
     if summary.code is not None:
         summary.code_digest = hashlib.blake2b(serial.dumps(summary.code), digest_size=16).hexdigest()
         summary.shape = module_shape(summary.code)

@@ -45,6 +45,7 @@ from kvguard.lint.values import (
     UnionV,
     Unknown,
     Value,
+    join,
 )
 
 
@@ -122,19 +123,22 @@ class StreamApi(Evaluator):
             # ``for s in streams: s.wait_stream(cur)``: each stream the loop can name waits (or
             # records: ``pool.pop() if pool else Stream()``); ``e.wait(s)`` with e one of several
             # events (a method some classes override).
-            synced_before, syncs = state.synced, []
+            synced_before, syncs, made = state.synced, [], []
             for option in receiver.options:
                 if isinstance(option, (StreamV, EventV)):
                     found = self._special(call, method, option, callee, args, kwargs, frame, state)
                     if found is not None:
                         syncs.append(found[1].synced != synced_before)
                         state = found[1]
+                        made.append(found[0])
             if method == "synchronize" and any(syncs) and not all(syncs):
                 # One of several streams (``Stream() if overlap else current_stream()``): the host
                 # waits for the producer only where the choice was the producer's stream.
                 why = f"`{_spelling(call.func)}()` may synchronize another stream"
                 state.maybe_synced = (self._clock, why)
                 state.synced = synced_before
+            if method == "record_event" and made:
+                return join(made), state  # the event, recorded on whichever stream it is
             return UNKNOWN, state
         if method == "use" and isinstance(receiver, StreamV) and not args:
             # cupy: ``stream.use()`` makes the stream the thread's current one until another is

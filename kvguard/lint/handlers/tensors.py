@@ -300,6 +300,11 @@ class TensorApi(Evaluator):
         if last in HOST_READ_FUNCTIONS:
             for value, expr in given:
                 self._host_read(value, expr, f"`{last}()`", call, frame, state)
+        if dotted == f"torch.{last}" and last in HOST_COMPUTE_METHODS:
+            # ``torch.isfinite(pinned)`` computes on the CPU at once, as ``pinned.isfinite()``.
+            for value, expr in given:
+                if memory_of(value) is Memory.HOST:
+                    self._host_read(value, expr, f"`{dotted}()`", call, frame, state)
         read_at = {"ctypes.string_at": 0, "ctypes.memmove": 1}.get(dotted)
         pointer = args[read_at] if read_at is not None and len(args) > read_at else None
         if read_at is not None and isinstance(pointer, TensorV):
