@@ -38,7 +38,7 @@ from kvguard.lint.evaluator import (
 from kvguard.lint.facts import Memory
 from kvguard.lint.findings import Span
 from kvguard.lint.handlers.arrays import ArrayApi
-from kvguard.lint.handlers.handoffs import HandoffApi
+from kvguard.lint.handlers.handoffs import FUTURE, HandoffApi
 from kvguard.lint.handlers.python import PythonApi
 from kvguard.lint.handlers.raw_copies import RawCopyApi
 from kvguard.lint.handlers.streams import StreamApi
@@ -59,7 +59,18 @@ from kvguard.lint.reading import (
     _spelling,
 )
 from kvguard.lint.results import MAIN_THREAD, Analysis, CopyRun, Dependencies, HostRead
-from kvguard.lint.values import UNKNOWN, ExternalV, FuncV, LambdaV, ObjectV, SeqV, TensorV, Value, options
+from kvguard.lint.values import (
+    UNKNOWN,
+    ExternalV,
+    FuncV,
+    LambdaV,
+    ObjectV,
+    RecordV,
+    SeqV,
+    TensorV,
+    Value,
+    options,
+)
 
 # Host waits for the device, a stream or an event, by name.
 _HOST_WAITS = DEVICE_SYNCS | STREAM_SYNCS | EVENT_SYNCS
@@ -739,7 +750,13 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         caller = Frame(module, {}, thread, start.flow, 0, ())
         if isinstance(start.initializer, FuncV):
             _, state = self._invoke(start.initializer, start.initializer.partial, (), state, caller, None)
-        self._invoke(target, (*target.partial, *start.arguments), (), state, caller, None)
+        _, state = self._invoke(target, (*target.partial, *start.arguments), (), state, caller, None)
+        future = RecordV(FUTURE, ())
+        for callback in start.callbacks:
+            if isinstance(callback, FuncV):
+                _, state = self._invoke(callback, (*callback.partial, future), (), state, caller, None)
+            elif isinstance(callback, LambdaV):
+                _, state = self._call_lambda(callback, (future,), state, caller, None)
 
 
 # The API handlers, in the order they are tried (made once, not per call: this is the hot path).

@@ -375,6 +375,10 @@ class ThreadStart:
     same_thread: bool = False
     # What the thread runs before the target (a thread pool's ``initializer``).
     initializer: Value | None = None
+    # Where the job was handed over, and what runs after it on its thread, given its future
+    # (``future.add_done_callback(fn)``).
+    site: str = ""
+    callbacks: list[Value] = field(default_factory=list)
 
 
 class ModuleNames:

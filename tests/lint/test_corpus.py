@@ -642,9 +642,6 @@ KNOWN_GAPS = {
         "a helper returning a numpy memmap on one branch and a field that holds a GPU tensor on another: "
         "the host-to-host copy into the memmap is read as a load into GPU memory"
     ),
-    "lmc_store_done_callback_buggy": (
-        "`Future.add_done_callback` is not followed: the callback does not run after the job, with its state"
-    ),
     "mcore_ctx_spill_post_init_buggy": (
         "an event recorded by another entry point of the object after the producer's last write is not "
         "taken as a barrier where a second entry point waits on it"

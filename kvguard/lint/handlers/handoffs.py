@@ -88,6 +88,7 @@ class HandoffApi(Evaluator):
             target, arguments = handed
             step = FlowStep(frame.module.path, call.span.line, call.span.column, f"hands {method} a job")
             initializer = receiver.get("initializer") if isinstance(receiver, RecordV) else None
+            site = _site(frame, call)
             self._threads.append(
                 ThreadStart(
                     target,
@@ -97,8 +98,24 @@ class HandoffApi(Evaluator):
                     method,
                     self._fallback,
                     initializer=initializer,
+                    site=site,
                 )
             )
+            if method == "submit":
+                return RecordV(FUTURE, (("job", ConstV(site, site, frame.module.path, call.span)),)), state
+            return UNKNOWN, state
+        if (
+            method == "add_done_callback"
+            and isinstance(receiver, RecordV)
+            and receiver.type_name == FUTURE
+            and args
+        ):
+            # Run on the worker thread once the job returns, in the state it left (its copies
+            # still in flight unless it waited for them).
+            job = receiver.get("job")
+            for start in self._threads:
+                if isinstance(job, ConstV) and start.site == job.value:
+                    start.callbacks.append(args[0])
             return UNKNOWN, state
         if method == "start" and not args and isinstance(receiver, ObjectV) and not isinstance(callee, FuncV):
             run = self._method(receiver.module, receiver.qualname, "run")
@@ -246,11 +263,18 @@ class HandoffApi(Evaluator):
         return None
 
 
+# The record standing for the future ``pool.submit(...)`` returns.
+FUTURE = "Future"
+
 # Stream methods that run a host function once the stream's queued work is done.
 _STREAM_CALLBACKS = ("add_callback", "launch_host_func")
 
 # Hand-offs whose result the caller awaits (``submit`` returns a future it may never wait on).
 _AWAITED_JOBS = ("run_in_executor", "to_thread")
+
+
+def _future(value: Value | None) -> bool:
+    return isinstance(value, RecordV) and value.type_name == FUTURE
 
 
 def _worker_wait(method: str, receiver: Value | None, call: ir.Call) -> ir.Expr | None:
