@@ -95,6 +95,7 @@ from kvguard.lint.reading import (
     _keyed_spelling,
     _label_streams,
     _local_name,
+    _made_site,
     _merge_names,
     _narrowed,
     _opaque_call,
@@ -106,7 +107,6 @@ from kvguard.lint.reading import (
     _read_spelling,
     _root_expr,
     _root_spelling,
-    _site,
     _small_range,
     _spelling,
     _stream_context,
@@ -424,6 +424,9 @@ class Evaluator:
             tuple[str, str], tuple[int, set[tuple[str, str, str]], int, list[tuple[str, str]]]
         ] = {}
         self._heap_changed: dict[tuple[str, str, str], int] = {}
+        # How many times each instance's field was set (a path's own assignment holds only
+        # until the next).
+        self._field_writes: dict[tuple[str, str, str], int] = {}
         self._clock = 0
         # The names of the project's classes that other project classes derive from.
         self._derived: set[str] | None = None
@@ -527,6 +530,12 @@ class Evaluator:
             # So does any other method of such a class that sets a field of its object
             # (``swap_in`` taking buffers from a pool that ``swap_out`` copies into).
             and not ((func.module, function.class_name) in self._reach_classes and self._sets_own_fields(key))
+            # And a method of any class that keeps a buffer it is given (a holder's
+            # ``store((k, v))``): the path reads that buffer back there.
+            and not (
+                any(memory_of(value) is not None for value in (*args, *(v for _, v in kwargs)))
+                and self._sets_own_fields(key)
+            )
         ):
             # It names nothing that matters, and no side stream or copy thread runs it.
             return taint([*args, *(v for _, v in kwargs)]), state
@@ -1681,6 +1690,9 @@ class Evaluator:
                             self._changed(key)
                     chain[target.name] = (value, self._arms)
                 self._remember_field(holder, target.name, value)
+                if holder.site:
+                    assigned = _field_key(holder, target.name)
+                    state.fields[assigned] = (value, self._field_writes[assigned])
                 if isinstance(statement, ir.Assign) and _has_none_branch(statement.value):
                     # ``self.stream = Stream() if on_cuda else None``: the field may hold None.
                     self._remember_field(holder, target.name, ConstV(None, "None", frame.module.path, None))
@@ -1812,7 +1824,9 @@ class Evaluator:
                 self._field_streams.setdefault((holder.module, holder.qualname), set()).add(option.key)
         self._remember((holder.module, holder.qualname, name), value)
         if holder.site:
-            self._remember((holder.module, f"{holder.qualname}@{holder.site}", name), value)
+            instance = _field_key(holder, name)
+            self._remember(instance, value)
+            self._field_writes[instance] = self._field_writes.get(instance, 0) + 1
 
     def _remember(self, key: tuple[str, str, str], value: Value) -> None:
         """An attribute or module global assigned somewhere: readers anywhere may see it."""
@@ -2229,6 +2243,13 @@ class Evaluator:
             base, state = self._eval(expr.base, frame, state)
             if isinstance(expr.base, ir.Name) and f"{expr.base.id}.{expr.name}" in frame.env:
                 return frame.env[f"{expr.base.id}.{expr.name}"], state
+            if isinstance(base, ObjectV) and base.site:
+                # What this path assigned there, unless it changed the field since another way
+                # (``self.attrs.srcAccessOrder = ...``, ``self.pending[k] = job``).
+                assigned = _field_key(base, expr.name)
+                own = state.fields.get(assigned)
+                if own is not None and own[1] == self._field_writes.get(assigned):
+                    return own[0], state
             value = self._attribute(base, expr, frame)
             if (
                 isinstance(base, Unknown)
@@ -2440,6 +2461,8 @@ class Evaluator:
             if placed == {Memory.HOST} and not any(_only_addresses(v) for v in operands):
                 return TensorV(Memory.HOST), state  # computed on the CPU now: a new tensor
             result = taint(operands, same_buffer=True)  # an address plus offsets, or GPU work
+            if isinstance(result, TensorV) and not result.key and any(_on_device(v) for v in operands):
+                result = replace(result, memory=Memory.DEVICE)  # torch needs both on one device
             # (``+`` and ``*`` also join and repeat lists of pointers: tensor work only where an
             # operand is a buffer the code knows)
             sequence_operator = expr.symbol in ("+", "*") and not any(
@@ -3223,7 +3246,9 @@ class Evaluator:
                     fields.append((name, value))
             if (cls.module, cls.qualname) not in self._mutating_classes:
                 return RecordV(info.qualname, tuple(fields)), state
-        obj = ObjectV(cls.module, cls.qualname, _site(frame, call))
+        # Made in a factory helper (``[[cls() for _ in range(b)] for _ in range(a)]``), one
+        # object per call of the helper.
+        obj = ObjectV(cls.module, cls.qualname, _made_site(frame, call))
         if obj not in self._instances and len(self._instances) < 4096:
             self._instances[obj] = None
         if init is None:
@@ -4531,3 +4556,17 @@ def _wraps_a_raw_copy(function: ir.Function) -> bool:
 def _handles_of(key: tuple[str, str, str]) -> tuple[str, str, str]:
     """The heap key a read of only a field's handles notes (``_stored_handles``)."""
     return (key[0], key[1], f"{key[2]} (handles)")
+
+
+def _field_key(holder: ObjectV, name: str) -> tuple[str, str, str]:
+    """A field of one instance, as the heap and a path's own assignments name it."""
+    return (holder.module, f"{holder.qualname}@{holder.site}", name)
+
+
+def _on_device(value: Value) -> bool:
+    """A GPU tensor, or a value that is one wherever it is a tensor at all (a holder's field
+    that may also be None or what the code does not show)."""
+    if memory_of(value) is Memory.DEVICE:
+        return True
+    tensors = [option for option in options(value) if isinstance(option, TensorV)]
+    return bool(tensors) and all(tensor.memory is Memory.DEVICE for tensor in tensors)

@@ -365,14 +365,24 @@ def _hands_out_a_field(function: ir.Function) -> bool:
             if _names_in(statement.value) & from_fields:
                 return True
         elif isinstance(statement, ir.Assign) and len(statement.targets) == 1:
-            target, value = statement.targets[0], _viewed(statement.value)
-            if (
-                isinstance(target, ir.Name)
-                and isinstance(value, ir.Attr)
-                and isinstance(value.base, ir.Name)
-                and value.base.id == holder
-            ):
-                from_fields.add(target.id)
+            target, whole = statement.targets[0], statement.value
+            # ``ret, self.val = self.val, None``: each target with its value.
+            pairs = (
+                zip(target.items, whole.items, strict=True)
+                if isinstance(target, ir.Seq)
+                and isinstance(whole, ir.Seq)
+                and len(target.items) == len(whole.items)
+                else [(target, whole)]
+            )
+            for name, given in pairs:
+                value = _viewed(given)
+                if (
+                    isinstance(name, ir.Name)
+                    and isinstance(value, ir.Attr)
+                    and isinstance(value.base, ir.Name)
+                    and value.base.id == holder
+                ):
+                    from_fields.add(name.id)
         elif (
             isinstance(statement, ir.Eval)
             and isinstance(call := statement.value, ir.Call)
