@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import torch
+
+
+class LayerLoadingEvent:
+    def __init__(self, num_layers: int):
+        self._num_layers = num_layers
+        self.load_events = [torch.cuda.Event() for _ in range(num_layers)]
+        self.start_event = torch.cuda.Event()
+
+    def complete(self, layer_index: int) -> None:
+        assert 0 <= layer_index < self._num_layers
+        self.load_events[layer_index].record()
+
+    def wait(self, layer_index: int) -> None:
+        torch.cuda.current_stream().wait_event(self.load_events[layer_index])
+
+    @property
+    def finish_event(self) -> torch.cuda.Event:
+        return self.load_events[-1]
+
+
+class LayerDoneCounter:
+    def __init__(self, num_layers: int, num_counters: int = 3):
+        self.num_layers = num_layers
+        self.num_counters = num_counters
+        self.events = [LayerLoadingEvent(num_layers) for _ in range(num_counters)]
+        self.producer_index = -1
+        self.consumer_index = -1
+
+    def update_producer(self) -> int:
+        self.producer_index = (self.producer_index + 1) % self.num_counters
+        return self.producer_index
+
+    def previous_finish_event(self) -> torch.cuda.Event:
+        prev = (self.producer_index - 1) % self.num_counters
+        return self.events[prev].finish_event
+
+    def set_consumer(self, index: int) -> None:
+        self.consumer_index = index
+
+    def wait_until(self, threshold: int) -> None:
+        if self.consumer_index < 0:
+            return
+        self.events[self.consumer_index].wait(threshold)

@@ -1,0 +1,3 @@
+from simple_cpu_offload.worker import SimpleCPUOffloadWorker
+
+__all__ = ["SimpleCPUOffloadWorker"]
