@@ -1094,7 +1094,8 @@ def _device_memory(value: Value) -> Memory | None:
             return Memory.DEVICE
     if isinstance(value, ConstV) and isinstance(value.value, int) and not isinstance(value.value, bool):
         return Memory.DEVICE  # a device index
-    if isinstance(value, TensorV):
+    if isinstance(value, TensorV) and not value.guessed:
+        # ``t.device``: where t is (a tensor guessed from a field name places nothing).
         return value.memory
     return None
 

@@ -28,13 +28,9 @@ KNOWN_GAPS = {
         "handed in by callers), so its direction is uncertain and not reported by default"
     ),
     "mcore_act_offload_v4_buggy": (
-        "not diagnosed yet: the reload into a device tensor allocated just before "
-        "(`reload_to_device`) is taken for a store and reported, and the offload whose event was "
-        "recorded before fc1 and gelu wrote the activations is not"
-    ),
-    "mcore_act_offload_v4_correct": (
-        "not diagnosed yet: a false KVG001 at the reload into a device tensor allocated just "
-        "before (`reload_to_device`), taken for a store"
+        "the event the offload waits on is recorded in `group_start`, before the module's forward "
+        "computes the activations the saved-tensors pack hook then collects; a tensor given to a "
+        "pack hook is not taken to be written just before, so the record looks late enough"
     ),
     # Round 26 (written by helpers who never saw kvguard, after the round 25 changes, half in
     # the commonest shapes of each family; scored on the analysis as it stood, 0.66 recall and
