@@ -169,6 +169,8 @@ def _names_used(
                 expr(a)
             for key, a in e.kwargs:
                 mentioned.add(key)
+                if key == "out":
+                    mentioned.add(_TENSOR_WRITE)  # ``torch.index_select(x, 1, i, out=buf)`` writes buf
                 if key == "target" and isinstance(a, (ir.Name, ir.Attr)):
                     called.add(a.id if isinstance(a, ir.Name) else a.name)
                 expr(a)
