@@ -27,9 +27,10 @@ def accelerator_params(
     for function in functions:
         params = {param.name for param in function.params if not param.star}
         owner = function.params[0].name if function.class_name and function.params else ""
+        derived = _derived_from_params(function.body, params, imports)
         for device in _devices_given(function.body, imports):
-            if isinstance(device, ir.Name) and device.id in params:
-                direct.setdefault(function.qualname, set()).add(device.id)
+            if isinstance(device, ir.Name) and (name := derived.get(device.id, device.id)) in params:
+                direct.setdefault(function.qualname, set()).add(name)
             elif owner and isinstance(device, ir.Attr) and _is_field_of(device, owner):
                 fields.add((function.class_name, device.name))
     for function in functions:
@@ -51,6 +52,23 @@ def accelerator_params(
                 ):
                     direct.setdefault(function.qualname, set()).add(value.id)
     return {qualname: frozenset(names) for qualname, names in direct.items()}
+
+
+def _derived_from_params(
+    statements: Sequence[ir.Stmt], params: set[str], imports: dict[str, str]
+) -> dict[str, str]:
+    """Locals made from one parameter alone (``dev = resolve_device(device)``), by the
+    parameter: a device made from it names the device it does."""
+    derived: dict[str, str] = {}
+    for statement in _nested(statements):
+        if not (isinstance(statement, ir.Assign) and len(statement.targets) == 1):
+            continue
+        target, value = statement.targets[0], _unwrapped(statement.value, imports)
+        if isinstance(value, ir.Call) and len(value.args) == 1 and not value.kwargs:
+            value = value.args[0]
+        if isinstance(target, ir.Name) and isinstance(value, ir.Name) and value.id in params:
+            derived[target.id] = value.id
+    return derived
 
 
 def _devices_given(statements: Sequence[ir.Stmt], imports: dict[str, str]) -> Iterable[ir.Expr]:
