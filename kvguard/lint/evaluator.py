@@ -76,6 +76,7 @@ from kvguard.lint.reading import (
     _callee_name,
     _carries_handle,
     _comparison_tested,
+    _declares_only,
     _device_api,
     _device_memory,
     _element,
@@ -427,6 +428,8 @@ class Evaluator:
         # How many times each instance's field was set (a path's own assignment holds only
         # until the next).
         self._field_writes: dict[tuple[str, str, str], int] = {}
+        # The subclasses' definitions of each abstract method called on an unplaced object.
+        self._stub_overrides: dict[tuple[tuple[str, str], str], list[tuple[str, str, tuple[str, str]]]] = {}
         self._clock = 0
         # The names of the project's classes that other project classes derive from.
         self._derived: set[str] | None = None
@@ -2639,6 +2642,16 @@ class Evaluator:
             if method is not None:
                 if _is_classmethod(self._functions[method]):
                     return FuncV(method[0], method[1], ClassV(base.module, base.qualname))
+                overrides = [] if base.site else self._overrides_of_stub(method, name)
+                if overrides:
+                    # An abstract method of an object whose class the code does not show (a
+                    # storage backend behind its base class): each subclass's runs.
+                    return join(
+                        [
+                            FuncV(found[0], found[1], replace(base, module=m, qualname=c))
+                            for m, c, found in overrides
+                        ]
+                    )
                 return FuncV(method[0], method[1], base)
             stored = self._stored_field(base, name)
             spelled = Unknown(f"{base.alias or 'self'}.{name}")
@@ -2935,6 +2948,36 @@ class Evaluator:
         """Where a class statement's expressions (bases, attributes) are read: the module's
         names, and no room to follow calls."""
         return Frame(self._modules[module], {}, MAIN_THREAD, (), _MAX_DEPTH - 1, ())
+
+    def _overrides_of_stub(
+        self, method: tuple[str, str], name: str
+    ) -> list[tuple[str, str, tuple[str, str]]]:
+        """For a method that only declares itself (``@abstractmethod``, a body of ``...``,
+        ``pass`` or ``raise NotImplementedError``), the project's subclasses of its class that
+        define it, with their definition, up to a few (module, class, method)."""
+        known = self._stub_overrides.get((method, name))
+        if known is not None:
+            return known
+        function = self._functions[method]
+        found = []
+        if _declares_only(function):
+            owner = (method[0], function.class_name)
+            for cls in sorted(self._classes):
+                defined = (cls[0], f"{cls[1]}.{name}")
+                if defined in self._functions and cls != owner and owner in self._ancestors(cls):
+                    found.append((cls[0], cls[1], defined))
+        self._stub_overrides[(method, name)] = found if len(found) <= _MAX_OVERRIDES else []
+        return self._stub_overrides[(method, name)]
+
+    def _ancestors(self, cls: tuple[str, str]) -> set[tuple[str, str]]:
+        seen: set[tuple[str, str]] = set()
+        pending = list(self._base_classes(cls))
+        while pending and len(seen) < 16:
+            current = pending.pop()
+            if current not in seen:
+                seen.add(current)
+                pending.extend(self._base_classes(current))
+        return seen
 
     def _base_classes(self, cls: tuple[str, str]) -> list[tuple[str, str]]:
         if cls not in self._bases:

@@ -100,6 +100,9 @@ class FileSummary:
     # A parsed file: the record types (dataclasses, named tuples, structures) it defines at
     # its top level; the modules that import one handle what a parsed file builds of it.
     records: tuple[str, ...] = ()
+    # A parsed file: its top-level classes with a method only subclasses define (an abstract
+    # storage backend); the project's subclasses of one are parsed for their definitions.
+    abstract: tuple[str, ...] = ()
     # A parsed file: each module it imports from (as written, ``.helpers`` or ``pkg.helpers``)
     # with the names it may use from there (imported names it calls or reads attributes of,
     # and every method name it calls). An unparsed module that defines one is parsed for it.

@@ -127,7 +127,8 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         # are read by name as the device modules' are (``get_accelerator().stream(s)``,
         # ``torch.get_device_module("cuda").Stream()``). A built-in's (``range(n)``) is a
         # plain Python value.
-        opaque = result == UNKNOWN and dotted not in _PYTHON_BUILTINS
+        # ``open(path)`` is a file: its ``write`` is the file's, not a project method's.
+        opaque = result == UNKNOWN and (dotted not in _PYTHON_BUILTINS or dotted == "open")
         return (ExternalV(f"{dotted}()") if opaque else result), state
 
     # ------------------------------------------------------------------ driver

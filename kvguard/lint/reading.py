@@ -522,6 +522,18 @@ def _is_property(function: ir.Function) -> bool:
     )
 
 
+def _declares_only(function: ir.Function) -> bool:
+    """A method that only declares itself for subclasses to define (``@abstractmethod``, or a
+    body of ``...``, ``pass``, a docstring or ``raise NotImplementedError``)."""
+    if any(_spelling(d).rpartition(".")[2] == "abstractmethod" for d in function.decorators):
+        return True
+    return all(
+        isinstance(statement, ir.Raise)
+        or (isinstance(statement, ir.Eval) and isinstance(statement.value, ir.Const))
+        for statement in function.body
+    )
+
+
 def _is_classmethod(function: ir.Function) -> bool:
     return any(_spelling(d) == "classmethod" for d in function.decorators)
 

@@ -26,6 +26,7 @@ from kvguard.lint.api import (
 )
 from kvguard.lint.dependencies import module_shape
 from kvguard.lint.facts import Diagnostic, FileSummary, Memory
+from kvguard.lint.reading import _declares_only
 from kvguard.lint.suppressions import read_suppressions
 
 if TYPE_CHECKING:
@@ -224,6 +225,15 @@ def _parse_into(summary: FileSummary, text: str, selection: _Selection) -> None:
         return
     summary.records = tuple(
         cls.name for cls in summary.code.classes if cls.fields and cls.qualname == cls.name
+    )
+    summary.abstract = tuple(
+        sorted(
+            {
+                function.class_name
+                for function in summary.code.functions
+                if function.class_name and "." not in function.class_name and _declares_only(function)
+            }
+        )
     )
 
 
