@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: Apache-2.0
+# Third Party
+from cuda.bindings import driver
+
+MAX_COPIES_PER_BATCH = 4096
+HOST_ALLOC_FLAGS = driver.CU_MEMHOSTALLOC_PORTABLE
+STREAM_FLAGS = driver.CUstream_flags.CU_STREAM_NON_BLOCKING
+EVENT_FLAGS = driver.CUevent_flags.CU_EVENT_DISABLE_TIMING
+
+D2H_SRC_ACCESS_ORDER = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY
+D2H_COPY_FLAGS = driver.CUmemcpyFlags.CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE

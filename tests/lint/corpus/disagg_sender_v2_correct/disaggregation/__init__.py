@@ -1,0 +1,2 @@
+from .sender import BlockHeader, TcpBlockSender
+from .transceiver import KvCacheTransceiver, TransferRequest

@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import logging
+from typing import List, NamedTuple, Optional
+
+import torch
+
+from .constants import HICACHE_WRITE_POLICIES
+from .memory_pool import PagedTokenToKVPoolAllocator
+from .memory_pool_host import MHATokenToKVPoolHost
+
+logger = logging.getLogger(__name__)
+
+device_module = torch.get_device_module()
+
+
+class CacheOperation:
+    counter = 0
+
+    def __init__(self, host_indices, device_indices, node_id: int, priority: Optional[int] = None):
+        self.host_indices = host_indices
+        self.device_indices = device_indices
+        self.node_ids = [node_id]
+        self.id = CacheOperation.counter
+        CacheOperation.counter += 1
+        self.priority = priority if priority is not None else self.id
+
+    @staticmethod
+    def merge_ops(ops: List[CacheOperation]) -> CacheOperation:
+        if len(ops) == 1:
+            return ops[0]
+        merged = CacheOperation(
+            torch.cat([op.host_indices for op in ops]),
+            torch.cat([op.device_indices for op in ops]),
+            -1,
+            min(op.priority for op in ops),
+        )
+        merged.node_ids = [nid for op in ops for nid in op.node_ids]
+        return merged
+
+
+class HiCacheAck(NamedTuple):
+    start_event: torch.Event
+    finish_event: torch.Event
+    node_ids: List[int]
+
+
+class HiCacheController:
+    def __init__(
+        self,
+        token_to_kv_pool_allocator: PagedTokenToKVPoolAllocator,
+        mem_pool_host: MHATokenToKVPoolHost,
+        page_size: int,
+        write_policy: str = "write_through",
+        io_backend: str = "direct",
+    ):
+        if write_policy not in HICACHE_WRITE_POLICIES:
+            raise ValueError(f"Invalid write policy: {write_policy}")
+        self.mem_pool_device = token_to_kv_pool_allocator.get_kvcache()
+        self.mem_pool_host = mem_pool_host
+        self.page_size = page_size
+        self.write_policy = write_policy
+        self.io_backend = io_backend
+
+        self.write_queue: List[CacheOperation] = []
+        self.ack_write_queue: List[HiCacheAck] = []
+
+        self.write_stream = device_module.Stream()
+
+    def write(self, device_indices, priority: Optional[int] = None, node_id: int = -1):
+        """Back up KV caches from device memory to host memory."""
+        host_indices = self.mem_pool_host.alloc(len(device_indices))
+        if host_indices is None:
+            return None
+        self.write_queue.append(CacheOperation(host_indices, device_indices, node_id, priority))
+        self.start_writing()
+        return host_indices
+
+    def start_writing(self) -> None:
+        if not self.write_queue:
+            return
+        op = CacheOperation.merge_ops(self.write_queue)
+        self.write_queue.clear()
+
+        start_event = device_module.Event()
+        finish_event = device_module.Event()
+        start_event.record()
+        with device_module.stream(self.write_stream):
+            start_event.wait(self.write_stream)
+            self.mem_pool_host.backup_from_device_all_layer(
+                self.mem_pool_device, op.host_indices, op.device_indices, self.io_backend
+            )
+            finish_event.record()
+        self.ack_write_queue.append(HiCacheAck(start_event, finish_event, op.node_ids))

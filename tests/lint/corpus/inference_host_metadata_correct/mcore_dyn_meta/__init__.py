@@ -1,0 +1,4 @@
+from .config import InferenceContextConfig
+from .dynamic_context import DynamicInferenceContext
+
+__all__ = ["InferenceContextConfig", "DynamicInferenceContext"]

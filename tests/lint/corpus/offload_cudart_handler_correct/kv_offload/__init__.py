@@ -1,0 +1,2 @@
+from .cpu_gpu import CpuGpuOffloadingHandlers, SingleDirectionOffloadingHandler
+from .worker import OffloadingHandler, OffloadingWorker, TransferResult, TransferSpec
