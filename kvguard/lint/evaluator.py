@@ -425,9 +425,6 @@ class Evaluator:
             tuple[str, str], tuple[int, set[tuple[str, str, str]], int, list[tuple[str, str]]]
         ] = {}
         self._heap_changed: dict[tuple[str, str, str], int] = {}
-        # How many times each instance's field was set (a path's own assignment holds only
-        # until the next).
-        self._field_writes: dict[tuple[str, str, str], int] = {}
         # The subclasses' definitions of each abstract method called on an unplaced object.
         self._stub_overrides: dict[tuple[tuple[str, str], str], list[tuple[str, str, tuple[str, str]]]] = {}
         self._clock = 0
@@ -1693,9 +1690,6 @@ class Evaluator:
                             self._changed(key)
                     chain[target.name] = (value, self._arms)
                 self._remember_field(holder, target.name, value)
-                if holder.site:
-                    assigned = _field_key(holder, target.name)
-                    state.fields[assigned] = (value, self._field_writes[assigned])
                 if isinstance(statement, ir.Assign) and _has_none_branch(statement.value):
                     # ``self.stream = Stream() if on_cuda else None``: the field may hold None.
                     self._remember_field(holder, target.name, ConstV(None, "None", frame.module.path, None))
@@ -1827,9 +1821,7 @@ class Evaluator:
                 self._field_streams.setdefault((holder.module, holder.qualname), set()).add(option.key)
         self._remember((holder.module, holder.qualname, name), value)
         if holder.site:
-            instance = _field_key(holder, name)
-            self._remember(instance, value)
-            self._field_writes[instance] = self._field_writes.get(instance, 0) + 1
+            self._remember(_field_key(holder, name), value)
 
     def _remember(self, key: tuple[str, str, str], value: Value) -> None:
         """An attribute or module global assigned somewhere: readers anywhere may see it."""
@@ -2246,13 +2238,6 @@ class Evaluator:
             base, state = self._eval(expr.base, frame, state)
             if isinstance(expr.base, ir.Name) and f"{expr.base.id}.{expr.name}" in frame.env:
                 return frame.env[f"{expr.base.id}.{expr.name}"], state
-            if isinstance(base, ObjectV) and base.site:
-                # What this path assigned there, unless it changed the field since another way
-                # (``self.attrs.srcAccessOrder = ...``, ``self.pending[k] = job``).
-                assigned = _field_key(base, expr.name)
-                own = state.fields.get(assigned)
-                if own is not None and own[1] == self._field_writes.get(assigned):
-                    return own[0], state
             value = self._attribute(base, expr, frame)
             if (
                 isinstance(base, Unknown)

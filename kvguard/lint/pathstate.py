@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from kvguard.lint import ir
 from kvguard.lint.findings import FlowStep, Span
 from kvguard.lint.results import MAIN_THREAD, PendingCopy
-from kvguard.lint.values import StreamEntry, StreamV, Value, join
+from kvguard.lint.values import StreamEntry, StreamV, Value
 
 BEFORE_PATH = -1
 # When an earlier call of the entry point ran: before the producer's work for this call.
@@ -71,10 +71,6 @@ class PathState:
     # Streams each merged path left ordered after its last copy there and its last launch
     # (a loop that may not run, each turn ending in a host sync): as of when.
     settled: dict[str, int] = field(default_factory=dict)
-    # What this path last assigned to a field of an instance the code makes (module, class@site,
-    # field), with the count of that field's writes then: read back on the path, that value,
-    # not what every path ever stored there (a holder's ``store(kv)`` then ``pop()``).
-    fields: dict[tuple[str, str, str], tuple[Value, int]] = field(default_factory=dict)
 
     def left_ordered(self, stream: str) -> bool:
         """Whether the path ordered the stream behind the producer after its last copy there
@@ -119,7 +115,6 @@ class PathState:
             dict(self.horizons),
             self.requester,
             dict(self.settled),
-            dict(self.fields),
         )
 
     def completed(self, stream_key: str | None, before: int | None = None) -> None:
@@ -246,12 +241,6 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
     # (``for x in xs: ...; done.record()``) and the path that skips an empty loop join here,
     # and waiting on the event after the loop orders behind the last record.
     merged.unrecorded = frozenset.intersection(*(s.unrecorded for s in states))
-    # A field every path assigned last in the same write holds one of their values; any other,
-    # what any path ever stored there.
-    for assigned in set.intersection(*(set(s.fields) for s in states)):
-        writes_seen = {s.fields[assigned][1] for s in states}
-        if len(writes_seen) == 1:
-            merged.fields[assigned] = (join([s.fields[assigned][0] for s in states]), writes_seen.pop())
     # An entry every path made: a barrier before it runs on each of them.
     first, *others = (s.unordered_entries for s in states)
     merged.unordered_entries = {
