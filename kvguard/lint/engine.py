@@ -7,7 +7,6 @@ import contextlib
 import gc
 import multiprocessing
 import os
-import re
 import subprocess
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -371,7 +370,7 @@ def _summaries(
     reading = set(used)
     # The subclasses of a class whose methods only declare themselves (an abstract backend the
     # parsed code calls): what such a call runs.
-    implementations = _subclasses_of(candidates, results, stubs)
+    implementations = _subclasses_of(results, stubs)
     for _ in range(_DEFINITION_DEPTH):
         further: dict[int, frozenset[str]] = {}
         wanted = _definitions_used(candidates, results, readers=reading, stubs=stubs)
@@ -413,31 +412,20 @@ def _summaries(
     return [summary for summary in results if summary is not None]
 
 
-# A class statement, with its bases as written.
-_CLASS_STATEMENT = re.compile(rb"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
-
-
 def _subclasses_of(
-    candidates: list[Candidate], results: list[FileSummary | None], stubs: Mapping[int, FileSummary]
+    results: list[FileSummary | None], stubs: Mapping[int, FileSummary]
 ) -> dict[int, frozenset[str]]:
     """Each file not parsed, or parsed only for some definitions (``stubs``), by index, with
     the classes it defines on a base that a parsed file declares abstract methods in."""
-    abstract = {name.encode() for summary in results if summary is not None for name in summary.abstract}
+    abstract = {name for summary in results if summary is not None for name in summary.abstract}
     if not abstract:
         return {}
     found: dict[int, frozenset[str]] = {}
-    for index, summary in enumerate(results):
-        if summary is None or (summary.parsed and index not in stubs) or summary.diagnostics:
+    for index, result in enumerate(results):
+        summary = stubs.get(index, result)
+        if summary is None or summary.parsed or summary.diagnostics:
             continue
-        try:
-            data = candidates[index].path.read_bytes()
-        except OSError:
-            continue
-        names = {
-            match.group(1).decode()
-            for match in _CLASS_STATEMENT.finditer(data)
-            if {base.strip().rpartition(b".")[2] for base in match.group(2).split(b",")} & abstract
-        }
+        names = {name for name, bases in summary.subclasses if abstract.intersection(bases)}
         if names:
             found[index] = frozenset(names)
     return found

@@ -1683,7 +1683,7 @@ class Evaluator:
                     earlier, earlier_arms = chain.get(target.name, (None, ()))
                     follows = earlier_arms[: len(self._arms)] == self._arms
                     if earlier is not None and holder.site and follows:
-                        key = (holder.module, f"{holder.qualname}@{holder.site}", target.name)
+                        key = _field_key(holder, target.name)
                         values = self._stored(key)
                         if earlier in values and earlier != value:
                             values.remove(earlier)
@@ -1874,7 +1874,7 @@ class Evaluator:
 
     def _stored_field(self, holder: ObjectV, name: str) -> list[Value]:
         """What was assigned to a field of this instance, or else of its class as a whole."""
-        instance = (holder.module, f"{holder.qualname}@{holder.site}", name)
+        instance = _field_key(holder, name)
         whole = (holder.module, holder.qualname, name)
         return (holder.site and self._stored(instance)) or self._stored(whole)
 
@@ -4587,7 +4587,7 @@ def _handles_of(key: tuple[str, str, str]) -> tuple[str, str, str]:
 
 
 def _field_key(holder: ObjectV, name: str) -> tuple[str, str, str]:
-    """A field of one instance, as the heap and a path's own assignments name it."""
+    """A field of one instance (not of its class as a whole), as the heap keys it."""
     return (holder.module, f"{holder.qualname}@{holder.site}", name)
 
 

@@ -97,6 +97,9 @@ class FileSummary:
     # A file not parsed: the names its text defines (``def``/``class`` at any depth), for
     # parsed files that import from it (it is parsed for the ones they use).
     defined: tuple[str, ...] = ()
+    # A file not parsed: each class it defines with a base, by name, with its bases' last names
+    # (``class HiCacheFile(base.HiCacheStorage)``: ``HiCacheStorage``).
+    subclasses: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # A parsed file: the record types (dataclasses, named tuples, structures) it defines at
     # its top level; the modules that import one handle what a parsed file builds of it.
     records: tuple[str, ...] = ()

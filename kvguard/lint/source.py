@@ -112,9 +112,17 @@ def _unparsed(summary: FileSummary, text: str) -> FileSummary:
     """A file the analysis does not read: what it imports and defines, for the files it does."""
     summary.imported = _imported_names(text)
     summary.defined = tuple(sorted(set(_DEFINITION.findall(text)) | set(_CONSTANT.findall(text))))
+    summary.subclasses = tuple(
+        sorted(
+            (name, tuple(sorted({base.strip().rpartition(".")[2] for base in bases.split(",")} - {""})))
+            for name, bases in _CLASS_STATEMENT.findall(text)
+        )
+    )
     return summary
 
 
+# A class statement, with its bases as written.
+_CLASS_STATEMENT = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
 _DEFINITION = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
 # A module-level name bound by assignment (``STREAM_NAMES = (...)``, ``ORDER: int = 1``).
 _CONSTANT = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)

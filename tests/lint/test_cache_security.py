@@ -318,7 +318,7 @@ def test_an_analysis_result_round_trips(tmp_path: Path, monkeypatch: pytest.Monk
 def test_the_expected_shape_decodes() -> None:
     data = (
         b'["FileSummary", "a.py", ["ModuleCode", [], [], [], [], []], [], [], true, "", "", "", ["f"],'
-        b' [], [], [], [], [[".helpers", ["fill"]]], []]'
+        b' [], [], [], [], [], [[".helpers", ["fill"]]], []]'
     )
     assert serial.loads(data, FileSummary) == FileSummary(
         "a.py", ModuleCode(), parsed=True, exported=("f",), uses=((".helpers", ("fill",)),)
@@ -329,11 +329,11 @@ def test_the_expected_shape_decodes() -> None:
     "data",
     [
         b'["Popen", "touch x"]',
-        b'["FileSummary", "a.py", null, [], [], "yes", "", "", "", [], [], [], [], [], [], []]',
-        b'["FileSummary", "a.py", ["Popen", []], [], [], true, "", "", "", [], [], [], [], [], [], []]',
-        b'["FileSummary", "a.py", null, [], [], true, "", "", "", [1], [], [], [], [], [], []]',
-        b'["FileSummary", "a.py", null, [], [], true, "", "", "", [], [], ["f", 2], [], [], [], []]',
-        b'["FileSummary", "a.py", null, [], [], true, "", "", "", [], [], [], [], [], [["m", [2]]], []]',
+        b'["FileSummary", "a.py", null, [], [], "yes", "", "", "", [], [], [], [], [], [], [], []]',
+        b'["FileSummary", "a.py", ["Popen", []], [], [], true, "", "", "", [], [], [], [], [], [], [], []]',
+        b'["FileSummary", "a.py", null, [], [], true, "", "", "", [1], [], [], [], [], [], [], []]',
+        b'["FileSummary", "a.py", null, [], [], true, "", "", "", [], [], ["f", 2], [], [], [], [], []]',
+        b'["FileSummary", "a.py", null, [], [], true, "", "", "", [], [], [], [], [], [], [["m", [2]]], []]',
         b'{"__class__": "os.system"}',
         b"[" * 100_000,
         b"\x80\x04",

@@ -273,10 +273,6 @@ _STREAM_CALLBACKS = ("add_callback", "launch_host_func")
 _AWAITED_JOBS = ("run_in_executor", "to_thread")
 
 
-def _future(value: Value | None) -> bool:
-    return isinstance(value, RecordV) and value.type_name == FUTURE
-
-
 def _worker_wait(method: str, receiver: Value | None, call: ir.Call) -> ir.Expr | None:
     """What a job handed to a worker thread synchronizes, where the job is a bound
     ``synchronize`` (``run_in_executor(pool, event.synchronize)``, ``to_thread(s.synchronize)``)."""
