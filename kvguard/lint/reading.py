@@ -377,14 +377,17 @@ def _hands_out_a_field(function: ir.Function) -> bool:
                 else [(target, whole)]
             )
             for name, given in pairs:
-                value = _viewed(given)
-                if (
-                    isinstance(name, ir.Name)
-                    and isinstance(value, ir.Attr)
-                    and isinstance(value.base, ir.Name)
-                    and value.base.id == holder
-                ):
-                    from_fields.add(name.id)
+                # Addresses into a field (``self.bases[:, None] + ids * self.strides``) point
+                # into the buffer it holds.
+                parts = given.operands if isinstance(given, ir.Operator) and given.symbol == "+" else (given,)
+                for value in [_viewed(part) for part in parts]:
+                    if (
+                        isinstance(name, ir.Name)
+                        and isinstance(value, ir.Attr)
+                        and isinstance(value.base, ir.Name)
+                        and value.base.id == holder
+                    ):
+                        from_fields.add(name.id)
         elif (
             isinstance(statement, ir.Eval)
             and isinstance(call := statement.value, ir.Call)

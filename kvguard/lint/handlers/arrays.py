@@ -21,6 +21,7 @@ from kvguard.lint.values import (
     QueueV,
     StreamV,
     TensorV,
+    UnionV,
     Unknown,
     Value,
     memory_of,
@@ -50,10 +51,13 @@ class ArrayApi(Evaluator):
         ):
             return self._array_method_copy(call, method, receiver, args, kwargs, frame, state)
         given_stream = kwargs.get("stream")
-        if (
-            method in ("get", "asnumpy")
-            and isinstance(given_stream, (StreamV, Unknown))
-            and not (isinstance(given_stream, Unknown) and not given_stream.spelling)
+        if method in ("get", "asnumpy") and (
+            isinstance(given_stream, StreamV)
+            or (isinstance(given_stream, Unknown) and bool(given_stream.spelling))
+            # one of a pool's streams (``stream=pool.acquire()``)
+            or (
+                isinstance(given_stream, UnionV) and all(isinstance(o, StreamV) for o in given_stream.options)
+            )
         ):
             # cupy: ``array.get(stream=s)``, into ``out=`` if given; ``requests.get(url,
             # stream=True)`` passes a constant.

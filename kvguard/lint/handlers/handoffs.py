@@ -117,6 +117,8 @@ class HandoffApi(Evaluator):
                 if isinstance(job, ConstV) and start.site == job.value:
                     start.callbacks.append(args[0])
             return UNKNOWN, state
+        if method == "result" and isinstance(receiver, RecordV) and receiver.type_name == FUTURE:
+            return self._job_result(receiver, frame, state)
         if method == "start" and not args and isinstance(receiver, ObjectV) and not isinstance(callee, FuncV):
             run = self._method(receiver.module, receiver.qualname, "run")
             if run is not None and self._is_thread_class((receiver.module, receiver.qualname)):
@@ -256,11 +258,39 @@ class HandoffApi(Evaluator):
                     )
                 )
             return ExternalV(f"{dotted}()"), state  # its ``start()`` is the library's
+        if last == "as_completed" and dotted.startswith("concurrent.futures") and args:
+            return args[0], state  # the futures given, in the order their jobs finish
         if last == "ThreadPoolExecutor" and isinstance(kwargs.get("initializer"), (FuncV, LambdaV)):
             # Each worker thread runs the initializer before its jobs (``set_stream(s)`` there
             # makes s their current stream).
             return RecordV(last, (("initializer", kwargs["initializer"]),)), state
         return None
+
+    def _job_result(self, future: RecordV, frame: Frame, state: PathState) -> tuple[Value, PathState]:
+        """``future.result()``: the host waits for the job's return and gets its value; copies
+        the job issued and did not wait for are still in flight (``copy_to_host`` into a pinned
+        array the job returns, its stream never synchronized)."""
+        job = future.get("job")
+        start = next((s for s in self._threads if isinstance(job, ConstV) and s.site == job.value), None)
+        if start is None or start.same_thread or not isinstance(start.target, (FuncV, LambdaV)):
+            return UNKNOWN, state
+        target = start.target
+        worker_state = start.state.copy()
+        worker_state.streams = ()
+        thread = "thread running a lambda"
+        if isinstance(target, FuncV):
+            thread = f"thread running {target.qualname}"
+        worker = Frame(self._modules[target.module], {}, thread, start.flow, frame.depth + 1, frame.stack)
+        started = self._clock
+        if isinstance(target, FuncV):
+            arguments = (*target.partial, *start.arguments)
+            value, end = self._invoke(target, arguments, (), worker_state, worker, None)
+        else:
+            value, end = self._call_lambda(target, start.arguments, worker_state, worker, None)
+        left = {key: copy for key, copy in end.pending.items() if copy.time >= started}
+        if left:
+            state.pending = {**state.pending, **left}
+        return value, state
 
 
 # The record standing for the future ``pool.submit(...)`` returns.

@@ -78,6 +78,8 @@ class PythonApi(Evaluator):
                 if method != "extend" and all(isinstance(option, held) for option in options(added)):
                     # ``objs.append(obj)``, ``staged.append((host, name))``: a list holding it
                     added = SeqV((added,))
+                elif method == "extend" and all(isinstance(option, SeqV) for option in options(added)):
+                    pass  # ``objs.extend(allocated)``: a list of what that list holds, as it is
                 elif not (method != "extend" and isinstance(added, TensorV)):
                     # Elements of what ``extend`` is given; an element that is no one buffer.
                     added = taint([added]) if memory_of(added) else current

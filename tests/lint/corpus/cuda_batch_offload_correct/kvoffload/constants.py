@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: Apache-2.0
+from cuda.bindings import driver
+
+PINNED_POOL_BYTES = 4 << 30
+PINNED_ALIGNMENT = 4096
+MAX_INFLIGHT_JOBS = 16
+
+KV_OFFLOAD_SRC_ORDER = driver.CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM
+KV_OFFLOAD_FLAGS = driver.CUmemcpyFlags.CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE

@@ -1,0 +1,4 @@
+from kvspill.offloader import ChunkOffloader
+from kvspill.sink import DiskSink
+
+__all__ = ["ChunkOffloader", "DiskSink"]

@@ -1,0 +1,8 @@
+import numpy
+
+DEFAULT_NUM_COPY_STREAMS = 2
+PINNED_SLAB_BYTES = 64 << 20
+QUANT_DTYPE = numpy.int8
+SCALE_DTYPE = numpy.float32
+QUANT_GROUP = 64
+SPILL_SUFFIX = ".kvq"

@@ -1,0 +1,4 @@
+from .config import CacheTransceiverConfig
+from .transceiver import KvCacheTransceiver
+
+__all__ = ["CacheTransceiverConfig", "KvCacheTransceiver"]

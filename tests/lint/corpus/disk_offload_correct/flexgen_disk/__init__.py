@@ -1,0 +1,4 @@
+from .disk_device import TorchDisk
+from .kv_store import DiskKVStore
+
+__all__ = ["TorchDisk", "DiskKVStore"]

@@ -1,0 +1,11 @@
+"""Identifiers shared by the hierarchical KV cache components."""
+
+LAYOUT_LAYER_FIRST = "layer_first"
+LAYOUT_PAGE_FIRST = "page_first"
+SUPPORTED_LAYOUTS = (LAYOUT_LAYER_FIRST, LAYOUT_PAGE_FIRST)
+
+WRITE_THROUGH = "write_through"
+WRITE_THROUGH_SELECTIVE = "write_through_selective"
+WRITE_BACK = "write_back"
+SUPPORTED_WRITE_POLICIES = (WRITE_THROUGH, WRITE_THROUGH_SELECTIVE, WRITE_BACK)
+WRITE_THROUGH_THRESHOLD = 2

@@ -1,0 +1,4 @@
+from .configuration import StaticCacheConfig
+from .cache_utils import OffloadedStaticKVCache
+
+__all__ = ["StaticCacheConfig", "OffloadedStaticKVCache"]
