@@ -201,6 +201,15 @@ class UnorderedDeviceToHostCopy(Rule):
             note="no barrier",
         ),
         Example(
+            "import torch\n"
+            "def general_copy(dst, src, stream):\n"
+            "    if dst.device.type == 'cpu' and src.is_cuda:\n"
+            "        with torch.cuda.stream(stream):\n"
+            "            dst.copy_(src, non_blocking=True)\n",
+            expect=(Expect(5, 13),),
+            note="the test places both sides where the copy runs",
+        ),
+        Example(
             "import torch\n\n"
             "class Saver:\n"
             "    def __init__(self, n):\n"

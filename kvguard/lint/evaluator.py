@@ -1069,6 +1069,11 @@ class Evaluator:
         placed = _placement_tested(statement.test)
         if placed is not None and not placed[2]:
             self._place(placed[0], placed[1], frame)
+        elif isinstance(statement.test, ir.Opaque) and statement.test.conjunction:
+            # ``if dst.device.type == "cpu" and src.is_cuda:`` places both in the body.
+            for part in statement.test.parts:
+                if (both := _placement_tested(part)) is not None and not both[2]:
+                    self._place(both[0], both[1], frame)
         narrowed = _narrowed(statement.test, frame.env)
         arms, self._arms = self._arms, (*self._arms, (id(statement), True))
         if narrowed is None:

@@ -126,6 +126,7 @@ class Operator:
 @dataclass(frozen=True)
 class Opaque:
     parts: tuple[Expr, ...] = ()
+    conjunction: bool = False  # ``left and right``: each part holds where the whole does
 
 
 @dataclass(frozen=True)

@@ -423,7 +423,7 @@ class ModuleReader:
             left, right = self._expr(node.left), self._unbound(node.right)
             if isinstance(node.operator, cst.Or):
                 return ir.Or(left, right)
-            return ir.Opaque((left, right))
+            return ir.Opaque((left, right), conjunction=True)
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _OPERATOR_SYMBOLS:
             return self._operator(node, node.operator, (node.left, node.right))
         if isinstance(node, cst.UnaryOperation) and type(node.operator) in _OPERATOR_SYMBOLS:
