@@ -1600,8 +1600,20 @@ class Evaluator:
             for target in statement.targets:
                 state = self._assign(target, join([put.payload for put in puts]), frame, state, statement)
             return self._block(rest, frame, state)
-        ends, steps = [], []
-        for put in list(puts):  # the rest of the block may put on the same queue
+        ends: list[PathState] = []
+        steps: list[FlowStep | None] = []
+        if setup:
+            # Slots the constructor put hand over no work: with one of them this path goes on
+            # in its own state (what ``release(buf)`` puts back, a user may still be reading).
+            variant = replace(frame, env=dict(frame.env))
+            branch = state.copy()
+            slot = join([put.payload for put in setup])
+            for target in statement.targets:
+                branch = self._assign(target, slot, variant, branch, statement)
+            ends.append(self._block(rest, variant, branch))
+            steps.append(None)
+            frame.env.update(variant.env)
+        for put in [put for put in puts if put not in setup]:  # the block may put on the queue too
             put_at = put.flow[-1]
             step = FlowStep(
                 frame.module.path,
@@ -3560,10 +3572,18 @@ class Evaluator:
             if key and (found := uses.get(key))
         ]
         used = max(used_at) if used_at else None
-        if used is not None and (
-            used[2] == copy_stream or (used[2] in self._copy_streams and used[2] not in self._kernel_streams)
-        ):
+        if used is not None and not self._compute_use(used, copy_stream):
             used = None
+        # A kernel on this path that read the destination itself (the previous turn's scatter
+        # out of a staging buffer), also where this copy's own write is the latest use.
+        read = state.reads.get(destination.key) if isinstance(destination, TensorV) else None
+        if (
+            read is not None
+            and read[0] > BEFORE_PATH
+            and self._compute_use(read, copy_stream)
+            and (used is None or read > used)
+        ):
+            used = read
         used_after_barrier = None
         if barrier is not None and used is not None and used[0] > barrier:
             used_after_barrier = used[1]
@@ -3701,6 +3721,11 @@ class Evaluator:
             return False
         function = self._functions.get((callee.module, callee.qualname))
         return function is not None and function.is_async
+
+    def _compute_use(self, use: tuple[int, int, str], copy_stream: str) -> bool:
+        """A use of a buffer by work on another stream than the copy's, and no other copy's."""
+        other_copy = use[2] in self._copy_streams and use[2] not in self._kernel_streams
+        return use[2] != copy_stream and not other_copy
 
     def _blocking_read(self, frame: Frame, state: PathState) -> None:
         """A copy or read that blocks the host on the current stream: on the requesting thread

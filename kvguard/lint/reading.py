@@ -730,6 +730,9 @@ def _opaque_stream(value: Value) -> StreamV | None:
         # copy on (what a ``(err, *values)`` unwrapper gives when the call failed).
         streams = [o for o in value.options if not (isinstance(o, SeqV) and not o.items)]
         streams = [o for o in streams if not (isinstance(o, ConstV) and o.value is None)]
+        if any(isinstance(o, StreamV) for o in streams):
+            # Nor is the empty handle a create call fills by reference (``cudaStream_t()``).
+            streams = [o for o in streams if not (isinstance(o, ExternalV) and o.dotted.startswith(_CTYPES))]
         if len({o.key if isinstance(o, StreamV) else id(o) for o in streams}) == 1:
             # one stream, however it was named on each path
             value = streams[0]
@@ -743,6 +746,9 @@ def _opaque_stream(value: Value) -> StreamV | None:
         return None  # the legacy default stream, or the current one
     label = value.spelling if isinstance(value, Unknown) and value.spelling else _UNRESOLVED
     return StreamV(f"opaque:{label}", label)
+
+
+_CTYPES = "ctypes."
 
 
 def _pool_of(value: Value) -> str:

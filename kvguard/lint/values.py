@@ -323,13 +323,16 @@ def taint(values: list[Value], same_buffer: bool = False) -> Value:
     if same_buffer and len(addresses) == 1:
         # An address plus offsets (a table of them, an index array) points into its buffer.
         return addresses[0]
-    flat = [item for v in values for item in (v.items if isinstance(v, SeqV) else (v,))]
+    flat = [item for v in values for o in options(v) for item in (o.items if isinstance(o, SeqV) else (o,))]
     placed_items = [v for v in flat if memory_of(v) is not None]
     if placed_items and all(isinstance(v, TensorV) and v.address for v in placed_items):
-        # A table built from addresses of one buffer (``(c_uint64 * n)(*ptrs)``) holds them.
+        # A table built from addresses of one buffer (``(c_uint64 * n)(*ptrs)``) holds them;
+        # one built from several buffers' (a layer's each) holds addresses where they live.
         keys = {v.key for v in placed_items if isinstance(v, TensorV)}
         if len(keys) == 1:
             return placed_items[0]
+        table = {v.memory for v in placed_items if isinstance(v, TensorV)}
+        return TensorV(table.pop() if len(table) == 1 else Memory.UNKNOWN, "", address=True)
     keys = {v.key for v in values if isinstance(v, TensorV)}
     placed = [v for v in values if memory_of(v) is not None]
     key = keys.pop() if same_buffer and len(keys) == 1 and len(placed) == 1 else ""

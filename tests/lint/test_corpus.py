@@ -820,11 +820,6 @@ KNOWN_GAPS = {
         " not read, the arena's device comes from a dataclass `__post_init__` over an entry-point "
         "parameter, and the write-back goes through module tensors accelerate places"
     ),
-    "mooncake_pd_sender_buggy": (
-        "`numpy.ctypeslib.as_array(ptr, shape)` in a property is taken as a host read of the staging "
-        "memory, not a view of it, so the finding lands there and the checksum over the view is not "
-        "linked to the copy"
-    ),
     "mooncake_pd_sender_correct": (
         "each `yield` of a plain generator the copy loop iterates counts as a producer write (the "
         "caller's kernels may run there), so the barrier taken before the loop is taken as stale"

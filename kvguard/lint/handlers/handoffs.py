@@ -4,13 +4,21 @@ torch as hooks it calls later on the model's thread."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from kvguard.lint import ir
 from kvguard.lint.api import HOOK_REGISTRATIONS, QUEUES
 from kvguard.lint.evaluator import ANY_BUFFER, Evaluator, Handled
 from kvguard.lint.findings import FlowStep
 from kvguard.lint.pathstate import Frame, PathState, Put, ThreadStart
-from kvguard.lint.reading import EXECUTOR_JOB_AT, UNPLACED_QUEUE, _executor_job, _site, _spelling
+from kvguard.lint.reading import (
+    EXECUTOR_JOB_AT,
+    UNPLACED_QUEUE,
+    _executor_job,
+    _opaque_stream,
+    _site,
+    _spelling,
+)
 from kvguard.lint.values import (
     UNKNOWN,
     ClassV,
@@ -258,6 +266,16 @@ class HandoffApi(Evaluator):
                     )
                 )
             return ExternalV(f"{dotted}()"), state  # its ``start()`` is the library's
+        callback = args[0] if len(args) == 1 else None
+        if last in _CALLBACK_TYPES and dotted.startswith("ctypes.") and isinstance(callback, FuncV | LambdaV):
+            return callback, state  # ``HostFn(self._on_landed)``: a C callback calling it
+        if last in _HOST_FUNC_LAUNCHES and len(args) >= 2 and isinstance(args[1], (FuncV, LambdaV)):
+            stream = _opaque_stream(args[0])
+            if stream is not None and not stream.key.startswith("opaque:"):
+                # ``cudaLaunchHostFunc(stream, fn, data)`` is ``stream.launch_host_func(fn, data)``.
+                shifted = replace(call, args=call.args[1:])
+                method = "launch_host_func"
+                return self._stream_callback(shifted, method, stream, list(args[1:]), kwargs, frame, state)
         if last == "as_completed" and dotted.startswith("concurrent.futures") and args:
             return args[0], state  # the futures given, in the order their jobs finish
         if last == "ThreadPoolExecutor" and isinstance(kwargs.get("initializer"), (FuncV, LambdaV)):
@@ -298,6 +316,10 @@ FUTURE = "Future"
 
 # Stream methods that run a host function once the stream's queued work is done.
 _STREAM_CALLBACKS = ("add_callback", "launch_host_func")
+# The driver's and runtime's form of ``launch_host_func``, the stream given first.
+_HOST_FUNC_LAUNCHES = ("cuLaunchHostFunc", "cudaLaunchHostFunc")
+# ctypes callback types, called with the Python function a C callback runs.
+_CALLBACK_TYPES = ("CFUNCTYPE()", "WINFUNCTYPE()", "PYFUNCTYPE()")
 
 # Hand-offs whose result the caller awaits (``submit`` returns a future it may never wait on).
 _AWAITED_JOBS = ("run_in_executor", "to_thread")

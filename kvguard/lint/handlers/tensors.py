@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from kvguard.lint import ir
@@ -252,10 +253,15 @@ class TensorApi(Evaluator):
     ) -> Handled:
         """What any other tensor method gives: a written buffer for an in-place method, an address,
         a view of the same memory, or a new tensor where the receiver lives."""
+        func = call.func
+        in_place = method.endswith("_") and not method.startswith("_") and isinstance(func, ir.Attr)
+        if in_place and not isinstance(receiver, (ObjectV, ModuleV, ClassV)):
+            # ``kv.index_copy_(1, slots, staged[:, i])`` reads staged on its stream, also where
+            # the code does not place kv.
+            self._kernel_reads(args, call, frame, state)
         if (
-            method.endswith("_")
-            and not method.startswith("_")
-            and isinstance(call.func, ir.Attr)
+            in_place
+            and isinstance(func, ir.Attr)
             and not isinstance(receiver, (ObjectV, ExternalV, ModuleV, ClassV))
         ):
             if (
@@ -264,10 +270,10 @@ class TensorApi(Evaluator):
                 and method not in IN_PLACE_FILLS
             ):
                 # ``pinned.mul_(scale)`` computes from the buffer on the CPU at once.
-                self._host_read(receiver, call.func.base, f"`.{method}()`", call, frame, state)
+                self._host_read(receiver, func.base, f"`.{method}()`", call, frame, state)
             if frame.thread == MAIN_THREAD and self._stream(frame, state) is None:
                 state.launched = self._clock  # an in-place kernel on the producer's stream
-            return receiver or UNKNOWN, self._write(call.func.base, frame, state, call.span)
+            return receiver or UNKNOWN, self._write(func.base, frame, state, call.span)
         if method == "data_ptr" and isinstance(receiver, Unknown):
             # Into memory the code does not place, known by how its origin spells it.
             key = f"{_UNPLACED}{receiver.spelling}" if receiver.spelling else ""
@@ -280,6 +286,14 @@ class TensorApi(Evaluator):
             # Any other tensor method (``x.norm()``, ``x.sum()``) computes where x lives.
             return TensorV(receiver.memory), state
         return None
+
+    def _kernel_reads(self, args: Sequence[Value], call: ir.Call, frame: Frame, state: PathState) -> None:
+        """A kernel on the current stream reads the GPU buffers it is given (attention over a
+        prefetched slot): a load into one must wait for it."""
+        running = self._running_on(frame, state)
+        for value in args:
+            if isinstance(value, TensorV) and value.key and value.memory is Memory.DEVICE:
+                state.reads[value.key] = (self._clock, call.span.line, running)
 
     def _host_read_function(
         self,
@@ -311,8 +325,9 @@ class TensorApi(Evaluator):
             # ``ctypes.string_at(chunk, n)``: the host reads the memory at that address now.
             memory = replace(pointer, address=False)
             self._host_read(memory, call.args[read_at], f"`{dotted}()`", call, frame, state)
-        if dotted == "numpy.frombuffer" and args and isinstance(args[0], TensorV):
-            return replace(args[0], address=False), state  # an array over that memory
+        if dotted in _NUMPY_ARRAYS_OVER and args and isinstance(args[0], TensorV):
+            # An array over that memory (``as_array((c_uint8 * n).from_address(ptr))``).
+            return replace(args[0], address=False), state
         if dotted.startswith("numpy.") and last not in NUMPY_VIEWS and last not in HOST_READ_FUNCTIONS:
             for value, expr in given:
                 if host_elements(value):
@@ -418,12 +433,7 @@ class TensorApi(Evaluator):
             dotted == f"torch.{last}" and last not in TORCH_NON_COMPUTING and not last.startswith("is_")
         )
         if tensor_function or dotted.startswith("torch.nn.functional."):
-            # A kernel on the current stream that reads the GPU buffers it is given (attention
-            # over a prefetched slot): a load into one must wait for it.
-            running = self._running_on(frame, state)
-            for value in args:
-                if isinstance(value, TensorV) and value.key and value.memory is Memory.DEVICE:
-                    state.reads[value.key] = (self._clock, call.span.line, running)
+            self._kernel_reads(args, call, frame, state)
         computed = taint(list(args)) if tensor_function else UNKNOWN
         if isinstance(computed, TensorV):
             # ``torch.argmax(logits, -1)``, ``torch.cat(parts)``: a new tensor computed from
@@ -482,6 +492,8 @@ def _null_pointer(value: Value) -> bool:
 
 # numpy functions that make one array of the arrays they are given.
 _NUMPY_JOINS = frozenset({"concatenate", "stack", "hstack", "vstack", "column_stack"})
+# numpy arrays over memory they are given, not copies of it.
+_NUMPY_ARRAYS_OVER = frozenset({"numpy.frombuffer", "numpy.ctypeslib.as_array"})
 
 
 def _addresses(value: Value) -> bool:
