@@ -23,6 +23,38 @@ Found = set[tuple[str, int, str]]
 # Projects the analysis does not get right yet, and why. Each is an expected failure that
 # must fail: when a fix makes one pass, the run fails until its entry is removed here.
 KNOWN_GAPS = {
+    "act_offload_v5_buggy": (
+        "the ready event is recorded in `group_start`, before fc1 and gelu compute the tensors the "
+        "saved-tensors pack hook collects; a tensor given to a pack hook is not taken to be written "
+        "just before, so the record looks late enough"
+    ),
+    "flexgen_schedule_v2_buggy": (
+        "the new key/value tensors reach the store through FlexGen holder objects and lose the time "
+        "they were computed, so the host synchronize at the start of the step looks like it covers "
+        "them"
+    ),
+    "hybrid_optimizer_buggy": (
+        "not diagnosed yet: the host NaN check over the pinned grads, before any per-optimizer event "
+        "is synchronized, is not reported"
+    ),
+    "layer_prefetch_hooks_buggy": (
+        "the prefetch waits on the current slot's release event instead of its own; the slots' "
+        "events are a list one element stands for, and the wait skipped where the event is unset "
+        "makes the finding uncertain"
+    ),
+    "static_offload_v2_buggy": (
+        "the rotating device buffers are allocated on the cache's `device` parameter, which only "
+        "another class gives to a stream constructor, so neither side of the load is placed and "
+        "the finding is uncertain"
+    ),
+    "cupyspill_buggy": (
+        "the path that binds no event ends inside a `with stream:` block, where the paths are "
+        "merged (an event and None join to the event), so the put without the wait is not analysed"
+    ),
+    "zeroswap_v2_buggy": (
+        "the destination is a flat buffer a pool's method hands out from memory the code does not "
+        "place, so the load's destination is uncertain"
+    ),
     "disk_offload_buggy": (
         "the relay a job takes is set on the job record in the worker thread; the done-callback "
         "bound with `partial(..., job)` at submit time sees the record as it was then, so its "

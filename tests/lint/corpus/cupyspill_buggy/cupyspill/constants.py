@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: Apache-2.0
+
+DEFAULT_SPILL_DIR = "/tmp/lmcache_spill"
+SPILL_FILE_SUFFIX = ".kvchunk"
+SPILL_MAGIC = b"LMCS"
+SPILL_VERSION = 1
+
+PINNED_POOL_SLOTS = 16
+PINNED_SLOT_BYTES = 64 << 20
+NUM_IO_WORKERS = 4
+BLOCKS_PER_CHUNK = 16

@@ -1,0 +1,3 @@
+from simple_kv_offload.worker import SimpleCPUOffloadWorker
+
+__all__ = ["SimpleCPUOffloadWorker"]

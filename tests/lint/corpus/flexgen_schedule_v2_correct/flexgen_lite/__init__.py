@@ -1,0 +1,4 @@
+from .engine import OptLM
+from .policy import Policy
+
+__all__ = ["OptLM", "Policy"]

@@ -1,0 +1,18 @@
+# Copyright (c) Microsoft Corporation.
+# SPDX-License-Identifier: Apache-2.0
+
+# DeepSpeed Team
+
+# cudaMemcpyKind
+CUDA_MEMCPY_HOST_TO_DEVICE = 1
+CUDA_MEMCPY_DEVICE_TO_HOST = 2
+
+CUDA_STREAM_NON_BLOCKING = 0x01
+CUDA_EVENT_DISABLE_TIMING = 0x02
+CUDA_HOST_ALLOC_DEFAULT = 0x00
+
+AIO_BLOCK_SIZE = 1 << 20
+SWAP_BUFFER_COUNT = 8
+SWAP_IO_WORKERS = 4
+
+ASYNC_SWAPPER_WAIT_TIMER = "async_swap_gradient_wait"
