@@ -1363,7 +1363,7 @@ class Evaluator:
         """Where a ``with`` leaves the state: one way, or one per stream where it enters one of
         several (``streams[i % 2]``)."""
         if not items:
-            return [Branch(self._block(statement.body, frame, state), frame.env, None)]
+            return self._body_ways(statement, frame, state)
         (context_expr, name), rest = items[0], items[1:]
         context, state = self._eval(context_expr, frame, state)
         if (
@@ -1378,8 +1378,26 @@ class Evaluator:
             return [Branch(synchronized[1] if synchronized is not None else state, frame.env, None)]
         if isinstance(context, UnionV) and all(_stream_context(option) for option in context.options):
             return self._on_each_stream(statement, context, items[0], rest, frame, state)
-        end = self._with_context(statement, context, context_expr, name, rest, frame, state)
-        return [Branch(end, frame.env, None)]
+        return self._with_context(statement, context, context_expr, name, rest, frame, state)
+
+    def _body_ways(self, statement: ir.With, frame: Frame, state: PathState) -> list[Branch]:
+        """A ``with`` block's ways out: one, or one per path of an ``if`` that ends it and binds
+        a stream or an event differently on each (``ready = None`` on one path, an event
+        recorded on the other): the code after the block runs on each path on its own."""
+        body = statement.body
+        last = body[-1] if body else None
+        if not isinstance(last, ir.If) or self._splits >= MAX_SPLITS:
+            return [Branch(self._block(body, frame, state), frame.env, None)]
+        state = self._block(body[:-1], frame, state)
+        if state.returned:
+            return [Branch(state, frame.env, None)]
+        before = frame.env
+        paths = self._if_paths(last, frame, state)
+        live = [path for path in paths if not path.state.returned]
+        if len(live) > 1 and any(_streams_differ(live[0].env, path.env) for path in live[1:]):
+            return paths
+        frame.env = before
+        return [Branch(self._after_if(before, paths, (), frame, last)[0], frame.env, None)]
 
     def _on_each_stream(
         self,
@@ -1398,8 +1416,7 @@ class Evaluator:
         for option in context.options:
             frame.env = dict(before)
             entered = ContextV(option) if isinstance(option, StreamV) else option
-            end = self._with_context(statement, entered, context_expr, name, rest, frame, state.copy())
-            paths.append(Branch(end, frame.env, None))
+            paths += self._with_context(statement, entered, context_expr, name, rest, frame, state.copy())
         frame.env = before
         return paths
 
@@ -1412,7 +1429,7 @@ class Evaluator:
         rest: tuple[tuple[ir.Expr, ir.Expr | None], ...],
         frame: Frame,
         state: PathState,
-    ) -> PathState:
+    ) -> list[Branch]:
         stream = _stream_context(context)
         if stream is not None:
             if name is not None:
@@ -1433,11 +1450,13 @@ class Evaluator:
                 # it also orders the later blocks on the stream (see ``_barrier_site``).
                 state.unordered_entries.setdefault(stream.key, (entered, self._clock))
             state.streams = (*saved, replace(stream, entered_at=entered))
-            state = self._with(statement, rest, frame, state)
-            state.streams = saved
-            return state
+            ways = self._with_ways(statement, rest, frame, state)
+            for way in ways:
+                way.state.streams = saved
+            return ways
         if isinstance(context, GeneratorContextV):
-            return self._enter_generator(context, statement, name, rest, frame, state)
+            state = self._enter_generator(context, statement, name, rest, frame, state)
+            return [Branch(state, frame.env, None)]
         enter = exit_ = None
         if isinstance(context, ObjectV):
             enter = self._method(context.module, context.qualname, "__enter__")
@@ -1456,7 +1475,7 @@ class Evaluator:
                 _, state = self._invoke(
                     FuncV(exit_[0], exit_[1], context), (nothing, nothing, nothing), (), state, frame, None
                 )
-            return state
+            return [Branch(state, frame.env, None)]
         if name is not None:
             state = self._assign(name, context, frame, state, statement)
         if isinstance(context, ExternalV) and context.dotted.endswith(EXIT_STACK):
@@ -1464,8 +1483,8 @@ class Evaluator:
             saved = state.streams
             state = self._with(statement, rest, frame, state)
             state.streams = saved
-            return state
-        return self._with(statement, rest, frame, state)
+            return [Branch(state, frame.env, None)]
+        return self._with_ways(statement, rest, frame, state)
 
     def _plain_stream_spelling(
         self, context_expr: ir.Expr, statement: ir.With, enclosing: tuple[StreamV, ...], frame: Frame

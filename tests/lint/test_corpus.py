@@ -47,10 +47,6 @@ KNOWN_GAPS = {
         "another class gives to a stream constructor, so neither side of the load is placed and "
         "the finding is uncertain"
     ),
-    "cupyspill_buggy": (
-        "the path that binds no event ends inside a `with stream:` block, where the paths are "
-        "merged (an event and None join to the event), so the put without the wait is not analysed"
-    ),
     "zeroswap_v2_buggy": (
         "the destination is a flat buffer a pool's method hands out from memory the code does not "
         "place, so the load's destination is uncertain"
