@@ -295,9 +295,9 @@ NUMPY_SCALARS = frozenset({"uint64", "int64", "uintp", "intp", "uint32", "int32"
 # numpy functions that make a view of an array or a new one without reading its elements;
 # every other numpy function given a host array computes from it at once (``numpy.abs(a)``).
 NUMPY_VIEWS = frozenset(
-    {"frombuffer", "as_array", "reshape", "ravel", "squeeze", "expand_dims", "transpose", "moveaxis", "shape"}
-    | {"ndim"}
-    | {"empty_like", "zeros_like", "ones_like", "full_like", "size", "may_share_memory", "shares_memory"}
+    {"frombuffer", "as_array", "reshape", "ravel", "squeeze", "expand_dims", "transpose", "moveaxis"}
+    | {"shape", "ndim", "size", "may_share_memory", "shares_memory"}
+    | {"empty_like", "zeros_like", "ones_like", "full_like"}
 )
 # Types that wrap a raw stream or event handle without making a new one
 # (``driver.CUstream(torch_stream.cuda_stream)``, cupy's ``ExternalStream(ptr)``).
