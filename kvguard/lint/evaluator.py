@@ -295,6 +295,9 @@ class Evaluator:
         self._names_called: set[str] = set()  # every name some project function calls
         self._names_called_at_top: set[str] = set()  # and module code
         self._splits = 0  # branches now running the rest of their block on their own
+        # Calls a ``for`` loop iterates now (``for x in gen(...)``, ``enumerate(gen(...))``):
+        # a generator called there is resumed by code the analysis runs, its loop body.
+        self._looped_calls: set[int] = set()
         # Streams the host waits for somewhere in the project (any path, any pass);
         # _ANY_STREAM for a wait that may cover any stream (the device, an event).
         self._waited_somewhere: set[str] = set()
@@ -559,6 +562,7 @@ class Evaluator:
         ):
             thread = f"copy thread running {function.qualname} (configured)"
         frame = Frame(module, env, thread, flow, caller.depth + 1, (*caller.stack, func.qualname))
+        frame.resumed_by_loop = call is not None and id(call) in self._looped_calls
         frame.global_names = function.global_names
         frame.several = caller.several
         if call is not None and any(isinstance(value, CopyApiV) for value in args):
@@ -989,10 +993,11 @@ class Evaluator:
                 return frame.on_yield(state, yielded, statement.span)
             if yielded not in frame.yielded:
                 frame.yielded.append(yielded)
-            if frame.thread == MAIN_THREAD:
+            if frame.thread == MAIN_THREAD and not frame.resumed_by_loop:
                 # A generator resumed by its caller (``next(layers)`` once per layer): between
                 # the yield and the resumption the caller's kernels run and may write, or read,
-                # any buffer.
+                # any buffer. Not where a loop the analysis runs resumes it: its body is that
+                # work.
                 state.writes[_CALLER_BETWEEN_RESUMPTIONS] = (
                     self._clock,
                     statement.span.line,
@@ -1263,7 +1268,12 @@ class Evaluator:
         return value
 
     def _loop(self, statement: ir.Loop, frame: Frame, state: PathState) -> PathState:
-        iterated, state = self._eval(statement.iter, frame, state)
+        looped = {id(call) for call in _iterated_calls(statement.iter)}
+        self._looped_calls |= looped
+        try:
+            iterated, state = self._eval(statement.iter, frame, state)
+        finally:
+            self._looped_calls -= looped
         iterated = self._members(iterated)
         if iterated is EMPTIED or (
             statement.target is not None and _known_truth(statement.iter, frame.env) is False
@@ -4215,6 +4225,21 @@ def _allocated_here(value: Value) -> bool:
 def _made_stream_key(key: str) -> bool:
     """A stream the project made (not a thread's current or default one, nor one unresolved)."""
     return bool(key) and not key.startswith(("current@", "opaque:", _DEFAULT_UNDER, _DISPLACED_DEFAULT))
+
+
+def _iterated_calls(iterable: ir.Expr) -> list[ir.Call]:
+    """The calls a ``for`` loop iterates: its iterable, or those a built-in that iterates its
+    arguments as it goes is given (``enumerate(gen())``, ``zip(a(), b())``)."""
+    if not isinstance(iterable, ir.Call):
+        return []
+    func = iterable.func
+    if isinstance(func, ir.Name) and func.id in _LAZY_ITERATORS:
+        return [arg for arg in iterable.args if isinstance(arg, ir.Call)]
+    return [iterable]
+
+
+# Built-ins that iterate their arguments as they are iterated.
+_LAZY_ITERATORS = frozenset({"enumerate", "zip", "reversed", "iter"})
 
 
 def _joins_reach(

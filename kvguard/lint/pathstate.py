@@ -350,6 +350,8 @@ class Frame:
     # Local names bound to a view of another local tensor (``dst = table[:n].numpy()``): a
     # table filled through the view is filled in its base too.
     views: dict[str, str] = field(default_factory=dict)
+    # A generator a ``for`` loop of its caller iterates: the loop body runs between its yields.
+    resumed_by_loop: bool = False
 
 
 @dataclass
