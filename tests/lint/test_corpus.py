@@ -790,10 +790,6 @@ KNOWN_GAPS = {
         'an optimizer\'s in-place writes through `self.state[p]["exp_avg"]` are not linked to the same '
         "tensors copied as `self.optimizer.state[p][key]` by another object"
     ),
-    "vllm_pd_pull_ctypes_buggy": (
-        "a ctypes Structure the object fills in its constructor and passes as `ctypes.byref(self._attrs)`"
-        " does not carry its source order to the copy"
-    ),
     "vllm_disk_writethrough_correct": (
         "a record popped from a deque only once its end event's `query()` is true is not taken as waited for"
     ),

@@ -140,6 +140,8 @@ class PythonApi(Evaluator):
             # ``result if isinstance(result, tuple) else (result,)`` over a binding's
             # ``(err, handle)``: the sequence the code made or was given is one.
             return ConstV(True, "isinstance", frame.module.path, None), state
+        if dotted in ("ctypes.byref", "ctypes.pointer") and len(args) == 1:
+            return args[0], state  # ``byref(attrs)``: the struct itself, fields and all
         if dotted in PYTHON_FACTS:
             return UNKNOWN, state  # ``len(ptrs)``: a fact about the argument, not its memory
         if dotted == "object" and not args and not kwargs:
