@@ -1,0 +1,4 @@
+from hicache.cache_controller import HiCacheController
+from hicache.pool_host import MHATokenToKVPoolHost
+
+__all__ = ["HiCacheController", "MHATokenToKVPoolHost"]

@@ -1,0 +1,3 @@
+from .kv_block_offloader import PausedRequestOffloader
+
+__all__ = ["PausedRequestOffloader"]
