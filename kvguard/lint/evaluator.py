@@ -1629,19 +1629,12 @@ class Evaluator:
             for target in statement.targets:
                 state = self._assign(target, join([put.payload for put in puts]), frame, state, statement)
             return self._block(rest, frame, state)
-        ends: list[PathState] = []
-        steps: list[FlowStep | None] = []
+        # Each way the block goes on: what it takes, the state and path it goes on in, its step.
+        ways: list[tuple[Value, PathState, tuple[FlowStep, ...], FlowStep | None]] = []
         if setup:
             # Slots the constructor put hand over no work: with one of them this path goes on
             # in its own state (what ``release(buf)`` puts back, a user may still be reading).
-            variant = replace(frame, env=dict(frame.env))
-            branch = state.copy()
-            slot = join([put.payload for put in setup])
-            for target in statement.targets:
-                branch = self._assign(target, slot, variant, branch, statement)
-            ends.append(self._block(rest, variant, branch))
-            steps.append(None)
-            frame.env.update(variant.env)
+            ways.append((join([put.payload for put in setup]), state.copy(), frame.flow, None))
         for put in [put for put in puts if put not in setup]:  # the block may put on the queue too
             put_at = put.flow[-1]
             step = FlowStep(
@@ -1654,13 +1647,15 @@ class Evaluator:
             branch.streams = state.streams
             if put.thread not in (MAIN_THREAD, frame.thread):
                 branch.requester = put.thread  # the job that put it handed this work over
-            variant = replace(frame, env=dict(frame.env), flow=(*put.flow, step))
+            ways.append((put.payload, branch, (*put.flow, step), step))
+        ends: list[PathState] = []
+        for taken, branch, flow, _ in ways:
+            variant = replace(frame, env=dict(frame.env), flow=flow)
             for target in statement.targets:
-                branch = self._assign(target, put.payload, variant, branch, statement)
+                branch = self._assign(target, taken, variant, branch, statement)
             ends.append(self._block(rest, variant, branch))
-            steps.append(step)
             frame.env.update(variant.env)
-        return merge_paths(ends, steps)
+        return merge_paths(ends, [step for *_, step in ways])
 
     def _assign(
         self, target: ir.Expr, value: Value, frame: Frame, state: PathState, statement: object

@@ -731,33 +731,19 @@ class Interpreter(StreamApi, RawCopyApi, ArrayApi, HandoffApi, PythonApi, Tensor
         self._unwritten = set()
         target = start.target
         if isinstance(target, LambdaV):
-            thread = MAIN_THREAD if start.same_thread else "thread running a lambda"
-            state = start.state.copy()
-            if not start.same_thread:
-                state.streams = ()
-            caller = Frame(self._modules[target.module], {}, thread, start.flow, 0, ())
-            self._call_lambda(target, start.arguments, state, caller, None)
+            caller, state = self._on_worker(start, target)
+            self._call_job(target, start.arguments, state, caller)
             return
-        if not isinstance(target, FuncV):
+        if not isinstance(target, FuncV) or (target.module, target.qualname) not in self._functions:
             return
-        function = self._functions.get((target.module, target.qualname))
-        if function is None:
-            return
-        thread = MAIN_THREAD if start.same_thread else f"thread running {function.qualname}"
-        module = self._modules[target.module]
-        state = start.state.copy()
-        if not start.same_thread:
-            state.streams = ()
-        caller = Frame(module, {}, thread, start.flow, 0, ())
+        caller, state = self._on_worker(start, target)
         if isinstance(start.initializer, FuncV):
-            _, state = self._invoke(start.initializer, start.initializer.partial, (), state, caller, None)
-        _, state = self._invoke(target, (*target.partial, *start.arguments), (), state, caller, None)
+            _, state = self._call_job(start.initializer, (), state, caller)
+        _, state = self._call_job(target, start.arguments, state, caller)
         future = RecordV(FUTURE, ())
         for callback in start.callbacks:
-            if isinstance(callback, FuncV):
-                _, state = self._invoke(callback, (*callback.partial, future), (), state, caller, None)
-            elif isinstance(callback, LambdaV):
-                _, state = self._call_lambda(callback, (future,), state, caller, None)
+            if isinstance(callback, (FuncV, LambdaV)):
+                _, state = self._call_job(callback, (future,), state, caller)
 
 
 # The API handlers, in the order they are tried (made once, not per call: this is the hot path).

@@ -19,6 +19,7 @@ from kvguard.lint.reading import (
     _site,
     _spelling,
 )
+from kvguard.lint.results import MAIN_THREAD
 from kvguard.lint.values import (
     UNKNOWN,
     ClassV,
@@ -292,23 +293,33 @@ class HandoffApi(Evaluator):
         start = next((s for s in self._threads if isinstance(job, ConstV) and s.site == job.value), None)
         if start is None or start.same_thread or not isinstance(start.target, (FuncV, LambdaV)):
             return UNKNOWN, state
-        target = start.target
-        worker_state = start.state.copy()
-        worker_state.streams = ()
-        thread = "thread running a lambda"
-        if isinstance(target, FuncV):
-            thread = f"thread running {target.qualname}"
-        worker = Frame(self._modules[target.module], {}, thread, start.flow, frame.depth + 1, frame.stack)
+        worker, worker_state = self._on_worker(start, start.target, frame.depth + 1, frame.stack)
         started = self._clock
-        if isinstance(target, FuncV):
-            arguments = (*target.partial, *start.arguments)
-            value, end = self._invoke(target, arguments, (), worker_state, worker, None)
-        else:
-            value, end = self._call_lambda(target, start.arguments, worker_state, worker, None)
+        value, end = self._call_job(start.target, start.arguments, worker_state, worker)
         left = {key: copy for key, copy in end.pending.items() if copy.time >= started}
         if left:
             state.pending = {**state.pending, **left}
         return value, state
+
+    def _on_worker(
+        self, start: ThreadStart, target: FuncV | LambdaV, depth: int = 0, stack: tuple[str, ...] = ()
+    ) -> tuple[Frame, PathState]:
+        """Where a handed-over job starts: on its own thread, whose current stream is not the
+        producer's (an asyncio task's is), in the state the hand-over left."""
+        name = target.qualname if isinstance(target, FuncV) else "a lambda"
+        thread = MAIN_THREAD if start.same_thread else f"thread running {name}"
+        state = start.state.copy()
+        if not start.same_thread:
+            state.streams = ()
+        return Frame(self._modules[target.module], {}, thread, start.flow, depth, stack), state
+
+    def _call_job(
+        self, job: FuncV | LambdaV, arguments: tuple[Value, ...], state: PathState, worker: Frame
+    ) -> tuple[Value, PathState]:
+        """A function or lambda called with these arguments, as a worker thread calls it."""
+        if isinstance(job, FuncV):
+            return self._invoke(job, (*job.partial, *arguments), (), state, worker, None)
+        return self._call_lambda(job, arguments, state, worker, None)
 
 
 # The record standing for the future ``pool.submit(...)`` returns.
