@@ -58,13 +58,11 @@ def normalised(source: str) -> str:
     return _TRAILING_COMMA.sub("", "".join(without_comments.split()))
 
 
-def fingerprinted(
-    findings: Sequence[Finding], root: Path, read_text: Callable[[str], str | None]
-) -> list[Finding]:
-    """``findings`` with their fingerprints set. ``read_text`` gives a finding's file text
-    (None if it cannot be read); paths are as findings show them, relative to the working
-    directory or absolute. The occurrence index counts within ``findings``: give them all."""
-    keys = _keys(findings, root, read_text)
+def fingerprinted(findings: Sequence[Finding], read_text: Callable[[str], str | None]) -> list[Finding]:
+    """``findings``, their paths relative to the project root (absolute outside it), with
+    their fingerprints set. ``read_text`` gives a finding's file text (None if it cannot be
+    read). The occurrence index counts within ``findings``: give them all."""
+    keys = _keys(findings, str, read_text)
     # The n-th finding of one code on the same text in the same function, in source order.
     seen: Counter[_Key] = Counter()
     occurrence = [0] * len(findings)
@@ -80,12 +78,12 @@ def fingerprinted(
 def baseline_entries(
     findings: Sequence[Finding], root: Path, read_text: Callable[[str], str | None]
 ) -> list[Entry]:
-    """The baseline entries of fingerprinted findings."""
+    """The baseline entries of fingerprinted findings, their paths as shown (relative to the
+    working directory, or absolute)."""
+    keys = _keys(findings, lambda path: project_path(path, root), read_text)
     return [
         Entry(finding.fingerprint, code, path, function, _shown(source))
-        for finding, (code, path, function, source) in zip(
-            findings, _keys(findings, root, read_text), strict=True
-        )
+        for finding, (code, path, function, source) in zip(findings, keys, strict=True)
     ]
 
 
@@ -93,7 +91,9 @@ def baseline_entries(
 _Key = tuple[str, str, str, str]
 
 
-def _keys(findings: Sequence[Finding], root: Path, read_text: Callable[[str], str | None]) -> list[_Key]:
+def _keys(
+    findings: Sequence[Finding], relative: Callable[[str], str], read_text: Callable[[str], str | None]
+) -> list[_Key]:
     lines: dict[str, list[str]] = {}
     scopes: dict[str, _Scopes] = {}
     keys = []
@@ -103,9 +103,7 @@ def _keys(findings: Sequence[Finding], root: Path, read_text: Callable[[str], st
             lines[finding.path] = text.splitlines()
             scopes[finding.path] = _Scopes(text)
         source = normalised(_flagged_text(finding, lines[finding.path]))
-        keys.append(
-            (finding.code, project_path(finding.path, root), scopes[finding.path].around(finding), source)
-        )
+        keys.append((finding.code, relative(finding.path), scopes[finding.path].around(finding), source))
     return keys
 
 

@@ -4,6 +4,7 @@ apply suppressions, return findings in a deterministic order."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import multiprocessing
 import os
@@ -11,11 +12,11 @@ import subprocess
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kvguard.lint.api import passes_gate
-from kvguard.lint.baseline import fingerprinted
+from kvguard.lint.baseline import fingerprinted, project_path
 from kvguard.lint.cache import CacheUnavailable, SummaryCache, code_fingerprint
 from kvguard.lint.config import Settings
 from kvguard.lint.facts import Diagnostic, FileSummary
@@ -143,6 +144,13 @@ def _run_check(
         # Like ruff's: in a project (configuration or git), its root; otherwise (an installed
         # package, say) the working directory, so that nothing is written into site-packages.
         cache_root = root if in_project else Path.cwd()
+
+    # Inside the run files go by their paths from the project root (so that cache entries and
+    # results hold from any working directory); findings are shown from the working directory.
+    def named(path: Path | str) -> str:
+        return project_path(os.fspath(path), root)
+
+    stdin_name = named(stdin.display_path) if stdin is not None else None
     warnings: list[str] = []
     cache = None
     if use_cache and stdin is None:
@@ -153,8 +161,8 @@ def _run_check(
     touched: Callable[[Finding], bool] | None = None  # None: the whole project was given
     sources: dict[str, tuple[Path, frozenset[str], frozenset[str]]] = {}
     read: set[str] = set()
-    if stdin is not None:
-        summaries = [summarize(stdin.display_path, stdin.data)]
+    if stdin is not None and stdin_name is not None:
+        summaries = [summarize(stdin_name, stdin.data)]
         checked, context = 1, 0
     else:
         targets = []
@@ -164,7 +172,7 @@ def _run_check(
             else:
                 targets.append(candidate)
         candidates, touched = _with_context(targets, paths, root, settings)
-        summaries = _summaries(candidates, cache, jobs or os.cpu_count() or 1, progress, sources, read)
+        summaries = _summaries(candidates, named, cache, jobs or os.cpu_count() or 1, progress, sources, read)
         checked, context = len(targets), len(candidates) - len(targets)
     earlier = cache.analysis() if cache is not None else None
 
@@ -174,20 +182,28 @@ def _run_check(
         if code is None and key in sources:
             path, callees, definitions = sources[key]
             with contextlib.suppress(OSError):
-                again = summarize(display_path(path), path.read_bytes(), callees, definitions)
+                again = summarize(named(path), path.read_bytes(), callees, definitions)
                 code = again.code
                 if cache is not None and code is not None:
                     cache.put(key, again)
         return code
 
-    if stdin is not None:
-        read.add(stdin.display_path)
+    inner_stdin = None
+    if stdin is not None and stdin_name is not None:
+        read.add(stdin_name)
+        inner_stdin = StdinSource(stdin_name, stdin.data)
 
     def read_text(path: str) -> str | None:
-        return checked_text(path, read, stdin)
+        return checked_text(path, read, inner_stdin, root)
 
     model = ProjectModel(
-        summaries, known_codes, load_code, earlier, settings.analysis, analysis_fingerprint(settings)
+        summaries,
+        known_codes,
+        load_code,
+        earlier,
+        settings.analysis,
+        analysis_fingerprint(settings),
+        os.fspath(root),
     )
     judges = [rule for rule in rules if rule.judges_suppressions]
     judged_codes = {rule.code for rule in judges}
@@ -197,7 +213,6 @@ def _run_check(
         # uncertain), so that a finding's occurrence index does not depend on them.
         findings = fingerprinted(
             [finding for rule in rules if not rule.judges_suppressions for finding in rule.check(model)],
-            root,
             read_text,
         )
         if judges:
@@ -213,7 +228,7 @@ def _run_check(
         cache.save()
         if model.analysed or model.reused_after_edits:
             cache.put_analysis(model.analysis)
-    findings += fingerprinted([f for rule in judges for f in rule.check(model)], root, read_text)
+    findings += fingerprinted([f for rule in judges for f in rule.check(model)], read_text)
     reported = [f for f in findings if touched is None or touched(f)]
     kept, suppressed = apply_suppressions(
         [f for f in reported if f.code not in judged_codes], summaries, settings
@@ -227,6 +242,14 @@ def _run_check(
         kept = [finding for finding in kept if not finding.uncertain]
     baselined = sum(1 for finding in kept if finding.fingerprint in baseline)
     kept = [finding for finding in kept if finding.fingerprint not in baseline]
+
+    @functools.cache
+    def shown(path: str) -> str:
+        if stdin is not None and path == stdin_name:
+            return stdin.display_path
+        return display_path(root / path)
+
+    kept = [_shown_from_here(finding, shown) for finding in kept]
     kept.sort(key=Finding.sort_key)
     return CheckResult(
         findings=kept,
@@ -235,20 +258,36 @@ def _run_check(
         suppressed=suppressed,
         uncertain=uncertain,
         warnings=warnings,
-        read_paths=frozenset(read),
+        read_paths=frozenset(map(shown, read)),
         root=root,
         whole_project=touched is None,
         baselined=baselined,
     )
 
 
-def checked_text(path: str, read: Collection[str], stdin: StdinSource | None) -> str | None:
+def _shown_from_here(finding: Finding, shown: Callable[[str], str]) -> Finding:
+    """The finding with its paths (its file's, its path's steps', its fix's) as shown."""
+    fix = finding.fix
+    if fix is not None:
+        fix = replace(fix, edits=tuple(replace(edit, path=shown(edit.path)) for edit in fix.edits))
+    return replace(
+        finding,
+        path=shown(finding.path),
+        flow=tuple(replace(step, path=shown(step.path)) for step in finding.flow),
+        fix=fix,
+    )
+
+
+def checked_text(
+    path: str, read: Collection[str], stdin: StdinSource | None, base: Path = Path()
+) -> str | None:
     """The text of a file the run read (by its declared encoding), to fingerprint its findings;
-    None for any other file (never one the run refused, such as a link out of the project)."""
+    None for any other file (never one the run refused, such as a link out of the project).
+    Relative paths start from ``base``."""
     if path not in read:
         return None
     try:
-        data = stdin.data if stdin is not None and path == stdin.display_path else Path(path).read_bytes()
+        data = stdin.data if stdin is not None and path == stdin.display_path else (base / path).read_bytes()
     except OSError:
         return None
     return decode(data)[0]
@@ -291,7 +330,7 @@ def _with_context(
         for c in discover([root], settings, root)
         if not c.problem and not c.skipped and c.path.absolute() not in known
     ]
-    files = {display_path(c.path) for c in targets}
+    files = {project_path(os.fspath(c.path), root) for c in targets}
 
     def touches(finding: Finding) -> bool:
         return any(place in files for place in (finding.path, *(step.path for step in finding.flow)))
@@ -307,21 +346,22 @@ def analysis_fingerprint(settings: Settings) -> str:
 
 def _summaries(
     candidates: list[Candidate],
+    named: Callable[[Path], str],
     cache: SummaryCache | None,
     jobs: int,
     progress: Progress | None,
     sources: dict[str, tuple[Path, frozenset[str], frozenset[str]]],
     read: set[str],
 ) -> list[FileSummary]:
-    """Each candidate's summary, from the cache where it has one; ``sources`` gets the file
-    behind each cache key, to read again if the cache loses its code, and ``read`` the files
-    read."""
+    """Each candidate's summary, from the cache where it has one, under its path from the
+    project root (``named``); ``sources`` gets the file behind each cache key, to read again if
+    the cache loses its code, and ``read`` the files read."""
     results: list[FileSummary | None] = [None] * len(candidates)
     to_parse: list[_Item] = []
     for index, candidate in enumerate(candidates):
-        shown = display_path(candidate.path)
+        name = named(candidate.path)
         if candidate.problem:
-            results[index] = FileSummary(shown, diagnostics=[Diagnostic(candidate.problem)])
+            results[index] = FileSummary(name, diagnostics=[Diagnostic(candidate.problem)])
             continue
         try:
             data = candidate.path.read_bytes()
@@ -329,19 +369,19 @@ def _summaries(
             reason = error.strerror or type(error).__name__
             if not candidate.path.exists():
                 reason += " (a dangling symbolic link?)"
-            results[index] = FileSummary(shown, diagnostics=[Diagnostic(f"cannot read the file: {reason}")])
+            results[index] = FileSummary(name, diagnostics=[Diagnostic(f"cannot read the file: {reason}")])
             continue
-        read.add(shown)
-        key = cache.key(shown, data) if cache is not None else ""
+        read.add(name)
+        key = cache.key(name, data) if cache is not None else ""
         if key:
             sources[key] = (candidate.path, frozenset(), frozenset())
         cached = cache.get(key) if cache is not None else None
         if cached is not None:
             results[index] = cached
         elif passes_gate(data):
-            to_parse.append((index, shown, data, key, frozenset(), frozenset()))
+            to_parse.append((index, name, data, key, frozenset(), frozenset()))
         else:
-            summary = summarize(shown, data)  # cheap: no parse
+            summary = summarize(name, data)  # cheap: no parse
             summary.cache_key = key
             results[index] = summary
             if cache is not None:
@@ -533,7 +573,7 @@ def _absolute_module(spec: str, package: str) -> str:
     return ".".join([*base, rest] if rest else base)
 
 
-# (index, path as shown, bytes, cache key, names of other files' functions it calls, names
+# (index, path from the project root, bytes, cache key, names of other files' functions it calls, names
 # other files use from it)
 _Item = tuple[int, str, bytes, str, frozenset[str], frozenset[str]]
 

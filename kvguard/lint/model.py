@@ -28,11 +28,14 @@ class ProjectModel:
         earlier: Analysis | None = None,
         analysis: AnalysisSettings | None = None,
         fingerprint: str = "",
+        root: str | None = None,
     ) -> None:
         """``earlier``: a result of an earlier run, used where it still holds for these files
         (kvguard.lint.dependencies); ``fingerprint``: of the settings and the analysis code
-        a result depends on."""
+        a result depends on; ``root``: the directory the summaries' relative paths start from
+        (the working directory if none)."""
         self.summaries = summaries
+        self._root = root
         self._analysis = analysis
         self.known_codes = known_codes
         self._load_code = load_code
@@ -92,17 +95,17 @@ class ProjectModel:
 
     def _module_names(self) -> list[str]:
         """The module name of every file of the run, parsed or not."""
-        module_name = ModuleNames()
+        module_name = ModuleNames(self._root)
         return [module_name(summary.path) for summary in self.summaries]
 
     def _modules(self) -> dict[str, FileSummary]:
         """The parsed files by module name."""
-        module_name = ModuleNames()
+        module_name = ModuleNames(self._root)
         modules: dict[str, FileSummary] = {}
         for summary in self.summaries:
             if summary.parsed and (summary.code is not None or summary.cache_key):
-                # From the file's absolute place, so that names do not depend on the working
-                # directory: ``vllm.v1.worker`` whether run from above ``vllm/`` or inside it.
+                # From the file's place, so that names do not depend on the working directory:
+                # ``vllm.v1.worker`` whether run from above ``vllm/`` or inside it.
                 name = module_name(summary.path)
                 if name in modules:
                     name = summary.path  # two files claim one module name: keep both apart

@@ -388,14 +388,15 @@ class ModuleNames:
     directory's package prefix is worked out once: a large tree has thousands of files in a
     few hundred directories."""
 
-    def __init__(self) -> None:
+    def __init__(self, base: str | None = None) -> None:
+        """``base``: the directory relative paths start from (the working directory if none)."""
         self._is_package: dict[str, bool] = {}
         self._prefixes: dict[str, str] = {}
-        self._cwd = os.getcwd().replace(os.sep, "/")
+        self._base = os.path.abspath(base if base is not None else os.curdir).replace(os.sep, "/")
 
     def __call__(self, path: str) -> str:
-        """The module name of ``path`` (relative to the working directory, or absolute)."""
-        path = posixpath.normpath(posixpath.join(self._cwd, path.replace(os.sep, "/")))
+        """The module name of ``path`` (relative to the base directory, or absolute)."""
+        path = posixpath.normpath(posixpath.join(self._base, path.replace(os.sep, "/")))
         directory, name = posixpath.split(path)
         dot = name.rfind(".")
         stem = name[:dot] if 0 < dot < len(name) - 1 else name

@@ -447,7 +447,7 @@ def test_the_importers_of_a_record_type_the_parsed_code_builds_are_parsed_and_no
     candidates = discover([tmp_path / "pkg"], settings, tmp_path)
     parsed = {
         Path(summary.path).name
-        for summary in engine._summaries(candidates, None, 1, None, {}, set())
+        for summary in engine._summaries(candidates, engine.display_path, None, 1, None, {}, set())
         if summary.parsed
     }
     assert {"offload.py", "types.py", "reader.py"} <= parsed
@@ -496,7 +496,7 @@ def test_what_the_importers_of_a_record_type_call_from_other_modules_is_parsed(
     candidates = discover([tmp_path / "pkg"], settings, tmp_path)
     parsed = {
         Path(summary.path).name: summary
-        for summary in engine._summaries(candidates, None, 1, None, {}, set())
+        for summary in engine._summaries(candidates, engine.display_path, None, 1, None, {}, set())
         if summary.parsed
     }
     assert {"handler.py", "types.py", "connector.py", "routing.py"} <= parsed.keys()

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kvguard.lint import engine
 from kvguard.lint.config import Settings
 from kvguard.lint.engine import CheckResult, run_check
 from kvguard.lint.interpreter import Interpreter
@@ -71,6 +72,27 @@ def test_a_new_module_runs_the_analysis_again(tmp_path: Path, analyses: list[int
     _check(tmp_path)
     write_tree(tmp_path, {"b.py": RACE.replace("def ", "def other_")})
     assert [Path(f.path).name for f in _check(tmp_path).findings] == ["a.py", "b.py"] and len(analyses) == 2
+
+
+def test_a_result_holds_from_any_working_directory(
+    tmp_path: Path, analyses: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files go by their paths from the project root inside a run: a run from inside the
+    package reads the summaries and reuses the result a run from the root left, and shows
+    the finding from where it runs."""
+    write_tree(tmp_path, {"pyproject.toml": "[tool.kvguard]\n", "pkg/__init__.py": "", "pkg/a.py": RACE})
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(root=tmp_path, config_file=tmp_path / "pyproject.toml")
+    first = run_check([Path("pkg")], settings, RULE_OBJECTS, KNOWN, jobs=1, use_cache=True)
+    assert [(f.path, f.code) for f in first.findings] == [("pkg/a.py", "KVG001")]
+    monkeypatch.chdir(tmp_path / "pkg")
+    parsed: list[str] = []
+    real = engine.summarize
+    monkeypatch.setattr(engine, "summarize", lambda path, *rest: parsed.append(path) or real(path, *rest))
+    inside = run_check([Path()], settings, RULE_OBJECTS, KNOWN, jobs=1, use_cache=True)
+    assert [(f.path, f.code) for f in inside.findings] == [("a.py", "KVG001")]
+    assert [f.fingerprint for f in inside.findings] == [f.fingerprint for f in first.findings]
+    assert parsed == [] and len(analyses) == 1
 
 
 def _functions_with_blocks(source: str) -> list[tuple[int, int]]:
