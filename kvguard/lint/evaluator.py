@@ -298,6 +298,8 @@ class Evaluator:
         # Calls a ``for`` loop iterates now (``for x in gen(...)``, ``enumerate(gen(...))``):
         # a generator called there is resumed by code the analysis runs, its loop body.
         self._looped_calls: set[int] = set()
+        # Whether each function (by id: the code outlives the run) is a raw copy's thin wrapper.
+        self._raw_copy_wrappers: dict[int, bool] = {}
         # Streams the host waits for somewhere in the project (any path, any pass);
         # _ANY_STREAM for a wait that may cover any stream (the device, an event).
         self._waited_somewhere: set[str] = set()
@@ -567,7 +569,7 @@ class Evaluator:
         frame.several = caller.several
         if call is not None and any(isinstance(value, CopyApiV) for value in args):
             frame.copy_site = caller.copy_site or (caller.module.path, call)
-        elif call is not None and _wraps_a_raw_copy(function):
+        elif call is not None and self._wraps_a_raw_copy(function):
             frame.copy_site = caller.copy_site or (caller.module.path, call)
             frame.wraps_copy = True
         if call is not None:
@@ -3884,6 +3886,12 @@ class Evaluator:
             ("opaque:", _DEFAULT_UNDER, _DISPLACED_DEFAULT)
         )
         return made and (stream.key not in self._copy_streams or stream.key in self._kernel_streams)
+
+    def _wraps_a_raw_copy(self, function: ir.Function) -> bool:
+        found = self._raw_copy_wrappers.get(id(function))
+        if found is None:
+            found = self._raw_copy_wrappers[id(function)] = _wraps_a_raw_copy(function)
+        return found
 
     def _ordered_elsewhere(self, stream: StreamV | None, frame: Frame) -> str:
         """Where a method of the object's class that this entry point did not enter makes the

@@ -162,6 +162,8 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
         done = states[0].copy()
         done.returned = True
         return done
+    if len(live) == 1:
+        return _merged_alone(*live[0])
     states, steps = [s for s, _ in live], [step for _, step in live]
     merged = PathState(streams=states[0].streams, default_displaced=all(s.default_displaced for s in states))
     # ``ordered_since`` per key below, with each path's ``all_ordered_since`` computed once.
@@ -260,6 +262,49 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
         )
         if key not in merged.barriers and covered:
             merged.maybe_ordered[key] = min(s.maybe_ordered[key] for s in states if key in s.maybe_ordered)
+    return merged
+
+
+def _merged_alone(state: PathState, step: FlowStep | None) -> PathState:
+    """``merge_paths`` of one live path, without its loops over paths (half of all merges):
+    the state as a merge leaves it, its barriers at least as late as its host syncs and the
+    writes those syncs finished dropped."""
+    ordered = state.all_ordered_since()
+    merged = PathState(
+        records=dict(state.records),
+        reads=dict(state.reads),
+        synced=state.synced,
+        ordered_all=state.ordered_all,
+        streams=state.streams,
+        pending=dict(state.pending),
+        issued=dict(state.issued),
+        carried=state.carried,
+        launched=state.launched,
+        unrecorded=state.unrecorded,
+        default_displaced=state.default_displaced,
+        unordered_entries=dict(state.unordered_entries),
+        maybe_synced=state.maybe_synced,
+        joined=state.joined,
+        horizons=dict(state.horizons),
+        requester=state.requester,
+    )
+    if ordered is None:
+        merged.barriers = dict(state.barriers)
+        merged.writes = dict(state.writes)
+        for key, gap in state.gaps.items():
+            if key not in state.barriers:
+                merged.gaps[key] = ((step,) if step is not None else ()) + gap
+    else:
+        merged.barriers = {
+            key: max(state.barriers.get(key, ordered), ordered) for key in {*state.barriers, *state.gaps}
+        }
+        merged.writes = {tensor: write for tensor, write in state.writes.items() if write[0] >= ordered}
+    for key, time in merged.issued.items():
+        if state.left_ordered(key):
+            merged.settled[key] = max(time, merged.launched)
+    merged.maybe_ordered = {
+        key: entry for key, entry in state.maybe_ordered.items() if key not in merged.barriers
+    }
     return merged
 
 
