@@ -35,7 +35,7 @@ def test_each_bad_file_is_a_diagnostic_and_the_race_is_still_found(lint: Lint, t
         "bom.py": b"\xef\xbb\xbf" + RACE.encode(),
         "empty.py": "",
         "deep.py": deep,
-        "generated.py": "TABLE = [\n" + "    (1, 2, 3),  # wait_stream\n" * 200_000 + "]\n",
+        "generated.py": "TABLE = [\n" + "    (1, 2, 3),  # wait_stream\n" * 40_000 + "]\n",
     }
     result = lint(files)
     found = _by_path(result)
@@ -49,7 +49,7 @@ def test_each_bad_file_is_a_diagnostic_and_the_race_is_still_found(lint: Lint, t
     assert found["dir.py"][0][0] == "KVG000" and "is a directory" in found["dir.py"][0][2]
     assert found["dangling.py"][0][0] == "KVG000" and "cannot read" in found["dangling.py"][0][2]
     assert "empty.py" not in found and "generated.py" not in found
-    assert (tmp_path / "generated.py").stat().st_size > 5_000_000
+    assert (tmp_path / "generated.py").stat().st_size > 1_000_000
     assert result.files_checked == 10
 
 

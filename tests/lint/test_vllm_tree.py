@@ -118,12 +118,12 @@ def forks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Fork]:
     return Forks()
 
 
-@pytest.mark.slow(5)
+@pytest.mark.slow(12)
 def test_findings_on_the_0_33_package_are_the_triaged_ones(forks: dict[str, Fork]) -> None:
     _assert_triaged(forks["0.33.0"].findings, "0.33.0")
 
 
-@pytest.mark.slow(5)
+@pytest.mark.slow(8)
 def test_findings_on_the_0_23_package_are_the_triaged_ones(forks: dict[str, Fork]) -> None:
     _assert_triaged(forks["0.23.0"].findings, "0.23.0")
 
@@ -163,7 +163,7 @@ def _copy(release: str, destination: Path) -> Path:
     return destination
 
 
-@pytest.mark.slow(4)
+@pytest.mark.slow(11)
 @pytest.mark.parametrize("name", sorted(regressions.REGRESSIONS))
 def test_each_regression_of_the_0_33_store_fix_is_found_in_the_whole_package(
     name: str, forks: dict[str, Fork], tmp_path: Path
@@ -183,7 +183,7 @@ def test_each_regression_of_the_0_33_store_fix_is_found_in_the_whole_package(
     assert new <= {(f"vllm/{path}", code) for path, code in _found(fork / "vllm", clean.env, ".")}
 
 
-@pytest.mark.slow(4)
+@pytest.mark.slow(7)
 def test_a_backport_of_the_store_fix_to_0_23_is_clean_of_the_store_race(
     forks: dict[str, Fork], tmp_path: Path
 ) -> None:
@@ -195,7 +195,7 @@ def test_a_backport_of_the_store_fix_to_0_23_is_clean_of_the_store_race(
     assert found == {("vllm/v1/simple_kv_offload/cuda_mem_ops.py", "KVG004")}
 
 
-@pytest.mark.slow(5)
+@pytest.mark.slow(2)
 def test_no_fix_is_offered_that_would_switch_the_vllm_0_23_loads(forks: dict[str, Fork]) -> None:
     """On real code: the seed's ANY literal is built once by `build_params` for stores and
     loads alike, so STREAM there would switch the loads too; kvguard offers no fix and says
