@@ -123,7 +123,7 @@ def test_findings_on_the_0_33_package_are_the_triaged_ones(forks: dict[str, Fork
     _assert_triaged(forks["0.33.0"].findings, "0.33.0")
 
 
-@pytest.mark.slow(8)
+@pytest.mark.slow(7)
 def test_findings_on_the_0_23_package_are_the_triaged_ones(forks: dict[str, Fork]) -> None:
     _assert_triaged(forks["0.23.0"].findings, "0.23.0")
 
@@ -183,7 +183,7 @@ def test_each_regression_of_the_0_33_store_fix_is_found_in_the_whole_package(
     assert new <= {(f"vllm/{path}", code) for path, code in _found(fork / "vllm", clean.env, ".")}
 
 
-@pytest.mark.slow(7)
+@pytest.mark.slow(3)
 def test_a_backport_of_the_store_fix_to_0_23_is_clean_of_the_store_race(
     forks: dict[str, Fork], tmp_path: Path
 ) -> None:
