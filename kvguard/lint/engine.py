@@ -150,7 +150,7 @@ def _run_check(
     def named(path: Path | str) -> str:
         return project_path(os.fspath(path), root)
 
-    stdin_name = named(stdin.display_path) if stdin is not None else None
+    stdin_name = named(stdin.display_path) if stdin is not None else ""
     warnings: list[str] = []
     cache = None
     if use_cache and stdin is None:
@@ -161,7 +161,7 @@ def _run_check(
     touched: Callable[[Finding], bool] | None = None  # None: the whole project was given
     sources: dict[str, tuple[Path, frozenset[str], frozenset[str]]] = {}
     read: set[str] = set()
-    if stdin is not None and stdin_name is not None:
+    if stdin is not None:
         summaries = [summarize(stdin_name, stdin.data)]
         checked, context = 1, 0
     else:
@@ -188,10 +188,9 @@ def _run_check(
                     cache.put(key, again)
         return code
 
-    inner_stdin = None
-    if stdin is not None and stdin_name is not None:
+    inner_stdin = StdinSource(stdin_name, stdin.data) if stdin is not None else None
+    if inner_stdin is not None:
         read.add(stdin_name)
-        inner_stdin = StdinSource(stdin_name, stdin.data)
 
     def read_text(path: str) -> str | None:
         return checked_text(path, read, inner_stdin, root)
