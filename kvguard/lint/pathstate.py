@@ -164,7 +164,11 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
         return done
     if len(live) == 1:
         return _merged_alone(*live[0])
-    states, steps = [s for s, _ in live], [step for _, step in live]
+    return _merged([s for s, _ in live], [step for _, step in live])
+
+
+def _merged(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -> PathState:
+    """Live paths merged (``_merged_alone`` must give what this gives for one)."""
     merged = PathState(streams=states[0].streams, default_displaced=all(s.default_displaced for s in states))
     # ``ordered_since`` per key below, with each path's ``all_ordered_since`` computed once.
     all_ordered = [s.all_ordered_since() for s in states]
@@ -266,7 +270,7 @@ def merge_paths(states: Sequence[PathState], steps: Sequence[FlowStep | None]) -
 
 
 def _merged_alone(state: PathState, step: FlowStep | None) -> PathState:
-    """``merge_paths`` of one live path, without its loops over paths (half of all merges):
+    """``_merged`` of one live path, without its loops over paths (half of all merges):
     the state as a merge leaves it, its barriers at least as late as its host syncs and the
     writes those syncs finished dropped."""
     ordered = state.all_ordered_since()
